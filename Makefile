@@ -1,0 +1,31 @@
+# Thin wrapper around CMake.
+#   make bench   builds and runs the demo suite (the main job)
+#   make test    installs the test tools if missing, builds, runs every test
+BUILD ?= build
+CMAKE ?= cmake
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# Debian packages the tests use: Google's compare.py (+ scipy) and pkg-config.
+TEST_PACKAGES = libbenchmark-tools python3-scipy pkg-config
+
+.PHONY: all bench test deps clean configure
+
+all: configure
+	$(CMAKE) --build $(BUILD) -j $(JOBS)
+
+configure:
+	@test -f $(BUILD)/CMakeCache.txt || $(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+
+bench: all
+	./$(BUILD)/bench/femtobench-demo
+
+deps:
+	@dpkg -s $(TEST_PACKAGES) >/dev/null 2>&1 || { \
+	  echo "installing $(TEST_PACKAGES)"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $(TEST_PACKAGES) >/dev/null; }
+
+test: deps all
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,2 @@
+#include "femtobench.h"
+FB_MAIN()

@@ -1,0 +1,220 @@
+/* The markdown table: the default output. Reads results, never measures. */
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum {
+    FB__COL_RELATIVE, FB__COL_N, FB__COL_TIME, FB__COL_RATE, FB__COL_ERR,
+    FB__COL_INS, FB__COL_CYC, FB__COL_IPC, FB__COL_BRA, FB__COL_MISS, FB__COL_TOTAL,
+    FB__COLS
+} fb__col;
+
+/* cell width including the leading "| " and the trailing space */
+static const int fb__md_width[FB__COLS] = {11, 14, 22, 22, 10, 18, 18, 9, 17, 10, 12};
+
+static bool fb__md_has_col(const fb_result *r, fb__col c) {
+    switch (c) {
+    case FB__COL_RELATIVE: return r->relative;
+    case FB__COL_N: return r->complexity_n > 0;
+    case FB__COL_INS: return fb_result_has(r, FB_INSTRUCTIONS);
+    case FB__COL_CYC: return fb_result_has(r, FB_CPUCYCLES);
+    case FB__COL_IPC: return fb_result_has(r, FB_INSTRUCTIONS) && fb_result_has(r, FB_CPUCYCLES);
+    case FB__COL_BRA: return fb_result_has(r, FB_BRANCHINSTRUCTIONS);
+    case FB__COL_MISS: return fb_result_has(r, FB_BRANCHINSTRUCTIONS) && fb_result_has(r, FB_BRANCHMISSES);
+    default: return true;
+    }
+}
+
+/* Writes s for a table cell: `|` escaped, control characters made visible,
+ * so that no name or title can break the row. */
+static void fb__md_put_text(FILE *f, const char *s) {
+    for (const unsigned char *p = (const unsigned char *)s; *p; ++p) {
+        if (*p == '|') fputs("\\|", f);
+        else if (*p == '\n') fputs("\\n", f);
+        else if (*p == '\r') fputs("\\r", f);
+        else if (*p == '\t') fputs("\\t", f);
+        else if (*p < 0x20 || *p == 0x7f) fprintf(f, "\\x%02x", *p);
+        else fputc(*p, f);
+    }
+}
+
+/* The name as a markdown code span: a fence longer than any run of
+ * backticks inside, padded with a space when the name starts or ends with a
+ * backtick (CommonMark strips one space on each side). */
+static void fb__md_put_code(FILE *f, const char *s) {
+    size_t run = 0, longest = 0;
+    for (const char *p = s; *p; ++p) {
+        run = *p == '`' ? run + 1 : 0;
+        if (run > longest) longest = run;
+    }
+    size_t len = strlen(s);
+    bool pad = len && (s[0] == '`' || s[len - 1] == '`' || s[0] == ' ');
+    for (size_t i = 0; i <= longest; ++i) fputc('`', f);
+    if (pad) fputc(' ', f);
+    fb__md_put_text(f, s);
+    if (pad) fputc(' ', f);
+    for (size_t i = 0; i <= longest; ++i) fputc('`', f);
+}
+
+static void fb__md_cell(FILE *f, fb__col c, const char *text) {
+    fprintf(f, "| %*s ", fb__md_width[c] - 3, text);
+}
+
+static void fb__md_header_text(const fb_result *r, char *out, size_t len) {
+    static const char *const fixed[FB__COLS] = {"relative", "complexityN", NULL, NULL, "err%",
+                                                NULL, NULL, "IPC", NULL, "miss%", "total"};
+    size_t o = 0;
+    for (int c = 0; c < FB__COLS && o < len; ++c) {
+        if (!fb__md_has_col(r, (fb__col)c)) continue;
+        char name[64];
+        switch (c) {
+        case FB__COL_TIME: snprintf(name, sizeof name, "%s/%s", r->time_unit_label, r->unit); break;
+        case FB__COL_RATE: snprintf(name, sizeof name, "%s/s", r->unit); break;
+        case FB__COL_INS: snprintf(name, sizeof name, "ins/%s", r->unit); break;
+        case FB__COL_CYC: snprintf(name, sizeof name, "cyc/%s", r->unit); break;
+        case FB__COL_BRA: snprintf(name, sizeof name, "bra/%s", r->unit); break;
+        default: snprintf(name, sizeof name, "%s", fixed[c]); break;
+        }
+        int n = snprintf(out + o, len - o, "%d:%s;", c, name);
+        if (n < 0) break;
+        o += (size_t)n;
+    }
+    if (o < len) snprintf(out + o, len - o, "|%s", r->title);
+}
+
+static void fb__md_print_header(FILE *f, const fb_result *r) {
+    for (int c = 0; c < FB__COLS; ++c) {
+        if (!fb__md_has_col(r, (fb__col)c)) continue;
+        char name[64];
+        switch (c) {
+        case FB__COL_RELATIVE: snprintf(name, sizeof name, "relative"); break;
+        case FB__COL_N: snprintf(name, sizeof name, "complexityN"); break;
+        case FB__COL_TIME: snprintf(name, sizeof name, "%s/%s", r->time_unit_label, r->unit); break;
+        case FB__COL_RATE: snprintf(name, sizeof name, "%s/s", r->unit); break;
+        case FB__COL_ERR: snprintf(name, sizeof name, "err%%"); break;
+        case FB__COL_INS: snprintf(name, sizeof name, "ins/%s", r->unit); break;
+        case FB__COL_CYC: snprintf(name, sizeof name, "cyc/%s", r->unit); break;
+        case FB__COL_IPC: snprintf(name, sizeof name, "IPC"); break;
+        case FB__COL_BRA: snprintf(name, sizeof name, "bra/%s", r->unit); break;
+        case FB__COL_MISS: snprintf(name, sizeof name, "miss%%"); break;
+        default: snprintf(name, sizeof name, "total"); break;
+        }
+        fb__md_cell(f, (fb__col)c, name);
+    }
+    fputs("| ", f);
+    fb__md_put_text(f, r->title);
+    fputc('\n', f);
+    for (int c = 0; c < FB__COLS; ++c) {
+        if (!fb__md_has_col(r, (fb__col)c)) continue;
+        fputc('|', f);
+        for (int i = 0; i < fb__md_width[c] - 2; ++i) fputc('-', f);
+        fputc(':', f);
+    }
+    fputs("|:----------\n", f);
+}
+
+static void fb__md_num(FILE *f, fb__col c, double v, int decimals, const char *suffix) {
+    char num[64], cell[80];
+    fb__fmt_grouped(num, sizeof num, v, decimals);
+    snprintf(cell, sizeof cell, "%s%s", num, isfinite(v) ? suffix : "");
+    fb__md_cell(f, c, cell);
+}
+
+/* The baseline for relative mode: the first measured result of b. */
+static const fb_result *fb__md_baseline(const fb_result *const *results, size_t n) {
+    for (size_t i = 0; i < n; ++i)
+        if (!results[i]->error) return results[i];
+    return NULL;
+}
+
+static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base, bool quiet) {
+    if (r->error) {
+        for (int c = 0; c < FB__COLS; ++c)
+            if (fb__md_has_col(r, (fb__col)c)) {
+                if (c == FB__COL_N) fb__md_num(f, (fb__col)c, r->complexity_n, 0, "");
+                else fb__md_cell(f, (fb__col)c, "-");
+            }
+        fputs("| :boom: ", f);
+        fb__md_put_code(f, r->name);
+        fputs(" (", f);
+        fb__md_put_text(f, r->error);
+        fputs(")\n", f);
+        return;
+    }
+    double per_unit = fb_result_median(r, FB_ELAPSED) / r->batch; /* seconds */
+    for (int c = 0; c < FB__COLS; ++c) {
+        if (!fb__md_has_col(r, (fb__col)c)) continue;
+        switch (c) {
+        case FB__COL_RELATIVE: {
+            double b_unit = base ? fb_result_median(base, FB_ELAPSED) / base->batch : NAN;
+            fb__md_num(f, (fb__col)c, per_unit > 0 ? 100.0 * b_unit / per_unit : NAN, 1, "%");
+            break;
+        }
+        case FB__COL_N: fb__md_num(f, (fb__col)c, r->complexity_n, 0, ""); break;
+        case FB__COL_TIME: fb__md_num(f, (fb__col)c, per_unit / r->time_unit_s, 2, ""); break;
+        case FB__COL_RATE: fb__md_num(f, (fb__col)c, per_unit > 0 ? 1.0 / per_unit : 0, 2, ""); break;
+        case FB__COL_ERR: fb__md_num(f, (fb__col)c, fb_result_err_pct(r, FB_ELAPSED), 1, "%"); break;
+        case FB__COL_INS: fb__md_num(f, (fb__col)c, fb_result_median(r, FB_INSTRUCTIONS) / r->batch, 2, ""); break;
+        case FB__COL_CYC: fb__md_num(f, (fb__col)c, fb_result_median(r, FB_CPUCYCLES) / r->batch, 2, ""); break;
+        case FB__COL_IPC: {
+            double cyc = fb_result_median(r, FB_CPUCYCLES);
+            fb__md_num(f, (fb__col)c, cyc > 0 ? fb_result_median(r, FB_INSTRUCTIONS) / cyc : NAN, 3, "");
+            break;
+        }
+        case FB__COL_BRA: fb__md_num(f, (fb__col)c, fb_result_median(r, FB_BRANCHINSTRUCTIONS) / r->batch, 2, ""); break;
+        case FB__COL_MISS: {
+            double bra = fb_result_median(r, FB_BRANCHINSTRUCTIONS);
+            fb__md_num(f, (fb__col)c, bra > 0 ? 100.0 * fb_result_median(r, FB_BRANCHMISSES) / bra : NAN, 1, "%");
+            break;
+        }
+        default: fb__md_num(f, (fb__col)c, r->total_s, 2, ""); break;
+        }
+    }
+    fputs("| ", f);
+    if (fb_result_unstable(r) && !quiet) {
+        double avg = r->epochs ? (double)r->total_iterations / (double)r->epochs : 0;
+        fputs(":wavy_dash: ", f);
+        fb__md_put_code(f, r->name);
+        fprintf(f, " (Unstable with ~%.1f iters. Increase `min_epoch_iterations` to e.g. %.0f)\n",
+                avg, ceil(avg * 10));
+    } else {
+        fb__md_put_code(f, r->name);
+        fputc('\n', f);
+    }
+}
+
+void fb__report_row(fb_bench *b, const fb_result *r) {
+    FILE *f = b->out;
+    if (!f) return;
+    fb__session *s = b->session;
+    char sig[sizeof s->last_header];
+    fb__md_header_text(r, sig, sizeof sig);
+    if (s->last_out != f || strcmp(sig, s->last_header) != 0) {
+        if (s->last_out == f) fputc('\n', f);
+        fb__md_print_header(f, r);
+        memcpy(s->last_header, sig, sizeof sig);
+        s->last_out = f;
+    }
+    fb__md_print_row(f, r, fb__md_baseline((const fb_result *const *)b->results, b->n_results),
+                     fb__env_suppressed());
+    fflush(f);
+}
+
+int fb_write_markdown(const fb_bench *b, FILE *f) {
+    char last[512] = "";
+    for (size_t i = 0; i < b->n_results; ++i) {
+        const fb_result *r = b->results[i];
+        char sig[sizeof last];
+        fb__md_header_text(r, sig, sizeof sig);
+        if (i == 0 || strcmp(sig, last) != 0) {
+            if (i) fputc('\n', f);
+            fb__md_print_header(f, r);
+            memcpy(last, sig, sizeof sig);
+        }
+        fb__md_print_row(f, r, fb__md_baseline((const fb_result *const *)b->results, b->n_results),
+                         fb__env_suppressed());
+    }
+    return ferror(f) ? FB_EIO : FB_OK;
+}

@@ -1,0 +1,335 @@
+/* The epoch loop and iteration control: the heart of femtobench.
+ *
+ * A run is a sequence of epochs. Each epoch reads the clock, runs the op n
+ * times, reads the clock again. The state machine (warmup -> upscaling ->
+ * measuring, or endless) picks n so that an epoch lasts about `target`
+ * seconds; docs/design.md explains every rule and default. */
+#include "internal.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { FB__ST_WARMUP, FB__ST_UPSCALE, FB__ST_MEASURE, FB__ST_ENDLESS, FB__ST_DONE };
+
+/* An epoch that reaches 2/3 of the target counts as "close enough". */
+#define FB__CLOSE_ENOUGH (2.0 / 3.0)
+/* Upscaling past this many iterations with no measurable time means the op
+ * was optimized away (a real op costs at least ~0.1 ns). */
+#define FB__MAX_UPSCALE_ITERS 1e10
+#define FB__OPTIMIZED_AWAY_ITERS 100000
+#define FB__OPTIMIZED_AWAY_S 1e-11
+/* Runs stopped by the time budget still record this many epochs. */
+#define FB__MIN_EPOCHS_UNDER_BUDGET 3
+
+struct fb__run {
+    char *name;
+    int callsite;
+    int shape;
+    fb_clock_fn clock;
+    void *clock_ctx;
+    fb__clock_info clock_info;
+    fb__perf *perf;
+    fb__mask perf_mask;
+    fb__mask perf_lost;     /* measures unknown in some recorded epoch */
+    double cfg[FB__K_COUNT];
+    double target_s;        /* target duration of one epoch */
+    double budget_s;        /* stop after this much measured time */
+    size_t epochs_max;
+    uint64_t exact_iters;   /* epoch_iterations, 0 = automatic */
+    uint64_t min_iters;
+    fb_rng rng;             /* jitter against aliasing, fixed seed */
+    /* progress */
+    size_t epochs;
+    uint64_t sum_iters;
+    double sum_elapsed_s;   /* recorded epochs */
+    double spent_s;         /* all epochs, recorded or not */
+    uint64_t *iterations;
+    double *values[FB_MEASURE_COUNT];
+    char *error;
+    uint64_t endless_epochs;
+};
+
+static uint64_t fb__run_default_clock(void *ctx) {
+    (void)ctx;
+    return fb__clock_now_ns();
+}
+
+/* Endless mode stops on SIGINT/SIGTERM. A signal handler can only talk
+ * through a static flag: the one piece of mutable process state in run.c. */
+static volatile sig_atomic_t fb__run_stop_flag;
+static void fb__run_on_signal(int sig) {
+    (void)sig;
+    fb__run_stop_flag = 1;
+}
+
+static void fb__run_free(struct fb__run *r) {
+    if (!r) return;
+    free(r->name);
+    free(r->iterations);
+    for (int m = 0; m < FB_MEASURE_COUNT; ++m) free(r->values[m]);
+    free(r->error);
+    free(r);
+}
+
+static void fb__run_fail(struct fb__run *r, const char *msg) {
+    if (!r->error) r->error = fb__strdup(msg);
+}
+
+/* Next epoch's iterations from a measured rate: target / (seconds per
+ * iteration), floored at min_iters, times a random factor in [1, 1.2). */
+static uint64_t fb__run_iters_for(struct fb__run *r, double iters, double elapsed_s) {
+    double per_iter = elapsed_s / (iters > 0 ? iters : 1);
+    double n = per_iter > 0 ? r->target_s / per_iter : FB__MAX_UPSCALE_ITERS;
+    if (n < (double)r->min_iters) n = (double)r->min_iters;
+    n *= 1.0 + 0.2 * fb_rng_uniform01(&r->rng);
+    if (n > FB__MAX_UPSCALE_ITERS) n = FB__MAX_UPSCALE_ITERS;
+    return n < 1 ? 1 : (uint64_t)(n + 0.5);
+}
+
+static uint64_t fb__run_upscale(struct fb__run *r, uint64_t n, double elapsed_s) {
+    if (elapsed_s * 10 < r->target_s) {
+        /* 100,000 iterations in less than 10 ps each (a twentieth of a cycle)
+         * is no real work; checked early so an op that is called but costs
+         * nothing (e.g. under a fake clock) does not run 10^10 times */
+        if ((n >= FB__OPTIMIZED_AWAY_ITERS && elapsed_s < (double)n * FB__OPTIMIZED_AWAY_S) ||
+            (double)n * 10 > FB__MAX_UPSCALE_ITERS) {
+            fb__run_fail(r, "time does not grow with iterations: was the op optimized "
+                            "away? Keep its result alive with fb_do_not_optimize()");
+            return 0;
+        }
+        return n * 10;
+    }
+    return fb__run_iters_for(r, (double)n, elapsed_s);
+}
+
+fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
+    fb__loop l = {b, 0, 0, FB__ST_DONE};
+    if (b->run) { /* nested or unfinished run: refuse, keep the outer one */
+        return l;
+    }
+    struct fb__run *r = calloc(1, sizeof *r);
+    if (!r) return l;
+    r->name = fb__strdup(name ? name : "noname");
+    r->callsite = callsite;
+    r->shape = FB__SHAPE_INLINE;
+    for (int k = 0; k < FB__K_COUNT; ++k) r->cfg[k] = fb__cfg(b, (fb__key)k);
+    if (b->clock) {
+        r->clock = b->clock;
+        r->clock_ctx = b->clock_ctx;
+        r->clock_info.resolution_s = b->clock_resolution_s;
+        r->clock_info.overhead_s = 0;
+    } else {
+        r->clock = fb__run_default_clock;
+        r->clock_info = *fb__clock_process_info();
+    }
+    double target = r->clock_info.resolution_s * r->cfg[FB__K_CLOCK_RESOLUTION_MULTIPLE];
+    if (target > r->cfg[FB__K_MAX_EPOCH_TIME]) target = r->cfg[FB__K_MAX_EPOCH_TIME];
+    if (target < r->cfg[FB__K_MIN_EPOCH_TIME]) target = r->cfg[FB__K_MIN_EPOCH_TIME];
+    r->target_s = target;
+    r->epochs_max = r->cfg[FB__K_EPOCHS] >= 1 ? (size_t)r->cfg[FB__K_EPOCHS] : 1;
+    /* The budget only bites when single iterations outlast the target. */
+    r->budget_s = r->cfg[FB__K_MAX_TOTAL_TIME];
+    if (r->budget_s < 1.5 * (double)r->epochs_max * target)
+        r->budget_s = 1.5 * (double)r->epochs_max * target;
+    r->exact_iters = (uint64_t)r->cfg[FB__K_EPOCH_ITERATIONS];
+    r->min_iters = r->cfg[FB__K_MIN_EPOCH_ITERATIONS] >= 1 ? (uint64_t)r->cfg[FB__K_MIN_EPOCH_ITERATIONS] : 1;
+    fb_rng_seed(&r->rng, 123);
+    r->iterations = malloc(r->epochs_max * sizeof *r->iterations);
+    r->values[FB_ELAPSED] = malloc(r->epochs_max * sizeof(double));
+    if (!r->name || !r->iterations || !r->values[FB_ELAPSED]) {
+        fb__run_free(r);
+        return l;
+    }
+    if (b->out) fb__env_warn_once(stderr, callsite);
+    r->perf = fb__bench_perf(b);
+    r->perf_mask = r->perf ? fb__perf_available(r->perf) & ~FB__BIT(FB_ELAPSED) : 0;
+    for (int m = 1; m < FB_MEASURE_COUNT; ++m)
+        if (r->perf_mask & FB__BIT(m)) {
+            r->values[m] = malloc(r->epochs_max * sizeof(double));
+            if (!r->values[m]) r->perf_mask &= ~FB__BIT(m);
+        }
+    b->run = r;
+
+    uint64_t warmup = (uint64_t)r->cfg[FB__K_WARMUP];
+    if (b->endless_name && strcmp(b->endless_name, r->name) == 0) {
+        l.state = FB__ST_ENDLESS;
+        l.n = r->exact_iters ? r->exact_iters : r->min_iters;
+        fprintf(stderr,
+                "femtobench: FEMTOBENCH_ENDLESS=%s: running '%s' endlessly in pid %ld; "
+                "profile it with `perf top -p %ld` or `perf record -g -p %ld`; "
+                "Ctrl-C stops it\n",
+                r->name, r->name, (long)getpid(), (long)getpid(), (long)getpid());
+        fb__run_stop_flag = 0;
+        signal(SIGINT, fb__run_on_signal);
+        signal(SIGTERM, fb__run_on_signal);
+    } else if (warmup > 0) {
+        l.state = FB__ST_WARMUP;
+        l.n = warmup;
+    } else if (r->exact_iters) {
+        l.state = FB__ST_MEASURE;
+        l.n = r->exact_iters;
+    } else {
+        l.state = FB__ST_UPSCALE;
+        l.n = r->min_iters;
+    }
+    return l;
+}
+
+int fb__loop_next(fb__loop *l) {
+    if (l->state == FB__ST_DONE) return 0;
+    struct fb__run *r = l->bench->run;
+    if (r->perf_mask) fb__perf_begin(r->perf);
+    l->t0_ns = r->clock(r->clock_ctx); /* last thing before the loop */
+    return 1;
+}
+
+static void fb__run_record(struct fb__run *r, uint64_t n, double elapsed_s, const double *counts) {
+    size_t i = r->epochs++;
+    /* a counter unknown in one epoch (never scheduled, or a read error) is
+     * dropped from the whole result rather than poisoning its median */
+    if (r->perf_mask) r->perf_lost |= r->perf_mask & ~fb__perf_last_known(r->perf);
+    r->iterations[i] = n;
+    r->values[FB_ELAPSED][i] = elapsed_s / (double)n;
+    for (int m = 1; m < FB_MEASURE_COUNT; ++m)
+        if (r->perf_mask & FB__BIT(m)) r->values[m][i] = counts[m] / (double)n;
+    r->sum_iters += n;
+    r->sum_elapsed_s += elapsed_s;
+}
+
+static bool fb__run_finished(const struct fb__run *r) {
+    if (r->epochs >= r->epochs_max) return true;
+    size_t floor = r->epochs_max < FB__MIN_EPOCHS_UNDER_BUDGET ? r->epochs_max : FB__MIN_EPOCHS_UNDER_BUDGET;
+    return r->spent_s >= r->budget_s && r->epochs >= floor;
+}
+
+static void fb__run_finish(fb_bench *b);
+
+void fb__loop_done(fb__loop *l, uint64_t left) {
+    struct fb__run *r = l->bench->run;
+    uint64_t t1 = r->clock(r->clock_ctx); /* first thing after the loop */
+    double counts[FB_MEASURE_COUNT] = {0};
+    if (r->perf_mask) fb__perf_end(r->perf, l->n, r->shape, counts);
+    double e = t1 >= l->t0_ns ? (double)(t1 - l->t0_ns) * 1e-9 : 0;
+    uint64_t n = l->n;
+    r->spent_s += e;
+    if (left) {
+        fb__run_fail(r, "`break` inside FB_RUN's body is not supported: use a flag, or fb_run()");
+        l->state = FB__ST_DONE;
+    }
+    switch (l->state) {
+    case FB__ST_WARMUP:
+        if (r->exact_iters) {
+            l->state = FB__ST_MEASURE;
+            l->n = r->exact_iters;
+        } else if (e >= FB__CLOSE_ENOUGH * r->target_s) {
+            l->state = FB__ST_MEASURE;
+            l->n = fb__run_iters_for(r, (double)n, e);
+        } else {
+            l->state = FB__ST_UPSCALE;
+            l->n = fb__run_upscale(r, n, e);
+        }
+        break;
+    case FB__ST_UPSCALE:
+        if (e >= FB__CLOSE_ENOUGH * r->target_s) {
+            /* the first epoch close enough is kept: no selection among them */
+            fb__run_record(r, n, e, counts);
+            l->state = FB__ST_MEASURE;
+            l->n = fb__run_iters_for(r, (double)r->sum_iters, r->sum_elapsed_s);
+        } else {
+            l->n = fb__run_upscale(r, n, e);
+        }
+        break;
+    case FB__ST_MEASURE:
+        /* every measuring epoch is recorded, short or long */
+        fb__run_record(r, n, e, counts);
+        l->n = r->exact_iters ? r->exact_iters
+                              : fb__run_iters_for(r, (double)r->sum_iters, r->sum_elapsed_s);
+        break;
+    case FB__ST_ENDLESS:
+        r->endless_epochs++;
+        if (fb__run_stop_flag) {
+            l->state = FB__ST_DONE;
+            l->bench->interrupted = true;
+            signal(SIGINT, SIG_DFL);
+            signal(SIGTERM, SIG_DFL);
+            fprintf(stderr, "femtobench: '%s' stopped after %llu endless epochs\n", r->name,
+                    (unsigned long long)r->endless_epochs);
+        } else if (!r->exact_iters) {
+            l->n = e < r->target_s ? fb__run_upscale(r, n, e) : fb__run_iters_for(r, (double)n, e);
+            if (!l->n) l->n = n;
+        }
+        return;
+    default:
+        break;
+    }
+    if (r->error || l->n == 0) l->state = FB__ST_DONE;
+    if (l->state == FB__ST_MEASURE && fb__run_finished(r)) l->state = FB__ST_DONE;
+    if (l->state == FB__ST_DONE) fb__run_finish(l->bench);
+}
+
+/* Turns the finished run into a result, stores and prints it. */
+static void fb__run_finish(fb_bench *b) {
+    struct fb__run *r = b->run;
+    b->run = NULL;
+    if (b->interrupted && !r->error) {
+        fb__run_free(r);
+        return;
+    }
+    fb_result *res = calloc(1, sizeof *res);
+    if (!res) {
+        fb__run_free(r);
+        return;
+    }
+    res->name = r->name;
+    r->name = NULL;
+    res->title = fb__strdup(b->title);
+    res->unit = fb__strdup(b->unit);
+    res->error = r->error;
+    r->error = NULL;
+    snprintf(res->time_unit_label, sizeof res->time_unit_label, "%s", b->time_unit_label);
+    res->time_unit_s = b->time_unit_s;
+    res->batch = b->batch;
+    res->complexity_n = b->complexity_n;
+    res->relative = b->relative;
+    res->callsite = r->callsite;
+    memcpy(res->config, r->cfg, sizeof res->config);
+    res->clock_resolution_s = r->clock_info.resolution_s;
+    res->clock_overhead_s = r->clock_info.overhead_s;
+    if (!res->error) {
+        res->epochs = r->epochs;
+        res->iterations = r->iterations;
+        r->iterations = NULL;
+        res->has = FB__BIT(FB_ELAPSED) | (r->perf_mask & ~r->perf_lost);
+        for (int m = 0; m < FB_MEASURE_COUNT; ++m) {
+            res->values[m] = r->values[m];
+            r->values[m] = NULL;
+        }
+    }
+    fb__run_free(r);
+    if (!res->title || !res->unit || fb__bench_add_result(b, res) != FB_OK) {
+        fb__result_free(res);
+        return;
+    }
+    fb__stats_compute(res);
+    fb__report_row(b, res);
+}
+
+FB__NOINLINE const fb_result *fb__run_at(fb_bench *b, const char *name, fb_op op, void *ctx,
+                                          int callsite) {
+    size_t before = b->n_results;
+    fb__loop l = fb__loop_begin(b, name, callsite);
+    if (b->run) b->run->shape = FB__SHAPE_CALL;
+    while (fb__loop_next(&l)) {
+        uint64_t i = l.n;
+        for (; i; --i) op(ctx);
+        fb__loop_done(&l, i);
+    }
+    return b->n_results > before ? b->results[b->n_results - 1] : NULL;
+}
+
+const fb_result *(fb_run)(fb_bench *b, const char *name, fb_op op, void *ctx) {
+    return fb__run_at(b, name, op, ctx, -1);
+}

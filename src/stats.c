@@ -1,0 +1,64 @@
+/* Statistics over epochs: median, err% (MdAPE), min, max, mean, totals.
+ * Definitions in docs/design.md ("Statistics"). */
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int fb__cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double fb__median(double *v, size_t n) {
+    if (n == 0) return NAN;
+    qsort(v, n, sizeof *v, fb__cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Median absolute percentage error around the median:
+ * 100 * median_i |v_i - m| / |m|. 0 when m == 0 and all v_i == 0. */
+double fb__mdape_pct(const double *v, size_t n, double median, double *scratch) {
+    if (n == 0) return NAN;
+    for (size_t i = 0; i < n; ++i) {
+        double d = fabs(v[i] - median);
+        scratch[i] = median != 0 ? d / fabs(median) : (d == 0 ? 0 : INFINITY);
+    }
+    return 100.0 * fb__median(scratch, n);
+}
+
+void fb__stats_compute(fb_result *r) {
+    size_t n = r->epochs;
+    r->total_iterations = 0;
+    r->total_s = 0;
+    for (size_t i = 0; i < n; ++i) {
+        r->total_iterations += r->iterations[i];
+        if (r->values[FB_ELAPSED]) r->total_s += r->values[FB_ELAPSED][i] * (double)r->iterations[i];
+    }
+    double *tmp = malloc(2 * (n ? n : 1) * sizeof *tmp);
+    for (int m = 0; m < FB_MEASURE_COUNT; ++m) {
+        struct fb__summary *s = &r->summary[m];
+        s->median = s->err_pct = s->min = s->max = s->mean = s->stddev = NAN;
+        if (!(r->has & FB__BIT(m)) || !r->values[m] || n == 0 || !tmp) continue;
+        const double *v = r->values[m];
+        double sum = 0;
+        s->min = s->max = v[0];
+        for (size_t i = 0; i < n; ++i) {
+            if (v[i] < s->min) s->min = v[i];
+            if (v[i] > s->max) s->max = v[i];
+            sum += v[i] * (double)r->iterations[i];
+        }
+        s->mean = r->total_iterations ? sum / (double)r->total_iterations : NAN;
+        /* sample standard deviation (n - 1) of the per-epoch values */
+        double avg = 0, ss = 0;
+        for (size_t i = 0; i < n; ++i) avg += v[i];
+        avg /= (double)n;
+        for (size_t i = 0; i < n; ++i) ss += (v[i] - avg) * (v[i] - avg);
+        s->stddev = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+        memcpy(tmp, v, n * sizeof *tmp);
+        s->median = fb__median(tmp, n);
+        s->err_pct = fb__mdape_pct(v, n, s->median, tmp + n);
+    }
+    free(tmp);
+}

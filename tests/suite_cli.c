@@ -1,0 +1,54 @@
+/* A small suite for the runner tests (tests/test_cli.py). */
+#include "femtobench.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+FB_BENCHMARK(Alpha) {
+    uint64_t x = 1;
+    FB_RUN(b, "Alpha") {
+        x += x;
+        fb_do_not_optimize(x);
+    }
+}
+
+FB_BENCHMARK(Beta) {
+    fb_set_unit(b, "byte");
+    fb_set_batch(b, 64);
+    unsigned char buf[64] = {0};
+    FB_RUN(b, "Beta") {
+        for (int i = 0; i < 64; ++i) buf[i] = (unsigned char)(buf[i] * 3 + 1);
+        fb_do_not_optimize(buf);
+    }
+}
+
+/* Reads the complexity N: linear work in N. */
+FB_BENCHMARK(Linear) {
+    size_t n = fb_complexity_n(b) > 1 ? (size_t)fb_complexity_n(b) : 100;
+    uint64_t *v = calloc(n, sizeof *v);
+    FB_RUN(b, "Linear") {
+        for (size_t i = 0; i < n; ++i) v[i] += i;
+        fb_do_not_optimize(v[0]);
+    }
+    free(v);
+}
+
+/* An op that was optimized away: an error row, exit status 1. */
+FB_BENCHMARK(Broken) {
+    if (!getenv("SUITE_CLI_BROKEN")) return; /* only when asked */
+    FB_RUN(b, "Broken") {}
+}
+
+/* Runs until interrupted when SUITE_CLI_SLOW is set (for signal tests). */
+FB_BENCHMARK(Slow) {
+    if (!getenv("SUITE_CLI_SLOW")) return;
+    fb_set_epochs(b, 1000000);
+    fb_set_max_total_time(b, 1e9);
+    uint64_t x = 1;
+    FB_RUN(b, "Slow") {
+        x += x;
+        fb_do_not_optimize(x);
+    }
+}
+
+FB_MAIN()

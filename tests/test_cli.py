@@ -1,0 +1,130 @@
+"""The runner's command line: every bad input, -list, -filter, -sanity_check,
+-asymptote, the table on stdout. Runs tests/suite_cli.c's program."""
+import os
+import re
+import subprocess
+import sys
+
+BUILD = os.environ.get("FB_BUILD_DIR", "build")
+SUITE = os.path.join(BUILD, "tests", "suite_cli")
+DUP = os.path.join(BUILD, "tests", "suite_dup")
+failures = []
+
+
+def run(*args, env=None, prog=SUITE):
+    e = dict(os.environ)
+    e.pop("FEMTOBENCH_CONFIG", None)
+    e.pop("FEMTOBENCH_ENDLESS", None)
+    e["FEMTOBENCH_SUPPRESS_WARNINGS"] = "1"
+    e.update(env or {})
+    p = subprocess.run([prog, *args], capture_output=True, text=True, env=e, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what, file=sys.stderr)
+
+
+def bad(args, *must_contain, prog=SUITE):
+    rc, out, err = run(*args, prog=prog)
+    lines = err.strip().splitlines()
+    what = " ".join(args)
+    check(rc == 2, f"{what}: exit status {rc}, want 2")
+    check(out == "", f"{what}: something ran or printed on stdout: {out!r}")
+    check(len(lines) == 1, f"{what}: want one line on stderr, got {lines!r}")
+    check(lines and lines[0].startswith("femtobench: error: "), f"{what}: {lines!r}")
+    for s in must_contain:
+        check(s in err, f"{what}: stderr lacks {s!r}: {err!r}")
+
+
+# bad input: nothing runs, one line, status 2
+bad(["-fitler=Alpha"], "-fitler", "did you mean -filter")
+bad(["--lst"], "--lst", "did you mean -list")
+bad(["-frobnicate"], "-frobnicate")
+bad(["-filter=("], "-filter=(", "invalid regular expression")
+bad(["-filter=Alph"], "-filter=Alph", "selects no benchmark")
+bad(["-filter"], "-filter", "needs a value")
+bad(["-list=3"], "-list", "takes no value")
+bad(["stray"], "stray")
+bad(["-min_time=abc"], "-min_time=abc")
+bad(["-min_time=-5"], "-min_time=-5")
+bad(["-min_time="], "-min_time=")
+bad(["-asymptote=10,abc"], "-asymptote=10,abc", "'abc'")
+bad(["-asymptote=10,,20"], "-asymptote=10,,20", "empty entry")
+bad(["-asymptote="], "-asymptote=", "empty entry")
+bad(["-asymptote=0,10"], "-asymptote=0,10", "'0'")
+bad(["-asymptote=-5,10"], "-asymptote=-5,10", "'-5'")
+bad(["-asymptote=10"], "-asymptote=10", "two distinct")
+bad(["-asymptote=10,10"], "-asymptote=10,10", "two distinct")
+bad(["-output_json=/nonexistent-dir/x.json"], "-output_json=/nonexistent-dir/x.json")
+bad(["-output_csv="], "-output_csv", "empty file name")
+bad(["-output_csv=-", "-output_json=-"], "only one output")
+bad([], "'Same' is registered twice", prog=DUP)
+
+# -help
+rc, out, err = run("-help")
+check(rc == 0 and "-filter=<regex>" in out and "-asymptote" in out, "-help")
+
+# -list: sorted names, honours -filter (whole-name match), both dash styles
+rc, out, err = run("-list")
+check(rc == 0 and out.split() == ["Alpha", "Beta", "Broken", "Linear", "Slow"], f"-list: {out!r}")
+rc, out, err = run("--list", "--filter=B.*")
+check(rc == 0 and out.split() == ["Beta", "Broken"], f"--list --filter: {out!r}")
+rc, out, err = run("-list", "-filter=Alpha|Linear")
+check(out.split() == ["Alpha", "Linear"], f"-list alternation: {out!r}")
+
+# -sanity_check: everything runs once, no table
+rc, out, err = run("-sanity_check")
+check(rc == 0 and out == "", f"-sanity_check: rc={rc} out={out!r}")
+check("sanity check: 5 benchmarks ran, 0 failed" in err, f"-sanity_check: {err!r}")
+
+# the table: one header per unit, a row per benchmark
+rc, out, err = run("-filter=Alpha|Beta")
+check(rc == 0, f"table run rc={rc} {err!r}")
+rows = [l for l in out.splitlines() if l.startswith("|")]
+check(any("ns/op" in l for l in rows) and any("ns/byte" in l for l in rows), f"headers: {out}")
+check(any(l.endswith("`Alpha`") for l in rows) and any(l.endswith("`Beta`") for l in rows), out)
+for l in rows:
+    if l.endswith("`Alpha`"):
+        cells = [c.strip() for c in l.strip("|").split("|")]
+        check(re.fullmatch(r"[\d,]+\.\d\d", cells[0]) is not None, f"ns/op cell {cells[0]!r}")
+        check(cells[2].endswith("%"), f"err% cell {cells[2]!r}")
+
+# a failing benchmark: an error row and exit status 1
+rc, out, err = run("-filter=Broken", env={"SUITE_CLI_BROKEN": "1"})
+check(rc == 1 and ":boom: `Broken`" in out, f"broken: rc={rc} {out!r}")
+
+# -asymptote: one row per N with complexityN, then the fit table
+rc, out, err = run("-filter=Linear", "-asymptote=100,1000,10000,100000")
+check(rc == 0, f"asymptote rc={rc} {err!r}")
+check("complexityN" in out, "asymptote: no complexityN column")
+for n in ["100", "1,000", "10,000", "100,000"]:
+    check(re.search(r"^\|\s+%s \|" % re.escape(n), out, re.M) is not None, f"asymptote row N={n}: {out}")
+check("coefficient" in out and "complexity" in out and "O(n)" in out, f"fit table: {out}")
+
+# -asymptote over the demo suite's quadratic benchmark: per-N rows, then the fit
+DEMO = os.path.join(BUILD, "bench", "femtobench-demo")
+if not os.path.exists(DEMO):  # e.g. built against the single header only
+    print(f"note: {DEMO} not built; skipping the demo -asymptote check")
+else:
+    rc, out, err = run("-filter=ComplexMemPool", "-asymptote=25,50,100,200", prog=DEMO)
+    check(rc == 0, f"demo asymptote rc={rc} {err!r}")
+    rows = [l for l in out.splitlines() if l.endswith("`ComplexMemPool`")]
+    check(len(rows) == 4, f"demo asymptote: want 4 rows, got {rows!r}")
+    check([l.strip("|").split("|")[0].strip() for l in rows] == ["25", "50", "100", "200"], f"{rows!r}")
+    fit = out[out.index("coefficient"):] if "coefficient" in out else ""
+    models = re.findall(r"^\|\s+\S+ \|\s+[\d.]+% \| (O\([^)]*\))", fit, re.M)
+    check(sorted(models) == sorted(["O(1)", "O(n)", "O(log n)", "O(n log n)", "O(n^2)", "O(n^3)"]),
+          f"fit table models {models!r}: {fit!r}")
+
+# -min_time spreads over epochs: a long min_time makes each epoch longer
+rc, out, err = run("-filter=Alpha", "-min_time=110")
+total = [l for l in out.splitlines() if l.endswith("`Alpha`")][0].strip("|").split("|")[3].strip()
+check(rc == 0 and float(total) >= 0.1, f"-min_time=110: total {total}")
+
+if failures:
+    print(f"{len(failures)} failure(s)")
+    sys.exit(1)
+print("ok")

@@ -1,0 +1,40 @@
+// The public header compiles as C++ and its macros work there.
+#include "femtobench.h"
+
+#include <cstdio>
+#include <cstring>
+
+static uint64_t fake_now;
+static uint64_t fake_clock(void *) { return fake_now; }
+static void op(void *ctx) { fake_now += *static_cast<uint64_t *>(ctx); }
+
+FB_BENCHMARK(CxxRegistered) { (void)b; }
+
+int main() {
+    fb_bench *b = fb_bench_new();
+    fb_set_clock(b, fake_clock, nullptr, 1e-9);
+    fb_set_output(b, nullptr);
+    fb_set_performance_counters(b, false);
+    uint64_t cost = 40;
+    const fb_result *r = fb_run(b, "cxx op", op, &cost);
+    int failures = 0;
+    if (!r || std::strcmp(fb_result_name(r), "cxx op") != 0) ++failures;
+    if (r && (fb_result_median(r, FB_ELAPSED) < 39e-9 || fb_result_median(r, FB_ELAPSED) > 41e-9)) ++failures;
+    uint64_t x = 1;
+    FB_RUN(b, "inline") {
+        fake_now += 10;
+        x += x;
+        fb_do_not_optimize(x);
+    }
+    if (fb_result_count(b) != 2) ++failures;
+    fb_rng rng;
+    fb_rng_seed(&rng, 1);
+    if (fb_rng_bounded(&rng, 5) >= 5) ++failures;
+    // the registered benchmark is found by name and runs
+    char prog[] = "test_cxx", filter[] = "-filter=CxxRegistered", sanity[] = "-sanity_check";
+    char *argv[] = {prog, filter, sanity, nullptr};
+    if (fb_main(3, argv) != 0) ++failures;
+    fb_bench_free(b);
+    std::printf(failures ? "FAILED\n" : "ok\n");
+    return failures ? 1 : 0;
+}

@@ -1,0 +1,276 @@
+/* The epoch loop and iteration control, driven by a fake clock. */
+#include "check.h"
+#include "fake_clock.h"
+#include "internal.h"
+
+#include <signal.h>
+#include <stdlib.h>
+
+static void test_constant_op(void) {
+    fake_clock c = {0, 100, 0, 0};
+    fb_bench *b = fake_bench(&c);
+    const fb_result *r = fb_run(b, "const", fake_clock_op, &c);
+    CHECK(r != NULL);
+    CHECK(fb_result_error(r) == NULL);
+    CHECK(fb_result_epochs(r) == 11);
+    CHECK_NEAR(fb_result_median(r, FB_ELAPSED), 100e-9, 1e-15);
+    CHECK_NEAR(fb_result_err_pct(r, FB_ELAPSED), 0, 1e-9);
+    CHECK_NEAR(fb_result_mean(r, FB_ELAPSED), 100e-9, 1e-15);
+    /* target = max(1000 x 1 ns, min_epoch_time 250 us) = 250 us = 2500 ops;
+     * measuring epochs carry a random factor in [1, 1.2) */
+    uint64_t total = 0;
+    for (size_t i = 0; i < fb_result_epochs(r); ++i) {
+        uint64_t n = fb_result_iterations(r, i);
+        total += n;
+        CHECK(n >= 1667 && n <= 3000);
+    }
+    CHECK(total == fb_result_total_iterations(r));
+    CHECK_NEAR(fb_result_total_s(r), (double)total * 100e-9, 1e-12);
+    /* iterations differ between epochs (jitter against aliasing) */
+    CHECK(fb_result_iterations(r, 1) != fb_result_iterations(r, 2) ||
+          fb_result_iterations(r, 2) != fb_result_iterations(r, 3));
+    /* no more op calls than recorded + upscaling (1+10+100+1000 < 1200) */
+    CHECK(c.calls - total < 1200);
+    fb_bench_free(b);
+}
+
+static void test_fb_run_and_FB_RUN_agree(void) {
+    fake_clock c1 = {0, 37, 0, 20}, c2 = {0, 37, 0, 20};
+    fb_bench *b1 = fake_bench(&c1), *b2 = fake_bench(&c2);
+    const fb_result *r1 = fb_run(b1, "fn", fake_clock_op, &c1);
+    FB_RUN(b2, "macro") { fake_clock_op(&c2); }
+    const fb_result *r2 = fb_last_result(b2);
+    CHECK(r1 && r2);
+    CHECK_STR(fb_result_name(r2), "macro");
+    /* identical schedule: the same epochs, iterations and times */
+    CHECK(fb_result_epochs(r1) == fb_result_epochs(r2));
+    for (size_t i = 0; i < fb_result_epochs(r1); ++i)
+        CHECK(fb_result_iterations(r1, i) == fb_result_iterations(r2, i));
+    CHECK_NEAR(fb_result_median(r1, FB_ELAPSED), fb_result_median(r2, FB_ELAPSED), 1e-15);
+    /* the clock read overhead (20 ns per epoch) is within err of 37 ns */
+    CHECK_NEAR(fb_result_median(r2, FB_ELAPSED), 37e-9, 0.01 * 37e-9);
+    fb_bench_free(b1);
+    fb_bench_free(b2);
+}
+
+static void test_optimized_away(void) {
+    fake_clock c = {0, 0, 0, 0};
+    fb_bench *b = fake_bench(&c);
+    const fb_result *r = fb_run(b, "empty", fake_clock_op, &c);
+    CHECK(r != NULL);
+    CHECK(fb_result_error(r) != NULL);
+    CHECK(strstr(fb_result_error(r), "optimized away") != NULL);
+    CHECK(fb_result_epochs(r) == 0);
+    fb_bench_free(b);
+}
+
+static void test_slow_op_is_bounded(void) {
+    fake_clock c = {0, 10000000, 0, 0}; /* 10 ms per call */
+    fb_bench *b = fake_bench(&c);
+    const fb_result *r = fb_run(b, "slow", fake_clock_op, &c);
+    CHECK(r && !fb_result_error(r));
+    /* budget 20 ms, but at least 3 epochs: 3 calls in all */
+    CHECK(fb_result_epochs(r) == 3);
+    CHECK(c.calls == 3);
+    CHECK_NEAR(fb_result_median(r, FB_ELAPSED), 10e-3, 1e-12);
+    fb_bench_free(b);
+
+    /* a larger budget allows more epochs, up to `epochs` */
+    c = (fake_clock){0, 10000000, 0, 0};
+    b = fake_bench(&c);
+    fb_set_max_total_time(b, 0.055);
+    r = fb_run(b, "slow", fake_clock_op, &c);
+    CHECK(fb_result_epochs(r) == 6);
+    fb_bench_free(b);
+}
+
+static void test_exact_iterations_with_warmup(void) {
+    fake_clock c = {0, 50, 0, 0};
+    fb_bench *b = fake_bench(&c);
+    fb_set_epoch_iterations(b, 1000);
+    fb_set_warmup(b, 77);
+    fb_set_epochs(b, 5);
+    const fb_result *r = fb_run(b, "exact", fake_clock_op, &c);
+    CHECK(fb_result_epochs(r) == 5);
+    for (size_t i = 0; i < 5; ++i) CHECK(fb_result_iterations(r, i) == 1000);
+    CHECK(c.calls == 77 + 5000);
+    fb_bench_free(b);
+}
+
+static void test_min_epoch_iterations(void) {
+    fake_clock c = {0, 1000000, 0, 0}; /* 1 ms: one call would outlast the target */
+    fb_bench *b = fake_bench(&c);
+    fb_set_min_epoch_iterations(b, 7);
+    fb_set_max_total_time(b, 1.0);
+    const fb_result *r = fb_run(b, "floor", fake_clock_op, &c);
+    for (size_t i = 0; i < fb_result_epochs(r); ++i) CHECK(fb_result_iterations(r, i) >= 7);
+    fb_bench_free(b);
+}
+
+static void test_break_is_an_error(void) {
+    fake_clock c = {0, 10, 0, 0};
+    fb_bench *b = fake_bench(&c);
+    int k = 0;
+    FB_RUN(b, "breaks") {
+        fake_clock_op(&c);
+        if (++k == 5) break;
+    }
+    const fb_result *r = fb_last_result(b);
+    CHECK(r && fb_result_error(r) && strstr(fb_result_error(r), "break"));
+    /* continue is fine: it still counts as an iteration */
+    FB_RUN(b, "continues") {
+        fake_clock_op(&c);
+        if (c.calls % 2) continue;
+        c.now_ns += 10;
+    }
+    r = fb_last_result(b);
+    CHECK(r && !fb_result_error(r));
+    CHECK_NEAR(fb_result_median(r, FB_ELAPSED), 15e-9, 0.5e-9);
+    fb_bench_free(b);
+}
+
+static uint64_t noisy_calls;
+static void noisy_op(void *ctx) {
+    /* per call: 100, 106, 94, 112, 88 ns, cycling */
+    static const uint64_t cost[5] = {100, 106, 94, 112, 88};
+    ((fake_clock *)ctx)->now_ns += cost[noisy_calls++ % 5];
+}
+
+static void test_statistics_and_unstable(void) {
+    fake_clock c = {0, 0, 0, 0};
+    fb_bench *b = fake_bench(&c);
+    fb_set_epoch_iterations(b, 1);
+    fb_set_epochs(b, 21);
+    const fb_result *r = fb_run(b, "noisy", noisy_op, &c);
+    CHECK(fb_result_epochs(r) == 21);
+    CHECK_NEAR(fb_result_median(r, FB_ELAPSED), 100e-9, 1e-15);
+    CHECK_NEAR(fb_result_min(r, FB_ELAPSED), 88e-9, 1e-15);
+    CHECK_NEAR(fb_result_max(r, FB_ELAPSED), 112e-9, 1e-15);
+    /* mean = total time / total iterations */
+    CHECK_NEAR(fb_result_mean(r, FB_ELAPSED), fb_result_total_s(r) / 21.0, 1e-15);
+    CHECK_NEAR(fb_result_total_s(r), (5 * 100 + 4 * (106 + 94 + 112 + 88)) * 1e-9, 1e-15);
+    /* deviations: 0% x5, 6% x8, 12% x8 -> the 11th smallest is 6% */
+    CHECK_NEAR(fb_result_err_pct(r, FB_ELAPSED), 6.0, 1e-9);
+    CHECK(fb_result_unstable(r));
+    fb_bench_free(b);
+
+    /* the same spread over 1000-call epochs averages out: stable */
+    c = (fake_clock){0, 0, 0, 0};
+    b = fake_bench(&c);
+    fb_set_epoch_iterations(b, 1000);
+    r = fb_run(b, "averaged", noisy_op, &c);
+    CHECK(fb_result_err_pct(r, FB_ELAPSED) < 1.0);
+    CHECK(!fb_result_unstable(r));
+    fb_bench_free(b);
+}
+
+static void test_config_layers(void) {
+    fake_clock c = {0, 100, 0, 0};
+    fb_bench *b = fake_bench(&c);
+    fb__cfg_set(b, FB__LAYER_ENV, FB__K_EPOCHS, 21);
+    CHECK(fb__cfg(b, FB__K_EPOCHS) == 21);
+    fb_set_epochs(b, 5); /* code wins over env */
+    CHECK(fb__cfg(b, FB__K_EPOCHS) == 5);
+    fb__cfg_set(b, FB__LAYER_CLI, FB__K_EPOCHS, 1); /* the command line wins over code */
+    CHECK(fb__cfg(b, FB__K_EPOCHS) == 1);
+    const fb_result *r = fb_run(b, "one", fake_clock_op, &c);
+    CHECK(fb_result_epochs(r) == 1);
+    CHECK(fb__cfg(b, FB__K_WARMUP) == 0);
+    fb_bench_free(b);
+}
+
+static void test_upscaling_schedule(void) {
+    /* 1 us per op, target 250 us: 1, 10, 100 are short; 100 us >= target/10
+     * so the next is proportional, and 250+ iterations are recorded */
+    fake_clock c = {0, 1000, 0, 0};
+    fb_bench *b = fake_bench(&c);
+    fb_set_epochs(b, 1);
+    const fb_result *r = fb_run(b, "up", fake_clock_op, &c);
+    CHECK(fb_result_epochs(r) == 1);
+    uint64_t n = fb_result_iterations(r, 0);
+    CHECK(n >= 250 && n < 300);
+    CHECK(c.calls == 1 + 10 + 100 + n);
+    fb_bench_free(b);
+}
+
+static uint64_t endless_calls;
+static void endless_op(void *ctx) {
+    fake_clock_op(ctx);
+    if (++endless_calls == 100000) raise(SIGINT);
+}
+
+static void test_endless(void) {
+    fake_clock c = {0, 100, 0, 0};
+    setenv("FEMTOBENCH_ENDLESS", "forever", 1);
+    fb_bench *b = fake_bench(&c);
+    unsetenv("FEMTOBENCH_ENDLESS");
+    /* other benchmarks run normally */
+    const fb_result *r = fb_run(b, "normal", fake_clock_op, &c);
+    CHECK(r && fb_result_epochs(r) == 11);
+    r = fb_run(b, "forever", endless_op, &c);
+    CHECK(r == NULL);
+    CHECK(endless_calls >= 100000);
+    CHECK(fb_result_count(b) == 1);
+    CHECK(b->interrupted);
+    fb_bench_free(b);
+}
+
+static void test_time_unit_and_getters(void) {
+    fb_bench *b = fb_bench_new();
+    CHECK_STR(fb_unit(b), "op");
+    CHECK_STR(fb_title(b), "benchmark");
+    CHECK(fb_batch(b) == 1.0);
+    CHECK(fb_complexity_n(b) == 0);
+    fb_set_complexity_n(b, 42);
+    CHECK(fb_complexity_n(b) == 42);
+    fb_set_unit(b, "byte");
+    fb_set_batch(b, 64);
+    CHECK_STR(fb_unit(b), "byte");
+    CHECK(fb_batch(b) == 64);
+    CHECK(fb_result_count(b) == 0 && fb_last_result(b) == NULL);
+    CHECK_STR(fb_version(), FB_VERSION_STRING);
+    CHECK_STR(fb_measure_name(FB_CPUCYCLES), "cpucycles");
+    CHECK(fb_measure_name(FB_MEASURE_COUNT) == NULL);
+    CHECK(strcmp(fb_strerror(FB_EINVAL), "invalid argument") == 0);
+    fb_bench_free(b);
+}
+
+static void test_rng(void) {
+    fb_rng a, b;
+    fb_rng_seed(&a, 7);
+    fb_rng_seed(&b, 7);
+    CHECK(fb_rng_u64(&a) == fb_rng_u64(&b));
+    fb_rng_seed(&b, 8);
+    CHECK(fb_rng_u64(&a) != fb_rng_u64(&b));
+    unsigned hist[10] = {0};
+    double sum = 0;
+    for (int i = 0; i < 100000; ++i) {
+        uint32_t v = fb_rng_bounded(&a, 10);
+        CHECK(v < 10);
+        hist[v]++;
+        double u = fb_rng_uniform01(&a);
+        CHECK(u >= 0 && u < 1);
+        sum += u;
+    }
+    for (int i = 0; i < 10; ++i) CHECK(hist[i] > 9500 && hist[i] < 10500);
+    CHECK_NEAR(sum / 100000, 0.5, 0.01);
+}
+
+int main(void) {
+    unsetenv("FEMTOBENCH_CONFIG");
+    unsetenv("FEMTOBENCH_ENDLESS");
+    test_constant_op();
+    test_fb_run_and_FB_RUN_agree();
+    test_optimized_away();
+    test_slow_op_is_bounded();
+    test_exact_iterations_with_warmup();
+    test_min_epoch_iterations();
+    test_break_is_an_error();
+    test_statistics_and_unstable();
+    test_config_layers();
+    test_upscaling_schedule();
+    test_endless();
+    test_time_unit_and_getters();
+    test_rng();
+    return CHECK_DONE();
+}
