@@ -1,0 +1,97 @@
+/* CSV: one header row, one row per result (docs/formats.md has the columns).
+ * RFC 4180 except for the line ending: rows end in LF, not CRLF (Python's
+ * csv, pandas, R, spreadsheets and Unix tools all read LF; a line break
+ * inside a quoted name stays the name's own character). Fields are quoted
+ * when they contain a comma, a double quote, a semicolon, CR, LF, TAB or
+ * start/end with a space; quotes inside are doubled. Numbers have 15
+ * significant digits and '.' whatever the locale; a value that was not measured, or is NaN/infinite, is an empty
+ * cell. Text is written as UTF-8, ill-formed bytes replaced by U+FFFD. */
+#include "internal.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+/* Counter columns, in this order (elapsed has its own columns). */
+static const fb_measure fb__csv_counters[] = {
+    FB_INSTRUCTIONS, FB_CPUCYCLES, FB_BRANCHINSTRUCTIONS,
+    FB_BRANCHMISSES, FB_PAGEFAULTS, FB_CONTEXTSWITCHES};
+#define FB__CSV_NCOUNTERS (sizeof fb__csv_counters / sizeof fb__csv_counters[0])
+
+/* Every number in the CSV is derived (per unit, percentages): 15 significant
+ * digits say all there is, without the 14.999999999999998 of a division. */
+#define FB__CSV_DIGITS 15
+
+static void fb__csv_text(FILE *f, const char *s) {
+    if (!s) s = "";
+    size_t n = strlen(s);
+    bool quote = n > 0 && (s[0] == ' ' || s[n - 1] == ' ');
+    if (strpbrk(s, ",\";\r\n\t")) quote = true;
+    if (quote) fputc('"', f);
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        uint32_t cp;
+        p += fb__utf8_next(p, &cp);
+        if (cp == '"') fputc('"', f);
+        fb__utf8_put(f, cp);
+    }
+    if (quote) fputc('"', f);
+}
+
+static void fb__csv_num(FILE *f, double v) {
+    if (!isfinite(v)) return; /* empty cell */
+    char buf[64];
+    fb__fmt_double(buf, sizeof buf, v, FB__CSV_DIGITS);
+    fputs(buf, f);
+}
+
+int fb_write_csv(const fb_bench *b, FILE *f) {
+    if (!b || !f) return FB_EINVAL;
+    fputs("title,name,unit,batch,complexityN,epochs,iterations,"
+          "median_ns_per_unit,min_ns_per_unit,max_ns_per_unit,mean_ns_per_unit,err_pct",
+          f);
+    for (size_t c = 0; c < FB__CSV_NCOUNTERS; ++c) {
+        const char *m = fb_measure_name(fb__csv_counters[c]);
+        fprintf(f, ",%s_per_unit", m ? m : "");
+    }
+    fputs(",total_s,error\n", f);
+
+    for (size_t i = 0; i < fb_result_count(b); ++i) {
+        const fb_result *r = fb_result_at(b, i);
+        const struct fb__summary *el = &r->summary[FB_ELAPSED];
+        bool ok = !r->error;
+        bool timed = ok && (r->has & FB__BIT(FB_ELAPSED));
+        double per_unit_ns = 1e9 / r->batch;
+
+        fb__csv_text(f, r->title);
+        fputc(',', f);
+        fb__csv_text(f, r->name);
+        fputc(',', f);
+        fb__csv_text(f, r->unit);
+        fputc(',', f);
+        fb__csv_num(f, r->batch);
+        fputc(',', f);
+        if (r->complexity_n > 0) fb__csv_num(f, r->complexity_n);
+        fputc(',', f);
+        if (ok) fprintf(f, "%zu,%" PRIu64, r->epochs, r->total_iterations);
+        else fputc(',', f);
+        fputc(',', f);
+        double t[4] = {el->median, el->min, el->max, el->mean};
+        for (int k = 0; k < 4; ++k) {
+            if (timed) fb__csv_num(f, t[k] * per_unit_ns);
+            fputc(',', f);
+        }
+        if (timed) fb__csv_num(f, el->err_pct);
+        for (size_t c = 0; c < FB__CSV_NCOUNTERS; ++c) {
+            fb_measure m = fb__csv_counters[c];
+            fputc(',', f);
+            if (ok && (r->has & FB__BIT(m))) fb__csv_num(f, r->summary[m].median / r->batch);
+        }
+        fputc(',', f);
+        if (ok) fb__csv_num(f, r->total_s);
+        fputc(',', f);
+        if (r->error) fb__csv_text(f, r->error);
+        fputc('\n', f);
+    }
+    return fb__writer_finish(f);
+}

@@ -1,0 +1,166 @@
+/* femtobench's own JSON, "schema": "femtobench/1": the full record of a run
+ * (context, configuration, statistics, every epoch, complexity fits).
+ * Field by field in docs/formats.md. Values are per iteration (one op call)
+ * in seconds for elapsed, as in nanobench; batch says how many units that is. */
+#include "internal.h"
+
+#include <string.h>
+
+static void fb__jr_build(fb__json *j, const char *key, int bits) {
+    fb__json_obj(j, key, true);
+    fb__json_kbool(j, "known", (bits & 1) != 0);
+    fb__json_kbool(j, "optimized", (bits & 2) != 0);
+    fb__json_kbool(j, "ndebug", (bits & 4) != 0);
+    fb__json_end_obj(j);
+}
+
+static void fb__jr_context(fb__json *j, const fb__sysinfo *si) {
+    fb__json_obj(j, "context", false);
+    fb__json_kstr(j, "host_name", si->host_name);
+    fb__json_kstr(j, "executable", si->executable);
+    fb__json_kstr(j, "cpu_model", si->cpu_model);
+    fb__json_kint(j, "num_cpus", si->num_cpus);
+    fb__json_kint(j, "mhz_per_cpu", si->mhz_per_cpu);
+    if (si->cpu_scaling < 0) fb__json_knull(j, "cpu_scaling_enabled");
+    else fb__json_kbool(j, "cpu_scaling_enabled", si->cpu_scaling != 0);
+    fb__json_arr(j, "caches", false);
+    for (size_t i = 0; i < si->n_caches; ++i) {
+        const fb__cache_info *c = &si->caches[i];
+        fb__json_obj(j, NULL, true);
+        fb__json_kstr(j, "type", c->type);
+        fb__json_kint(j, "level", c->level);
+        fb__json_kint(j, "size", c->size);
+        fb__json_kint(j, "num_sharing", c->num_sharing);
+        fb__json_end_obj(j);
+    }
+    fb__json_end_arr(j);
+    if (si->n_load_avg) {
+        fb__json_arr(j, "load_avg", true);
+        for (int i = 0; i < si->n_load_avg; ++i) fb__json_knum(j, NULL, si->load_avg[i]);
+        fb__json_end_arr(j);
+    } else {
+        fb__json_knull(j, "load_avg");
+    }
+    fb__json_kstr(j, "compiler", si->compiler);
+    fb__json_kstr(j, "library_build_flags", si->build_flags);
+    fb__jr_build(j, "library_build", si->library_build);
+    if (si->env) {
+        fb__json_arr(j, "warnings", false);
+        for (size_t i = 0; i < si->env->count && i < FB__ENV_MAX_WARNINGS; ++i) {
+            fb__json_obj(j, NULL, true);
+            fb__json_kstr(j, "what", si->env->w[i].what);
+            fb__json_kstr(j, "fix", si->env->w[i].fix);
+            fb__json_end_obj(j);
+        }
+        fb__json_end_arr(j);
+    } else {
+        fb__json_knull(j, "warnings");
+    }
+    fb__json_end_obj(j);
+}
+
+static void fb__jr_result(fb__json *j, const fb_result *r) {
+    fb__json_obj(j, NULL, false);
+    fb__json_kstr(j, "title", r->title);
+    fb__json_kstr(j, "name", r->name);
+    fb__json_kstr(j, "unit", r->unit);
+    fb__json_kstr(j, "error", r->error);
+    fb__json_knum(j, "batch", r->batch);
+    if (r->complexity_n > 0) fb__json_knum(j, "complexityN", r->complexity_n);
+    else fb__json_knull(j, "complexityN");
+    fb__json_kbool(j, "relative", r->relative);
+    fb__json_kstr(j, "time_unit", r->time_unit_label);
+    fb__json_knum(j, "time_unit_s", r->time_unit_s);
+    fb__jr_build(j, "callsite_build", r->callsite);
+    fb__json_obj(j, "config", false);
+    for (int k = 0; k < FB__K_COUNT; ++k) fb__json_knum(j, fb__keys[k].name, r->config[k]);
+    fb__json_end_obj(j);
+    fb__json_knum(j, "clock_resolution_s", r->clock_resolution_s);
+    fb__json_knum(j, "clock_overhead_s", r->clock_overhead_s);
+    fb__json_ku64(j, "epochs", r->epochs);
+    fb__json_ku64(j, "total_iterations", r->total_iterations);
+    fb__json_knum(j, "total_s", r->total_s);
+
+    fb__json_obj(j, "stats", false);
+    for (int m = 0; m < FB_MEASURE_COUNT; ++m) {
+        if (!(r->has & FB__BIT(m))) continue;
+        const struct fb__summary *s = &r->summary[m];
+        fb__json_obj(j, fb_measure_name((fb_measure)m), true);
+        fb__json_knum(j, "median", s->median);
+        fb__json_knum(j, "err_pct", s->err_pct);
+        fb__json_knum(j, "min", s->min);
+        fb__json_knum(j, "max", s->max);
+        fb__json_knum(j, "mean", s->mean);
+        fb__json_end_obj(j);
+    }
+    fb__json_end_obj(j);
+
+    fb__json_arr(j, "measurements", false);
+    for (size_t e = 0; r->iterations && e < r->epochs; ++e) {
+        fb__json_obj(j, NULL, true);
+        fb__json_ku64(j, "iterations", r->iterations[e]);
+        for (int m = 0; m < FB_MEASURE_COUNT; ++m)
+            if ((r->has & FB__BIT(m)) && r->values[m])
+                fb__json_knum(j, fb_measure_name((fb_measure)m), r->values[m][e]);
+        fb__json_end_obj(j);
+    }
+    fb__json_end_arr(j);
+    fb__json_end_obj(j);
+}
+
+/* One entry per benchmark name that has results with a complexity N, in
+ * the order the names first appear. */
+static void fb__jr_complexity(fb__json *j, const fb_bench *b) {
+    fb__json_arr(j, "complexity", false);
+    size_t n = fb_result_count(b);
+    for (size_t i = 0; i < n; ++i) {
+        const fb_result *r = fb_result_at(b, i);
+        if (!(r->complexity_n > 0) || !r->name) continue;
+        bool seen = false;
+        for (size_t k = 0; k < i && !seen; ++k) {
+            const fb_result *q = fb_result_at(b, k);
+            seen = q->complexity_n > 0 && q->name && strcmp(q->name, r->name) == 0;
+        }
+        if (seen) continue;
+        fb_fit fits[FB_FIT_MODELS];
+        size_t nf = fb_complexity_fit(b, r->name, fits, FB_FIT_MODELS);
+        fb__json_obj(j, NULL, false);
+        fb__json_kstr(j, "name", r->name);
+        fb__json_arr(j, "fits", false);
+        for (size_t k = 0; k < nf && k < FB_FIT_MODELS; ++k) {
+            fb__json_obj(j, NULL, true);
+            fb__json_kstr(j, "model", fits[k].name);
+            fb__json_knum(j, "coefficient", fits[k].coefficient);
+            fb__json_knum(j, "constant", fits[k].constant);
+            fb__json_knum(j, "err_pct", fits[k].err_pct);
+            fb__json_end_obj(j);
+        }
+        fb__json_end_arr(j);
+        fb__json_end_obj(j);
+    }
+    fb__json_end_arr(j);
+}
+
+int fb__write_json_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
+    if (!b || !f || !si) return FB_EINVAL;
+    fb__json j;
+    fb__json_init(&j, f);
+    fb__json_obj(&j, NULL, false);
+    fb__json_kstr(&j, "schema", "femtobench/1");
+    fb__json_kstr(&j, "version", si->version);
+    fb__json_kstr(&j, "date", si->date);
+    fb__jr_context(&j, si);
+    fb__json_arr(&j, "results", false);
+    for (size_t i = 0; i < fb_result_count(b); ++i) fb__jr_result(&j, fb_result_at(b, i));
+    fb__json_end_arr(&j);
+    fb__jr_complexity(&j, b);
+    fb__json_end_obj(&j);
+    return fb__writer_finish(f);
+}
+
+int fb_write_json(const fb_bench *b, FILE *f) {
+    if (!b || !f) return FB_EINVAL;
+    fb__sysinfo si;
+    fb__sysinfo_read("/", &si);
+    return fb__write_json_with(b, f, &si);
+}

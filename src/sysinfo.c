@@ -1,0 +1,210 @@
+/* Machine and build facts for the context of the JSON files: CPU model and
+ * count, frequency, caches, load, host name, compiler. Read from /proc and
+ * /sys under a root directory so tests can pass a fake tree; every fact has
+ * a fallback ("unknown", 0, -1) and nothing here fails. */
+#include "internal.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(__clang__)
+#define FB__COMPILER "clang " __clang_version__
+#elif defined(__GNUC__)
+#define FB__COMPILER "gcc " __VERSION__
+#else
+#define FB__COMPILER "unknown"
+#endif
+
+#ifdef FB_BUILD_FLAGS
+#define FB__BUILD_FLAGS FB_BUILD_FLAGS
+#else
+#define FB__BUILD_FLAGS "unknown"
+#endif
+
+/* Reads root + rel into buf (NUL-terminated, trailing whitespace cut).
+ * Returns false when the file cannot be read. */
+static bool fb__sys_read(const char *root, const char *rel, char *buf, size_t len) {
+    char path[PATH_MAX];
+    size_t rl = strlen(root);
+    while (rl > 0 && root[rl - 1] == '/') --rl; /* "/" + "/proc/.." */
+    if (snprintf(path, sizeof path, "%.*s%s", (int)rl, root, rel) >= (int)sizeof path) return false;
+    FILE *f = fopen(path, "r");
+    if (!f) return false;
+    size_t n = fread(buf, 1, len - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t')) buf[--n] = '\0';
+    return true;
+}
+
+/* A non-negative decimal such as "2400.000" or "0.52", parsed by hand: the
+ * kernel always writes '.', strtod would follow the user's locale. */
+static double fb__sys_decimal(const char *s, const char **end) {
+    /* digits as one integer, divided once: "4.19" -> 419 / 100, the double
+     * nearest to 4.19 (adding 0.1-steps would drift) */
+    uint64_t mant = 0;
+    double scale = 1;
+    bool digits = false;
+    for (; *s >= '0' && *s <= '9'; ++s, digits = true)
+        if (mant < UINT64_MAX / 10 - 9) mant = mant * 10 + (uint64_t)(*s - '0');
+        else scale /= 10; /* too many digits: keep the magnitude */
+    if (*s == '.')
+        for (++s; *s >= '0' && *s <= '9'; ++s, digits = true)
+            if (mant < UINT64_MAX / 10 - 9) mant = mant * 10 + (uint64_t)(*s - '0'), scale *= 10;
+    if (end) *end = s;
+    return digits ? (double)mant / scale : -1;
+}
+
+/* The value after "key<spaces/tabs>:" on a line of /proc/cpuinfo, or NULL. */
+static const char *fb__sys_cpuinfo_value(const char *line, const char *key) {
+    size_t kl = strlen(key);
+    if (strncmp(line, key, kl) != 0) return NULL;
+    line += kl;
+    while (*line == ' ' || *line == '\t') ++line;
+    if (*line != ':') return NULL;
+    ++line;
+    while (*line == ' ' || *line == '\t') ++line;
+    return line;
+}
+
+static void fb__sys_cpuinfo(const char *root, fb__sysinfo *out, double *mhz) {
+    /* /proc/cpuinfo is a few kB per CPU; a large buffer on the heap */
+    size_t cap = 1u << 20;
+    char *buf = malloc(cap);
+    if (!buf) return;
+    if (fb__sys_read(root, "/proc/cpuinfo", buf, cap)) {
+        int cpus = 0;
+        for (char *line = buf; line && *line;) {
+            char *nl = strchr(line, '\n');
+            if (nl) *nl = '\0';
+            const char *v;
+            if (fb__sys_cpuinfo_value(line, "processor")) {
+                ++cpus;
+            } else if (!out->cpu_model[0] && (v = fb__sys_cpuinfo_value(line, "model name")) && *v) {
+                snprintf(out->cpu_model, sizeof out->cpu_model, "%s", v);
+            } else if (*mhz <= 0 && (v = fb__sys_cpuinfo_value(line, "cpu MHz"))) {
+                *mhz = fb__sys_decimal(v, NULL);
+            }
+            line = nl ? nl + 1 : NULL;
+        }
+        out->num_cpus = cpus;
+    }
+    free(buf);
+}
+
+/* "0-3,8,10-11" -> 7 */
+static int fb__sys_count_cpu_list(const char *s) {
+    int n = 0;
+    while (*s) {
+        const char *e;
+        double a = fb__sys_decimal(s, &e);
+        if (a < 0) break;
+        double b = a;
+        if (*e == '-') b = fb__sys_decimal(e + 1, &e);
+        if (b >= a) n += (int)(b - a) + 1;
+        if (*e != ',') break;
+        s = e + 1;
+    }
+    return n;
+}
+
+/* "32K" / "1024K" / "32M" / "12345" -> bytes */
+static long long fb__sys_size(const char *s) {
+    const char *e;
+    double v = fb__sys_decimal(s, &e);
+    if (v < 0) return 0;
+    if (*e == 'K') v *= 1024;
+    else if (*e == 'M') v *= 1024 * 1024;
+    else if (*e == 'G') v *= 1024.0 * 1024 * 1024;
+    return (long long)v;
+}
+
+static void fb__sys_caches(const char *root, fb__sysinfo *out) {
+    for (int i = 0; i < 16 && out->n_caches < FB__SYS_MAX_CACHES; ++i) {
+        char rel[128], val[256];
+        fb__cache_info c;
+        memset(&c, 0, sizeof c);
+        snprintf(rel, sizeof rel, "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+        if (!fb__sys_read(root, rel, c.type, sizeof c.type)) break;
+        snprintf(rel, sizeof rel, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        if (fb__sys_read(root, rel, val, sizeof val)) c.level = (int)fb__sys_decimal(val, NULL);
+        snprintf(rel, sizeof rel, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        if (fb__sys_read(root, rel, val, sizeof val)) c.size = fb__sys_size(val);
+        snprintf(rel, sizeof rel, "/sys/devices/system/cpu/cpu0/cache/index%d/shared_cpu_list", i);
+        if (fb__sys_read(root, rel, val, sizeof val)) c.num_sharing = fb__sys_count_cpu_list(val);
+        out->caches[out->n_caches++] = c;
+    }
+}
+
+/* Like Google Benchmark: enabled when any CPU's governor is not
+ * "performance"; unknown when no CPU has cpufreq. */
+static int fb__sys_scaling(const char *root, int cpus) {
+    int seen = 0;
+    for (int i = 0; i < cpus && i < 4096; ++i) {
+        char rel[128], gov[64];
+        snprintf(rel, sizeof rel, "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", i);
+        if (!fb__sys_read(root, rel, gov, sizeof gov)) continue;
+        ++seen;
+        if (strcmp(gov, "performance") != 0) return 1;
+    }
+    return seen ? 0 : -1;
+}
+
+void fb__sysinfo_read(const char *root, fb__sysinfo *out) {
+    memset(out, 0, sizeof *out);
+    if (!root || !*root) root = "/";
+
+    time_t now = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&now, &tm)) strftime(out->date, sizeof out->date, "%Y-%m-%dT%H:%M:%S+00:00", &tm);
+
+    if (gethostname(out->host_name, sizeof out->host_name - 1) != 0) out->host_name[0] = '\0';
+    out->host_name[sizeof out->host_name - 1] = '\0';
+#if FB_HAVE_LINUX
+    ssize_t n = readlink("/proc/self/exe", out->executable, sizeof out->executable - 1);
+    out->executable[n > 0 ? (size_t)n : 0] = '\0';
+#endif
+
+    double mhz = 0;
+#if FB_HAVE_SYSFS
+    fb__sys_cpuinfo(root, out, &mhz);
+    char val[64];
+    if (fb__sys_read(root, "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", val, sizeof val)) {
+        double khz = fb__sys_decimal(val, NULL);
+        if (khz > 0) mhz = khz / 1000;
+    }
+    fb__sys_caches(root, out);
+    char load[256];
+    if (fb__sys_read(root, "/proc/loadavg", load, sizeof load)) {
+        const char *p = load;
+        int k = 0;
+        for (; k < 3; ++k) {
+            while (*p == ' ') ++p;
+            double v = fb__sys_decimal(p, &p);
+            if (v < 0) break;
+            out->load_avg[k] = v;
+        }
+        out->n_load_avg = k == 3 ? 3 : 0;
+    }
+#endif
+    if (out->num_cpus <= 0) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        out->num_cpus = c > 0 ? (int)c : 0;
+    }
+#if FB_HAVE_SYSFS
+    out->cpu_scaling = fb__sys_scaling(root, out->num_cpus);
+#else
+    out->cpu_scaling = -1;
+#endif
+    out->mhz_per_cpu = mhz > 0 ? (long long)(mhz + 0.5) : 0;
+    if (!out->cpu_model[0]) snprintf(out->cpu_model, sizeof out->cpu_model, "unknown");
+
+    out->version = fb_version();
+    out->compiler = FB__COMPILER;
+    out->build_flags = FB__BUILD_FLAGS;
+    out->library_build = FB__CALLSITE;
+    out->env = fb__env_process_report();
+}
