@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: MIT
+# Installation and packaging, included at the end of the top-level CMakeLists.txt.
+#
+#   cmake --install build --prefix /opt/fb   puts in place
+#     include/femtobench.h
+#     lib/libfemtobench.a                     (and libfemtobench.so with FEMTOBENCH_BUILD_SHARED)
+#     lib/cmake/femtobench/                   find_package(femtobench CONFIG) -> femtobench::femtobench
+#     lib/pkgconfig/femtobench.pc             pkg-config --cflags --libs femtobench
+#     share/doc/femtobench/LICENSE
+#
+# As a subproject (add_subdirectory / FetchContent) nothing here is needed:
+# link femtobench::femtobench. Install rules are then off by default
+# (FEMTOBENCH_INSTALL), so a parent's `cmake --install` does not ship us.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+include(${CMAKE_CURRENT_LIST_DIR}/single_header.cmake)
+
+option(FEMTOBENCH_INSTALL "Generate the install rules" ${PROJECT_IS_TOP_LEVEL})
+option(FEMTOBENCH_BUILD_SHARED "Also build libfemtobench.so (target femtobench::femtobench_shared)" OFF)
+
+set(FB_INSTALL_TARGETS femtobench)
+if(FEMTOBENCH_BUILD_SHARED)
+  # The same sources as the static library (FB_SOURCES, from the top level).
+  add_library(femtobench_shared SHARED ${FB_SOURCES})
+  add_library(femtobench::femtobench_shared ALIAS femtobench_shared)
+  set_target_properties(femtobench_shared PROPERTIES
+    OUTPUT_NAME femtobench
+    VERSION ${PROJECT_VERSION}
+    SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR})
+  target_include_directories(femtobench_shared PUBLIC
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  target_compile_options(femtobench_shared PRIVATE ${FB_WARNINGS})
+  target_compile_definitions(femtobench_shared PRIVATE _POSIX_C_SOURCE=200809L)
+  target_link_libraries(femtobench_shared PUBLIC Threads::Threads m)
+  list(APPEND FB_INSTALL_TARGETS femtobench_shared)
+endif()
+
+if(NOT FEMTOBENCH_INSTALL)
+  return()
+endif()
+
+set(FB_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/femtobench)
+
+install(TARGETS ${FB_INSTALL_TARGETS}
+  EXPORT femtobench-targets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/include/femtobench.h
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT femtobench-targets
+  NAMESPACE femtobench::
+  FILE femtobench-targets.cmake
+  DESTINATION ${FB_CMAKE_DIR})
+
+configure_package_config_file(
+  ${CMAKE_CURRENT_LIST_DIR}/femtobench-config.cmake.in
+  ${PROJECT_BINARY_DIR}/femtobench-config.cmake
+  INSTALL_DESTINATION ${FB_CMAKE_DIR})
+# 0.x: a minor release may break the API, so only the same MAJOR.MINOR matches.
+write_basic_package_version_file(
+  ${PROJECT_BINARY_DIR}/femtobench-config-version.cmake
+  VERSION ${PROJECT_VERSION}
+  COMPATIBILITY SameMinorVersion)
+install(FILES
+  ${PROJECT_BINARY_DIR}/femtobench-config.cmake
+  ${PROJECT_BINARY_DIR}/femtobench-config-version.cmake
+  DESTINATION ${FB_CMAKE_DIR})
+
+# pkg-config. The prefix is written relative to the .pc file (${pcfiledir}),
+# so `cmake --install --prefix ELSEWHERE` and moved trees still resolve.
+set(FB_PC_PREFIX ${CMAKE_INSTALL_PREFIX})
+if(NOT IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  file(RELATIVE_PATH FB_PC_UP "/fbroot/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/fbroot")
+  string(REGEX REPLACE "/$" "" FB_PC_UP "${FB_PC_UP}")
+  set(FB_PC_PREFIX "\${pcfiledir}/${FB_PC_UP}")
+endif()
+foreach(dir LIBDIR INCLUDEDIR)
+  if(IS_ABSOLUTE "${CMAKE_INSTALL_${dir}}")
+    set(FB_PC_${dir} "${CMAKE_INSTALL_${dir}}")
+  else()
+    set(FB_PC_${dir} "\${prefix}/${CMAKE_INSTALL_${dir}}")
+  endif()
+endforeach()
+configure_file(${PROJECT_SOURCE_DIR}/femtobench.pc.in
+  ${PROJECT_BINARY_DIR}/femtobench.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/femtobench.pc
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+if(EXISTS ${PROJECT_SOURCE_DIR}/LICENSE)
+  install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
+endif()
