@@ -107,7 +107,8 @@ const char *fb_title(const fb_bench *b);
 
 typedef void (*fb_op)(void *ctx);
 
-/* Runs op(ctx) repeatedly, records a result and prints its table row.
+/* Runs op(ctx) repeatedly, records a result and prints its table row. A NULL
+ * name means the benchmark's registered name (FB_BENCHMARK), else "noname".
  * Returns the result (an error result if the op could not be measured), or
  * NULL when nothing was recorded (out of memory, endless mode interrupted). */
 const fb_result *fb_run(fb_bench *b, const char *name, fb_op op, void *ctx);

@@ -119,6 +119,7 @@ void fb_bench_free(fb_bench *b) {
     free(b->title);
     free(b->unit);
     free(b->endless_name);
+    free(b->name);
     free(b);
 }
 
@@ -136,6 +137,7 @@ int fb__bench_add_result(fb_bench *b, fb_result *r) {
 
 int fb__bench_take_results(fb_bench *dst, fb_bench *src) {
     size_t i = 0;
+    if (!src->n_results) return FB_OK;
     for (; i < src->n_results; ++i)
         if (fb__bench_add_result(dst, src->results[i]) != FB_OK) break;
     /* whatever could not be moved stays with src and is freed with it */

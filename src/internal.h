@@ -162,6 +162,7 @@ struct fb_bench {
     void *clock_ctx;
     double clock_resolution_s;           /* of the custom clock */
     char *endless_name;                  /* FEMTOBENCH_ENDLESS, or NULL */
+    char *name;                          /* registered name (runner), or NULL */
     bool interrupted;                    /* endless mode ended by a signal */
     struct fb__run *run;                 /* the run in progress, or NULL */
     /* results */

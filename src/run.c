@@ -112,7 +112,7 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
     }
     struct fb__run *r = calloc(1, sizeof *r);
     if (!r) return l;
-    r->name = fb__strdup(name ? name : "noname");
+    r->name = fb__strdup(name ? name : b->name ? b->name : "noname");
     r->callsite = callsite;
     r->shape = FB__SHAPE_INLINE;
     for (int k = 0; k < FB__K_COUNT; ++k) r->cfg[k] = fb__cfg(b, (fb__key)k);
@@ -257,6 +257,7 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
             signal(SIGTERM, SIG_DFL);
             fprintf(stderr, "femtobench: '%s' stopped after %llu endless epochs\n", r->name,
                     (unsigned long long)r->endless_epochs);
+            fb__run_finish(l->bench); /* records nothing: the bench is interrupted */
         } else if (!r->exact_iters) {
             l->n = e < r->target_s ? fb__run_upscale(r, n, e) : fb__run_iters_for(r, (double)n, e);
             if (!l->n) l->n = n;

@@ -285,6 +285,7 @@ int fb_main(int argc, char **argv) {
             break;
         }
         fb__runner_configure(b, &o, table);
+        b->name = fb__strdup(sel[i]->name); /* FB_RUN(b, NULL) runs under it */
         for (size_t r = 0; r < rounds && !b->interrupted; ++r) {
             if (o.n_asymptote) fb_set_complexity_n(b, o.asymptote[r]);
             sel[i]->fn(b);
@@ -307,7 +308,8 @@ int fb_main(int argc, char **argv) {
         fb_bench_free(b);
     }
     if (interrupted) {
-        fprintf(stderr, "femtobench: interrupted; no output files written\n");
+        fprintf(stderr, "femtobench: interrupted%s\n",
+                o.out_csv || o.out_json || o.out_gbench ? "; no output file written" : "");
         status = 130;
     } else if (!status) {
         if (o.sanity)

@@ -212,6 +212,7 @@ static void test_endless(void) {
     CHECK(endless_calls >= 100000);
     CHECK(fb_result_count(b) == 1);
     CHECK(b->interrupted);
+    CHECK(b->run == NULL); /* the endless run was closed */
     fb_bench_free(b);
 }
 
