@@ -146,6 +146,58 @@ static void test_hostile_names(void) {
     fb_bench_free(b);
 }
 
+/* A result with hand-made counter data, as on a machine with a PMU. */
+static fb_result *counter_result(const char *name, fb__mask has) {
+    fb_result *r = calloc(1, sizeof *r);
+    r->name = fb__strdup(name);
+    r->title = fb__strdup("benchmark");
+    r->unit = fb__strdup("byte");
+    strcpy(r->time_unit_label, "ns");
+    r->time_unit_s = 1e-9;
+    r->batch = 4;
+    r->epochs = 1;
+    r->iterations = calloc(1, sizeof *r->iterations);
+    r->iterations[0] = 1000;
+    static const double per_iter[FB_MEASURE_COUNT] = {8e-9, 100, 25, 12, 0.5, 0, 0};
+    for (int m = 0; m < FB_MEASURE_COUNT; ++m) {
+        r->values[m] = malloc(sizeof(double));
+        r->values[m][0] = per_iter[m];
+    }
+    r->has = has;
+    fb__stats_compute(r);
+    return r;
+}
+
+static void test_counter_columns(void) {
+    fb_bench *b = fb_bench_new();
+    fb__mask all = 0x7f;
+    fb__bench_add_result(b, counter_result("all", all));
+    fb__bench_add_result(b, counter_result("no branches", all & ~FB__BIT(FB_BRANCHINSTRUCTIONS)));
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CHECK(fb_write_markdown(b, f) == 0);
+    fclose(f);
+    /* per unit (batch 4): 25 ins, 6.25 cyc, IPC 4, 3 bra, miss 0.5/12 */
+    const char *want =
+        "|             ns/byte |              byte/s |    err% |        ins/byte |        cyc/byte |"
+        "    IPC |       bra/byte |   miss% |     total | benchmark\n"
+        "|--------------------:|--------------------:|--------:|----------------:|----------------:|"
+        "-------:|---------------:|--------:|----------:|:----------\n"
+        "|                2.00 |      500,000,000.00 |    0.0% |           25.00 |            6.25 |"
+        "  4.000 |           3.00 |    4.2% |      0.00 | `all`\n"
+        "\n"
+        "|             ns/byte |              byte/s |    err% |        ins/byte |        cyc/byte |"
+        "    IPC |     total | benchmark\n"
+        "|--------------------:|--------------------:|--------:|----------------:|----------------:|"
+        "-------:|----------:|:----------\n"
+        "|                2.00 |      500,000,000.00 |    0.0% |           25.00 |            6.25 |"
+        "  4.000 |      0.00 | `no branches`\n";
+    CHECK_STR(buf, want);
+    free(buf);
+    fb_bench_free(b);
+}
+
 static void test_grouping(void) {
     char s[64];
     fb__fmt_grouped(s, sizeof s, 1234567.891, 2);
@@ -169,6 +221,7 @@ int main(void) {
     test_golden_table();
     test_relative_and_unstable();
     test_hostile_names();
+    test_counter_columns();
     test_grouping();
     return CHECK_DONE();
 }

@@ -1,0 +1,21 @@
+/* Runs one benchmark with the counters on or off (argv[1] = "on"/"off"),
+ * for tests/test_counters_off.sh, which counts perf syscalls with strace. */
+#include "femtobench.h"
+
+#include <string.h>
+
+int main(int argc, char **argv) {
+    fb_bench *b = fb_bench_new();
+    fb_set_performance_counters(b, argc > 1 && strcmp(argv[1], "on") == 0);
+    fb_set_output(b, NULL);
+    uint64_t x = 1;
+    FB_RUN(b, "x += x") {
+        x += x;
+        fb_do_not_optimize(x);
+    }
+    const fb_result *r = fb_last_result(b);
+    int ok = r && !fb_result_error(r) && fb_result_epochs(r) == 11;
+    printf("pagefaults measured: %s\n", fb_result_has(r, FB_PAGEFAULTS) ? "yes" : "no");
+    fb_bench_free(b);
+    return ok ? 0 : 1;
+}
