@@ -39,12 +39,12 @@ static size_t fb__demo_n(const fb_bench *b, size_t def) {
 #define FB__POOL_WINDOW 8
 
 typedef struct fb__pool {
-    size_t count;        /* roots + children */
-    uint32_t *first;     /* parents of tx i: parent[first[i] .. first[i+1]) */
+    size_t count;    /* roots + children */
+    uint32_t *first; /* parents of tx i: parent[first[i] .. first[i+1]) */
     uint32_t *parent;
-    uint32_t *fee;       /* satoshi */
-    uint32_t *vsize;     /* vbytes */
-    uint64_t *seen;      /* walk stamp per tx: seen[j] == stamp when visited */
+    uint32_t *fee;   /* satoshi */
+    uint32_t *vsize; /* vbytes */
+    uint64_t *seen;  /* walk stamp per tx: seen[j] == stamp when visited */
     uint32_t *stack;
 } fb__pool;
 
@@ -77,8 +77,7 @@ static int fb__pool_build(fb__pool *p, size_t children, uint64_t seed) {
         p->first[i] = (uint32_t)links;
         p->fee[i] = 200 + fb_rng_bounded(&rng, 20000);
         p->vsize[i] = 100 + fb_rng_bounded(&rng, 400);
-        if (i < FB__POOL_ROOTS)
-            continue;
+        if (i < FB__POOL_ROOTS) continue;
         p->parent[links++] = (uint32_t)i - 1;
         uint32_t extra = fb_rng_bounded(&rng, 3);
         for (uint32_t k = 0; k < extra; k++) {
@@ -90,10 +89,8 @@ static int fb__pool_build(fb__pool *p, size_t children, uint64_t seed) {
                 par = (uint32_t)i - 1 - fb_rng_bounded(&rng, w);
             }
             bool dup = false; /* spending two outputs of one parent is one link */
-            for (size_t j = p->first[i]; j < links; j++)
-                dup = dup || p->parent[j] == par;
-            if (!dup)
-                p->parent[links++] = par;
+            for (size_t j = p->first[i]; j < links; j++) dup = dup || p->parent[j] == par;
+            if (!dup) p->parent[links++] = par;
         }
     }
     p->first[p->count] = (uint32_t)links;
@@ -114,8 +111,7 @@ static uint64_t fb__pool_ancestors(fb__pool *p, uint64_t *stamp) {
             uint32_t tx = p->stack[--top];
             for (uint32_t j = p->first[tx]; j < p->first[tx + 1]; j++) {
                 uint32_t par = p->parent[j];
-                if (p->seen[par] == s)
-                    continue;
+                if (p->seen[par] == s) continue;
                 p->seen[par] = s;
                 p->stack[top++] = par;
                 count++;
@@ -130,8 +126,7 @@ static uint64_t fb__pool_ancestors(fb__pool *p, uint64_t *stamp) {
 
 FB_BENCHMARK(ComplexMemPool) {
     fb__pool pool;
-    if (fb__pool_build(&pool, fb__demo_n(b, 200), 0x6d656d706f6f6cULL) != 0)
-        return;
+    if (fb__pool_build(&pool, fb__demo_n(b, 200), 0x6d656d706f6f6cULL) != 0) return;
     uint64_t stamp = 0;
     FB_RUN(b, "ComplexMemPool") {
         uint64_t sum = fb__pool_ancestors(&pool, &stamp);
@@ -161,10 +156,8 @@ static uint32_t *fb__merge_sort(uint32_t *a, uint32_t *tmp, size_t n) {
                 j += right;
                 i += 1 - right;
             }
-            while (i < mid)
-                dst[k++] = src[i++];
-            while (j < hi)
-                dst[k++] = src[j++];
+            while (i < mid) dst[k++] = src[i++];
+            while (j < hi) dst[k++] = src[j++];
         }
         uint32_t *t = src;
         src = dst;
@@ -183,8 +176,7 @@ FB_BENCHMARK(Sort) {
     if (input && work && tmp) {
         fb_rng rng;
         fb_rng_seed(&rng, 0x736f7274ULL);
-        for (size_t i = 0; i < n; i++)
-            input[i] = (uint32_t)fb_rng_u64(&rng);
+        for (size_t i = 0; i < n; i++) input[i] = (uint32_t)fb_rng_u64(&rng);
         FB_RUN(b, "Sort") {
             memcpy(work, input, n * sizeof *work);
             uint32_t *sorted = fb__merge_sort(work, tmp, n);

@@ -84,15 +84,15 @@ static const uint32_t fbh__sha256_pad64_kw[64] = {
 };
 
 /* One round; the callers rotate the roles of a..h instead of moving data. */
-#define FBH__SHA256_ROUND(a, b, c, d, e, f, g, h, kw)                                         \
-    do {                                                                                       \
-        uint32_t fbh__t1 = (h) + (fbh__rotr32((e), 6) ^ fbh__rotr32((e), 11) ^                 \
-                                  fbh__rotr32((e), 25)) +                                      \
-                           (((e) & (f)) ^ (~(e) & (g))) + (kw);                                \
-        uint32_t fbh__t2 = (fbh__rotr32((a), 2) ^ fbh__rotr32((a), 13) ^ fbh__rotr32((a), 22)) + \
-                           (((a) & (b)) ^ ((a) & (c)) ^ ((b) & (c)));                          \
-        (d) += fbh__t1;                                                                        \
-        (h) = fbh__t1 + fbh__t2;                                                               \
+#define FBH__SHA256_ROUND(a, b, c, d, e, f, g, h, kw)                                              \
+    do {                                                                                           \
+        uint32_t fbh__t1 = (h) +                                                                   \
+                           (fbh__rotr32((e), 6) ^ fbh__rotr32((e), 11) ^ fbh__rotr32((e), 25)) +   \
+                           (((e) & (f)) ^ (~(e) & (g))) + (kw);                                    \
+        uint32_t fbh__t2 = (fbh__rotr32((a), 2) ^ fbh__rotr32((a), 13) ^ fbh__rotr32((a), 22)) +   \
+                           (((a) & (b)) ^ ((a) & (c)) ^ ((b) & (c)));                              \
+        (d) += fbh__t1;                                                                            \
+        (h) = fbh__t1 + fbh__t2;                                                                   \
     } while (0)
 
 /* The 64 rounds, given K[i] + W[i]. */
@@ -108,8 +108,14 @@ static void fbh__sha256_rounds(uint32_t s[8], const uint32_t kw[64]) {
         FBH__SHA256_ROUND(c, d, e, f, g, h, a, b, kw[i + 6]);
         FBH__SHA256_ROUND(b, c, d, e, f, g, h, a, kw[i + 7]);
     }
-    s[0] += a; s[1] += b; s[2] += c; s[3] += d;
-    s[4] += e; s[5] += f; s[6] += g; s[7] += h;
+    s[0] += a;
+    s[1] += b;
+    s[2] += c;
+    s[3] += d;
+    s[4] += e;
+    s[5] += f;
+    s[6] += g;
+    s[7] += h;
 }
 
 /* w[0..15] holds the block's words; fills w[16..63] and adds K to all. */
@@ -219,15 +225,15 @@ static const uint64_t fbh__sha512_k[80] = {
     0x4cc5d4becb3e42b6ULL, 0x597f299cfc657e2aULL, 0x5fcb6fab3ad6faecULL, 0x6c44198c4a475817ULL,
 };
 
-#define FBH__SHA512_ROUND(a, b, c, d, e, f, g, h, kw)                                         \
-    do {                                                                                       \
-        uint64_t fbh__t1 = (h) + (fbh__rotr64((e), 14) ^ fbh__rotr64((e), 18) ^                \
-                                  fbh__rotr64((e), 41)) +                                      \
-                           (((e) & (f)) ^ (~(e) & (g))) + (kw);                                \
-        uint64_t fbh__t2 = (fbh__rotr64((a), 28) ^ fbh__rotr64((a), 34) ^ fbh__rotr64((a), 39)) + \
-                           (((a) & (b)) ^ ((a) & (c)) ^ ((b) & (c)));                          \
-        (d) += fbh__t1;                                                                        \
-        (h) = fbh__t1 + fbh__t2;                                                               \
+#define FBH__SHA512_ROUND(a, b, c, d, e, f, g, h, kw)                                              \
+    do {                                                                                           \
+        uint64_t fbh__t1 = (h) +                                                                   \
+                           (fbh__rotr64((e), 14) ^ fbh__rotr64((e), 18) ^ fbh__rotr64((e), 41)) +  \
+                           (((e) & (f)) ^ (~(e) & (g))) + (kw);                                    \
+        uint64_t fbh__t2 = (fbh__rotr64((a), 28) ^ fbh__rotr64((a), 34) ^ fbh__rotr64((a), 39)) +  \
+                           (((a) & (b)) ^ ((a) & (c)) ^ ((b) & (c)));                              \
+        (d) += fbh__t1;                                                                            \
+        (h) = fbh__t1 + fbh__t2;                                                                   \
     } while (0)
 
 static void fbh__sha512_block(uint64_t s[8], const uint8_t p[128]) {
@@ -251,8 +257,14 @@ static void fbh__sha512_block(uint64_t s[8], const uint8_t p[128]) {
         FBH__SHA512_ROUND(c, d, e, f, g, h, a, b, w[i + 6]);
         FBH__SHA512_ROUND(b, c, d, e, f, g, h, a, w[i + 7]);
     }
-    s[0] += a; s[1] += b; s[2] += c; s[3] += d;
-    s[4] += e; s[5] += f; s[6] += g; s[7] += h;
+    s[0] += a;
+    s[1] += b;
+    s[2] += c;
+    s[3] += d;
+    s[4] += e;
+    s[5] += f;
+    s[6] += g;
+    s[7] += h;
 }
 
 void fbh_sha512_init(fbh_sha512_ctx *c) {
@@ -306,10 +318,20 @@ typedef struct fbh__sip {
 } fbh__sip;
 
 static inline void fbh__sipround(fbh__sip *s) {
-    s->v0 += s->v1; s->v1 = fbh__rotl64(s->v1, 13); s->v1 ^= s->v0; s->v0 = fbh__rotl64(s->v0, 32);
-    s->v2 += s->v3; s->v3 = fbh__rotl64(s->v3, 16); s->v3 ^= s->v2;
-    s->v0 += s->v3; s->v3 = fbh__rotl64(s->v3, 21); s->v3 ^= s->v0;
-    s->v2 += s->v1; s->v1 = fbh__rotl64(s->v1, 17); s->v1 ^= s->v2; s->v2 = fbh__rotl64(s->v2, 32);
+    s->v0 += s->v1;
+    s->v1 = fbh__rotl64(s->v1, 13);
+    s->v1 ^= s->v0;
+    s->v0 = fbh__rotl64(s->v0, 32);
+    s->v2 += s->v3;
+    s->v3 = fbh__rotl64(s->v3, 16);
+    s->v3 ^= s->v2;
+    s->v0 += s->v3;
+    s->v3 = fbh__rotl64(s->v3, 21);
+    s->v3 ^= s->v0;
+    s->v2 += s->v1;
+    s->v1 = fbh__rotl64(s->v1, 17);
+    s->v1 ^= s->v2;
+    s->v2 = fbh__rotl64(s->v2, 32);
 }
 
 static inline fbh__sip fbh__sip_init(uint64_t k0, uint64_t k1) {
@@ -362,12 +384,20 @@ uint64_t fbh_siphash24_u256(uint64_t k0, uint64_t k1, const uint8_t val[32]) {
 
 /* ------------------------------------------------------------ ChaCha20 */
 
-#define FBH__CHACHA_QR(x, a, b, c, d)                                                          \
-    do {                                                                                       \
-        x[a] += x[b]; x[d] ^= x[a]; x[d] = fbh__rotl32(x[d], 16);                              \
-        x[c] += x[d]; x[b] ^= x[c]; x[b] = fbh__rotl32(x[b], 12);                              \
-        x[a] += x[b]; x[d] ^= x[a]; x[d] = fbh__rotl32(x[d], 8);                               \
-        x[c] += x[d]; x[b] ^= x[c]; x[b] = fbh__rotl32(x[b], 7);                               \
+#define FBH__CHACHA_QR(x, a, b, c, d)                                                              \
+    do {                                                                                           \
+        x[a] += x[b];                                                                              \
+        x[d] ^= x[a];                                                                              \
+        x[d] = fbh__rotl32(x[d], 16);                                                              \
+        x[c] += x[d];                                                                              \
+        x[b] ^= x[c];                                                                              \
+        x[b] = fbh__rotl32(x[b], 12);                                                              \
+        x[a] += x[b];                                                                              \
+        x[d] ^= x[a];                                                                              \
+        x[d] = fbh__rotl32(x[d], 8);                                                               \
+        x[c] += x[d];                                                                              \
+        x[b] ^= x[c];                                                                              \
+        x[b] = fbh__rotl32(x[b], 7);                                                               \
     } while (0)
 
 /* The block function on a prepared 16-word state (constants, key,

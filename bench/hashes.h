@@ -24,8 +24,8 @@ extern "C" {
 
 typedef struct fbh_sha256_ctx {
     uint32_t state[8];
-    uint64_t bytes;        /* message length so far */
-    uint8_t buf[64];       /* partial block; bytes % 64 of it are used */
+    uint64_t bytes;  /* message length so far */
+    uint8_t buf[64]; /* partial block; bytes % 64 of it are used */
 } fbh_sha256_ctx;
 
 void fbh_sha256_init(fbh_sha256_ctx *c);
@@ -45,7 +45,7 @@ void fbh_sha256d64(uint8_t *out, const uint8_t *in, size_t blocks);
 
 typedef struct fbh_sha512_ctx {
     uint64_t state[8];
-    uint64_t bytes;        /* message length so far (up to 2^64-1 bytes) */
+    uint64_t bytes; /* message length so far (up to 2^64-1 bytes) */
     uint8_t buf[128];
 } fbh_sha512_ctx;
 
@@ -76,9 +76,9 @@ void fbh_chacha20_block(const uint8_t key[32], uint32_t counter, const uint8_t n
  * Not thread-safe; one per thread. */
 typedef struct fbh_fastrandom {
     uint32_t key[8];
-    uint64_t counter;      /* next block */
-    uint8_t buf[64];       /* the current block */
-    unsigned pos;          /* bytes of buf consumed */
+    uint64_t counter; /* next block */
+    uint8_t buf[64];  /* the current block */
+    unsigned pos;     /* bytes of buf consumed */
 } fbh_fastrandom;
 
 void fbh_fastrandom_init(fbh_fastrandom *r, const uint8_t key[32]);

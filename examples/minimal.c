@@ -39,8 +39,7 @@ int main(void) {
     /* The results stay readable until the bench is freed. */
     const fb_result *r = fb_last_result(b);
     if (r != NULL && fb_result_error(r) == NULL) {
-        printf("\nmedian of the last row: %.3f ns per op\n",
-               fb_result_median(r, FB_ELAPSED) * 1e9);
+        printf("\nmedian of the last row: %.3f ns per op\n", fb_result_median(r, FB_ELAPSED) * 1e9);
     }
 
     fb_bench_free(b);

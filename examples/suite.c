@@ -57,7 +57,7 @@ FB_BENCHMARK(SumArray) {
     enum { N = 1000 };
     static uint32_t v[N];
     fb_rng rng;
-    fb_rng_seed(&rng, 42);   /* fixed seed: the same input every run */
+    fb_rng_seed(&rng, 42); /* fixed seed: the same input every run */
     for (size_t i = 0; i < N; i++) {
         v[i] = (uint32_t)fb_rng_u64(&rng);
     }

@@ -46,29 +46,29 @@ typedef struct fb_result fb_result;
 
 /* Measures kept per epoch. Names (fb_measure_name) are nanobench's. */
 typedef enum fb_measure {
-    FB_ELAPSED = 0,           /* "elapsed": seconds per iteration */
-    FB_INSTRUCTIONS,          /* "instructions" */
-    FB_CPUCYCLES,             /* "cpucycles" (core cycles) */
-    FB_BRANCHINSTRUCTIONS,    /* "branchinstructions" */
-    FB_BRANCHMISSES,          /* "branchmisses" */
-    FB_PAGEFAULTS,            /* "pagefaults" */
-    FB_CONTEXTSWITCHES,       /* "contextswitches" */
+    FB_ELAPSED = 0,        /* "elapsed": seconds per iteration */
+    FB_INSTRUCTIONS,       /* "instructions" */
+    FB_CPUCYCLES,          /* "cpucycles" (core cycles) */
+    FB_BRANCHINSTRUCTIONS, /* "branchinstructions" */
+    FB_BRANCHMISSES,       /* "branchmisses" */
+    FB_PAGEFAULTS,         /* "pagefaults" */
+    FB_CONTEXTSWITCHES,    /* "contextswitches" */
     FB_MEASURE_COUNT
 } fb_measure;
 
 /* Error codes: 0 is success, failures are negative. */
 enum {
     FB_OK = 0,
-    FB_EINVAL = -1,   /* invalid argument */
-    FB_ENOMEM = -2,   /* out of memory */
-    FB_EIO = -3,      /* a read or write failed */
-    FB_ENOTSUP = -4,  /* not supported on this system */
-    FB_ENOENT = -5    /* no such benchmark / nothing selected */
+    FB_EINVAL = -1,  /* invalid argument */
+    FB_ENOMEM = -2,  /* out of memory */
+    FB_EIO = -3,     /* a read or write failed */
+    FB_ENOTSUP = -4, /* not supported on this system */
+    FB_ENOENT = -5   /* no such benchmark / nothing selected */
 };
 
 const char *fb_strerror(int err);
-const char *fb_version(void);                /* "MAJOR.MINOR.PATCH" */
-const char *fb_measure_name(fb_measure m);   /* NULL for an invalid m */
+const char *fb_version(void);              /* "MAJOR.MINOR.PATCH" */
+const char *fb_measure_name(fb_measure m); /* NULL for an invalid m */
 
 /* --------------------------------------------------------------- handle */
 
@@ -77,21 +77,21 @@ void fb_bench_free(fb_bench *b);
 
 /* Configuration. Settings made in code win over FEMTOBENCH_CONFIG; the
  * runner's command-line options win over both. */
-void fb_set_title(fb_bench *b, const char *title);        /* "benchmark" */
-void fb_set_unit(fb_bench *b, const char *unit);          /* "op" */
-void fb_set_batch(fb_bench *b, double batch);             /* 1: units per call */
-void fb_set_epochs(fb_bench *b, size_t epochs);           /* 11 */
-void fb_set_epoch_iterations(fb_bench *b, uint64_t n);    /* 0 = automatic */
-void fb_set_min_epoch_iterations(fb_bench *b, uint64_t n);/* 1 */
+void fb_set_title(fb_bench *b, const char *title);         /* "benchmark" */
+void fb_set_unit(fb_bench *b, const char *unit);           /* "op" */
+void fb_set_batch(fb_bench *b, double batch);              /* 1: units per call */
+void fb_set_epochs(fb_bench *b, size_t epochs);            /* 11 */
+void fb_set_epoch_iterations(fb_bench *b, uint64_t n);     /* 0 = automatic */
+void fb_set_min_epoch_iterations(fb_bench *b, uint64_t n); /* 1 */
 void fb_set_min_epoch_time(fb_bench *b, double seconds);
 void fb_set_max_epoch_time(fb_bench *b, double seconds);
-void fb_set_max_total_time(fb_bench *b, double seconds);  /* budget per run */
-void fb_set_warmup(fb_bench *b, uint64_t iterations);     /* 0 */
+void fb_set_max_total_time(fb_bench *b, double seconds); /* budget per run */
+void fb_set_warmup(fb_bench *b, uint64_t iterations);    /* 0 */
 void fb_set_relative(fb_bench *b, bool relative);
 void fb_set_time_unit(fb_bench *b, double seconds, const char *label); /* 1e-9 "ns" */
-void fb_set_output(fb_bench *b, FILE *out);               /* stdout; NULL = silent */
-void fb_set_complexity_n(fb_bench *b, double n);          /* 0 = unset */
-void fb_set_performance_counters(fb_bench *b, bool on);   /* true */
+void fb_set_output(fb_bench *b, FILE *out);                            /* stdout; NULL = silent */
+void fb_set_complexity_n(fb_bench *b, double n);                       /* 0 = unset */
+void fb_set_performance_counters(fb_bench *b, bool on);                /* true */
 
 /* A custom clock returning nanoseconds (e.g. a fake clock in tests, or a
  * GPU timer). resolution_s is its tick, which sets the epoch target. */
@@ -120,11 +120,11 @@ const fb_result *fb_last_result(const fb_bench *b);
  * call per iteration. `continue` ends one iteration early (it still counts);
  * `break` is not allowed: it is detected and the row becomes an error. The
  * body must not `return` or `goto` out (the epoch would never be closed). */
-#define FB_RUN(b, name)                                                        \
-    for (fb__loop fb__loop_ = fb__loop_begin((b), (name), FB__CALLSITE);        \
-         fb__loop_next(&fb__loop_);)                                            \
-        for (uint64_t fb__i_ = fb__loop_.n, fb__once_ = 1; fb__once_;           \
-             fb__once_ = 0, fb__loop_done(&fb__loop_, fb__i_))                  \
+#define FB_RUN(b, name)                                                                            \
+    for (fb__loop fb__loop_ = fb__loop_begin((b), (name), FB__CALLSITE);                           \
+         fb__loop_next(&fb__loop_);)                                                               \
+        for (uint64_t fb__i_ = fb__loop_.n, fb__once_ = 1; fb__once_;                              \
+             fb__once_ = 0, fb__loop_done(&fb__loop_, fb__i_))                                     \
             for (; fb__i_; --fb__i_)
 
 #define fb_run(b, name, op, ctx) fb__run_at((b), (name), (op), (ctx), FB__CALLSITE)
@@ -137,23 +137,23 @@ const fb_result *fb_result_at(const fb_bench *b, size_t i);
 const char *fb_result_name(const fb_result *r);
 const char *fb_result_title(const fb_result *r);
 const char *fb_result_unit(const fb_result *r);
-const char *fb_result_error(const fb_result *r);   /* NULL when measured */
+const char *fb_result_error(const fb_result *r); /* NULL when measured */
 double fb_result_batch(const fb_result *r);
-double fb_result_complexity_n(const fb_result *r);  /* 0 when unset */
-size_t fb_result_epochs(const fb_result *r);        /* recorded epochs */
+double fb_result_complexity_n(const fb_result *r); /* 0 when unset */
+size_t fb_result_epochs(const fb_result *r);       /* recorded epochs */
 bool fb_result_has(const fb_result *r, fb_measure m);
 /* Per iteration (one op call, not divided by batch); elapsed in seconds. */
 double fb_result_median(const fb_result *r, fb_measure m);
 double fb_result_err_pct(const fb_result *r, fb_measure m); /* MdAPE, in % */
 double fb_result_min(const fb_result *r, fb_measure m);
 double fb_result_max(const fb_result *r, fb_measure m);
-double fb_result_mean(const fb_result *r, fb_measure m);    /* sum / iterations */
-double fb_result_stddev(const fb_result *r, fb_measure m);  /* of epochs, n - 1 */
+double fb_result_mean(const fb_result *r, fb_measure m);   /* sum / iterations */
+double fb_result_stddev(const fb_result *r, fb_measure m); /* of epochs, n - 1 */
 double fb_result_value(const fb_result *r, fb_measure m, size_t epoch);
 uint64_t fb_result_iterations(const fb_result *r, size_t epoch);
 uint64_t fb_result_total_iterations(const fb_result *r);
-double fb_result_total_s(const fb_result *r);       /* time in recorded epochs */
-bool fb_result_unstable(const fb_result *r);        /* err% >= 5 */
+double fb_result_total_s(const fb_result *r); /* time in recorded epochs */
+bool fb_result_unstable(const fb_result *r);  /* err% >= 5 */
 
 /* -------------------------------------------------------------- writers */
 /* Writers only read results. Each returns 0 or a negative FB_E* code. */
@@ -166,10 +166,10 @@ int fb_write_gbench_json(const fb_bench *b, FILE *f);
 /* ----------------------------------------------------------- complexity */
 
 typedef struct fb_fit {
-    const char *name;      /* "O(1)", "O(n)", "O(log n)", "O(n log n)", "O(n^2)", "O(n^3)" */
-    double coefficient;    /* seconds per f(n) */
-    double constant;       /* seconds, the fitted fixed cost */
-    double err_pct;        /* normalized RMS error, in % (docs/complexity.md) */
+    const char *name;   /* "O(1)", "O(n)", "O(log n)", "O(n log n)", "O(n^2)", "O(n^3)" */
+    double coefficient; /* seconds per f(n) */
+    double constant;    /* seconds, the fitted fixed cost */
+    double err_pct;     /* normalized RMS error, in % (docs/complexity.md) */
 } fb_fit;
 
 #define FB_FIT_MODELS 6
@@ -183,7 +183,9 @@ int fb_write_complexity(const fb_bench *b, const char *name, FILE *f);
 
 /* ------------------------------------------------------------------ rng */
 /* A small fast generator for benchmark inputs (sfc64). Not cryptographic. */
-typedef struct fb_rng { uint64_t a, b, c, counter; } fb_rng;
+typedef struct fb_rng {
+    uint64_t a, b, c, counter;
+} fb_rng;
 
 void fb_rng_seed(fb_rng *r, uint64_t seed);
 
@@ -235,27 +237,31 @@ void fb__register(fb__registration *reg);
 
 /* FB_BENCHMARK(fn) { body using b } registers fn under the name "fn". */
 #ifdef __cplusplus
-#define FB__CONSTRUCTOR(f)                                                     \
-    static void f(void);                                                       \
-    namespace { struct f##_t_ { f##_t_() { f(); } } f##_v_; }                  \
+#define FB__CONSTRUCTOR(f)                                                                         \
+    static void f(void);                                                                           \
+    namespace {                                                                                    \
+    struct f##_t_ {                                                                                \
+        f##_t_() { f(); }                                                                          \
+    } f##_v_;                                                                                      \
+    }                                                                                              \
     static void f(void)
 #else
-#define FB__CONSTRUCTOR(f)                                                     \
-    static void f(void) __attribute__((constructor));                         \
+#define FB__CONSTRUCTOR(f)                                                                         \
+    static void f(void) __attribute__((constructor));                                              \
     static void f(void)
 #endif
 
-#define FB_BENCHMARK(fn)                                                       \
-    static void fn(fb_bench *b);                                               \
-    static fb__registration fb__reg_##fn = {#fn, fn, NULL};                    \
-    FB__CONSTRUCTOR(fb__register_##fn) { fb__register(&fb__reg_##fn); }        \
+#define FB_BENCHMARK(fn)                                                                           \
+    static void fn(fb_bench *b);                                                                   \
+    static fb__registration fb__reg_##fn = {#fn, fn, NULL};                                        \
+    FB__CONSTRUCTOR(fb__register_##fn) { fb__register(&fb__reg_##fn); }                            \
     static void fn(fb_bench *b)
 
 /* Runs the registered suite with the runner's options (-help lists them).
  * Returns the process exit status: 0, 1 on a failed benchmark, 2 on bad input. */
 int fb_main(int argc, char **argv);
 
-#define FB_MAIN()                                                              \
+#define FB_MAIN()                                                                                  \
     int main(int argc, char **argv) { return fb_main(argc, argv); }
 
 /* ------------------------------------------------------------- internal */
@@ -278,8 +284,8 @@ int fb_main(int argc, char **argv);
 
 typedef struct fb__loop {
     fb_bench *bench;
-    uint64_t n;        /* iterations of the coming epoch */
-    uint64_t t0_ns;    /* clock at the start of the epoch */
+    uint64_t n;     /* iterations of the coming epoch */
+    uint64_t t0_ns; /* clock at the start of the epoch */
     int state;
 } fb__loop;
 

@@ -21,20 +21,27 @@ const char *fb_version(void) { return FB_VERSION_STRING; }
 
 const char *fb_strerror(int err) {
     switch (err) {
-    case FB_OK: return "success";
-    case FB_EINVAL: return "invalid argument";
-    case FB_ENOMEM: return "out of memory";
-    case FB_EIO: return "input/output error";
-    case FB_ENOTSUP: return "not supported on this system";
-    case FB_ENOENT: return "no such benchmark";
-    default: return "unknown error";
+    case FB_OK:
+        return "success";
+    case FB_EINVAL:
+        return "invalid argument";
+    case FB_ENOMEM:
+        return "out of memory";
+    case FB_EIO:
+        return "input/output error";
+    case FB_ENOTSUP:
+        return "not supported on this system";
+    case FB_ENOENT:
+        return "no such benchmark";
+    default:
+        return "unknown error";
     }
 }
 
 const char *fb_measure_name(fb_measure m) {
     static const char *const names[FB_MEASURE_COUNT] = {
-        "elapsed", "instructions", "cpucycles", "branchinstructions",
-        "branchmisses", "pagefaults", "contextswitches"};
+        "elapsed",      "instructions", "cpucycles",      "branchinstructions",
+        "branchmisses", "pagefaults",   "contextswitches"};
     return (unsigned)m < FB_MEASURE_COUNT ? names[m] : NULL;
 }
 
@@ -165,7 +172,9 @@ fb__perf *fb__bench_perf(fb_bench *b) {
 
 void fb_set_title(fb_bench *b, const char *title) { fb__replace_str(&b->title, title); }
 void fb_set_unit(fb_bench *b, const char *unit) { fb__replace_str(&b->unit, unit); }
-void fb_set_batch(fb_bench *b, double batch) { b->batch = batch > 0 && isfinite(batch) ? batch : 1.0; }
+void fb_set_batch(fb_bench *b, double batch) {
+    b->batch = batch > 0 && isfinite(batch) ? batch : 1.0;
+}
 void fb_set_epochs(fb_bench *b, size_t epochs) {
     fb__cfg_set(b, FB__LAYER_CODE, FB__K_EPOCHS, (double)(epochs ? epochs : 1));
 }
@@ -184,7 +193,9 @@ void fb_set_max_epoch_time(fb_bench *b, double s) {
 void fb_set_max_total_time(fb_bench *b, double s) {
     fb__cfg_set(b, FB__LAYER_CODE, FB__K_MAX_TOTAL_TIME, s > 0 ? s : 0);
 }
-void fb_set_warmup(fb_bench *b, uint64_t n) { fb__cfg_set(b, FB__LAYER_CODE, FB__K_WARMUP, (double)n); }
+void fb_set_warmup(fb_bench *b, uint64_t n) {
+    fb__cfg_set(b, FB__LAYER_CODE, FB__K_WARMUP, (double)n);
+}
 void fb_set_relative(fb_bench *b, bool relative) { b->relative = relative; }
 void fb_set_time_unit(fb_bench *b, double seconds, const char *label) {
     if (!(seconds > 0) || !label) return;
@@ -228,12 +239,24 @@ bool fb_result_has(const fb_result *r, fb_measure m) {
 static const struct fb__summary *fb__sum(const fb_result *r, fb_measure m) {
     return fb_result_has(r, m) ? &r->summary[m] : NULL;
 }
-double fb_result_median(const fb_result *r, fb_measure m) { return fb__sum(r, m) ? fb__sum(r, m)->median : NAN; }
-double fb_result_err_pct(const fb_result *r, fb_measure m) { return fb__sum(r, m) ? fb__sum(r, m)->err_pct : NAN; }
-double fb_result_min(const fb_result *r, fb_measure m) { return fb__sum(r, m) ? fb__sum(r, m)->min : NAN; }
-double fb_result_max(const fb_result *r, fb_measure m) { return fb__sum(r, m) ? fb__sum(r, m)->max : NAN; }
-double fb_result_mean(const fb_result *r, fb_measure m) { return fb__sum(r, m) ? fb__sum(r, m)->mean : NAN; }
-double fb_result_stddev(const fb_result *r, fb_measure m) { return fb__sum(r, m) ? fb__sum(r, m)->stddev : NAN; }
+double fb_result_median(const fb_result *r, fb_measure m) {
+    return fb__sum(r, m) ? fb__sum(r, m)->median : NAN;
+}
+double fb_result_err_pct(const fb_result *r, fb_measure m) {
+    return fb__sum(r, m) ? fb__sum(r, m)->err_pct : NAN;
+}
+double fb_result_min(const fb_result *r, fb_measure m) {
+    return fb__sum(r, m) ? fb__sum(r, m)->min : NAN;
+}
+double fb_result_max(const fb_result *r, fb_measure m) {
+    return fb__sum(r, m) ? fb__sum(r, m)->max : NAN;
+}
+double fb_result_mean(const fb_result *r, fb_measure m) {
+    return fb__sum(r, m) ? fb__sum(r, m)->mean : NAN;
+}
+double fb_result_stddev(const fb_result *r, fb_measure m) {
+    return fb__sum(r, m) ? fb__sum(r, m)->stddev : NAN;
+}
 double fb_result_value(const fb_result *r, fb_measure m, size_t epoch) {
     return fb_result_has(r, m) && epoch < r->epochs ? r->values[m][epoch] : NAN;
 }

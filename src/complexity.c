@@ -22,17 +22,10 @@
 #include <string.h>
 
 /* Models in order of simplicity: ties go to the earlier one. */
-enum {
-    FB__CX_O1 = 0,
-    FB__CX_LOGN,
-    FB__CX_N,
-    FB__CX_NLOGN,
-    FB__CX_N2,
-    FB__CX_N3
-};
+enum { FB__CX_O1 = 0, FB__CX_LOGN, FB__CX_N, FB__CX_NLOGN, FB__CX_N2, FB__CX_N3 };
 
-static const char *const fb__cx_names[FB_FIT_MODELS] = {
-    "O(1)", "O(log n)", "O(n)", "O(n log n)", "O(n^2)", "O(n^3)"};
+static const char *const fb__cx_names[FB_FIT_MODELS] = {"O(1)",       "O(log n)", "O(n)",
+                                                        "O(n log n)", "O(n^2)",   "O(n^3)"};
 
 /* A growing model must raise the predicted time by this fraction between
  * the smallest and the largest N to be told apart from O(1). */
@@ -40,12 +33,18 @@ static const char *const fb__cx_names[FB_FIT_MODELS] = {
 
 static double fb__cx_f(int model, double n) {
     switch (model) {
-    case FB__CX_LOGN: return log2(n);
-    case FB__CX_N: return n;
-    case FB__CX_NLOGN: return n * log2(n);
-    case FB__CX_N2: return n * n;
-    case FB__CX_N3: return n * n * n;
-    default: return 1.0;
+    case FB__CX_LOGN:
+        return log2(n);
+    case FB__CX_N:
+        return n;
+    case FB__CX_NLOGN:
+        return n * log2(n);
+    case FB__CX_N2:
+        return n * n;
+    case FB__CX_N3:
+        return n * n * n;
+    default:
+        return 1.0;
     }
 }
 
@@ -53,12 +52,10 @@ static double fb__cx_f(int model, double n) {
  * finite N, no error and a positive finite median time per call. */
 static bool fb__cx_point(const fb_bench *b, const char *name, size_t i, double *n, double *y) {
     const fb_result *r = fb_result_at(b, i);
-    if (!r || fb_result_error(r) || !fb_result_has(r, FB_ELAPSED))
-        return false;
+    if (!r || fb_result_error(r) || !fb_result_has(r, FB_ELAPSED)) return false;
     if (name) {
         const char *rn = fb_result_name(r);
-        if (!rn || strcmp(rn, name) != 0)
-            return false;
+        if (!rn || strcmp(rn, name) != 0) return false;
     }
     *n = fb_result_complexity_n(r);
     *y = fb_result_median(r, FB_ELAPSED);
@@ -68,7 +65,7 @@ static bool fb__cx_point(const fb_bench *b, const char *name, size_t i, double *
 /* What the data looks like before any fit. */
 typedef struct fb__cx_data {
     size_t points;
-    size_t distinct;    /* distinct N, counted up to 3 */
+    size_t distinct; /* distinct N, counted up to 3 */
     double n_min, n_max, y_max;
 } fb__cx_data;
 
@@ -77,16 +74,14 @@ static void fb__cx_scan(const fb_bench *b, const char *name, fb__cx_data *d) {
     memset(d, 0, sizeof *d);
     for (size_t i = 0, count = fb_result_count(b); i < count; i++) {
         double n, y;
-        if (!fb__cx_point(b, name, i, &n, &y))
-            continue;
+        if (!fb__cx_point(b, name, i, &n, &y)) continue;
         if (d->points == 0 || n < d->n_min) d->n_min = n;
         if (d->points == 0 || n > d->n_max) d->n_max = n;
         if (y > d->y_max) d->y_max = y;
         d->points++;
         if (d->distinct < 3) {
             bool known = false;
-            for (size_t k = 0; k < d->distinct; k++)
-                known = known || seen[k] == n;
+            for (size_t k = 0; k < d->distinct; k++) known = known || seen[k] == n;
             if (!known) {
                 if (d->distinct < 2) seen[d->distinct] = n;
                 d->distinct++;
@@ -101,8 +96,7 @@ static double fb__cx_rss(const fb_bench *b, const char *name, int model, double 
     double rss = 0;
     for (size_t i = 0, count = fb_result_count(b); i < count; i++) {
         double n, y;
-        if (!fb__cx_point(b, name, i, &n, &y))
-            continue;
+        if (!fb__cx_point(b, name, i, &n, &y)) continue;
         double e = (constant + coefficient * fb__cx_f(model, n) - y) / y;
         rss += e * e;
     }
@@ -123,8 +117,7 @@ static void fb__cx_solve(const fb_bench *b, const char *name, const fb__cx_data 
     double suu = 0, suv = 0, svv = 0, su = 0, sv = 0;
     for (size_t i = 0, count = fb_result_count(b); i < count; i++) {
         double n, y;
-        if (!fb__cx_point(b, name, i, &n, &y))
-            continue;
+        if (!fb__cx_point(b, name, i, &n, &y)) continue;
         double u = d->y_max / y, v = fb__cx_f(model, n) / fs * u;
         suu += u * u;
         suv += u * v;
@@ -140,8 +133,7 @@ static void fb__cx_solve(const fb_bench *b, const char *name, const fb__cx_data 
     if (with_constant && det > 1e-12 * suu * svv) {
         ca[2] = (su * svv - sv * suv) / det;
         cc[2] = (sv * suu - su * suv) / det;
-        if (ca[2] >= 0 && cc[2] >= 0)
-            ncand = 3;
+        if (ca[2] >= 0 && cc[2] >= 0) ncand = 3;
     }
     /* O(1): the level alone; without a constant: the coefficient alone */
     int first = 0, last = 0;
@@ -173,12 +165,11 @@ static void fb__cx_solve(const fb_bench *b, const char *name, const fb__cx_data 
 
 /* Two-sided 1% critical value of Student's t with dof degrees of freedom. */
 static double fb__cx_t99(size_t dof) {
-    static const double table[30] = {
-        63.657, 9.925, 5.841, 4.604, 4.032, 3.707, 3.499, 3.355, 3.250, 3.169,
-        3.106,  3.055, 3.012, 2.977, 2.947, 2.921, 2.898, 2.878, 2.861, 2.845,
-        2.831,  2.819, 2.807, 2.797, 2.787, 2.779, 2.771, 2.763, 2.756, 2.750};
-    if (dof >= 1 && dof <= 30)
-        return table[dof - 1];
+    static const double table[30] = {63.657, 9.925, 5.841, 4.604, 4.032, 3.707, 3.499, 3.355,
+                                     3.250,  3.169, 3.106, 3.055, 3.012, 2.977, 2.947, 2.921,
+                                     2.898,  2.878, 2.861, 2.845, 2.831, 2.819, 2.807, 2.797,
+                                     2.787,  2.779, 2.771, 2.763, 2.756, 2.750};
+    if (dof >= 1 && dof <= 30) return table[dof - 1];
     /* Cornish-Fisher expansion around the normal quantile */
     double z = 2.5758293035489, z3 = z * z * z, z5 = z3 * z * z, v = (double)dof;
     return z + (z3 + z) / (4 * v) + (5 * z5 + 16 * z3 + 3 * z) / (96 * v * v);
@@ -199,13 +190,11 @@ static double fb__cx_trend_p(const fb_bench *b, const char *name, size_t m) {
     size_t count = fb_result_count(b);
     for (size_t i = 0; i < count; i++) {
         double ni, yi;
-        if (!fb__cx_point(b, name, i, &ni, &yi))
-            continue;
+        if (!fb__cx_point(b, name, i, &ni, &yi)) continue;
         double t = 1; /* points with this N, this one included */
         for (size_t j = 0; j < count; j++) {
             double nj, yj;
-            if (j == i || !fb__cx_point(b, name, j, &nj, &yj))
-                continue;
+            if (j == i || !fb__cx_point(b, name, j, &nj, &yj)) continue;
             if (nj == ni)
                 t++;
             else if (j > i && yj != yi)
@@ -221,8 +210,7 @@ static double fb__cx_trend_p(const fb_bench *b, const char *name, size_t m) {
         p[0] = 1;
         for (size_t j = 2; j <= m; j++) {
             double run = 0;
-            for (size_t k = 0; k <= top; k++)
-                c[k] = run += p[k];
+            for (size_t k = 0; k <= top; k++) c[k] = run += p[k];
             top += j - 1;
             for (size_t k = 0; k <= top; k++) {
                 double hi = c[k < top - (j - 1) ? k : top - (j - 1)];
@@ -233,55 +221,47 @@ static double fb__cx_trend_p(const fb_bench *b, const char *name, size_t m) {
         /* S = pairs - 2 * inversions; ties in y round towards no trend */
         long long pairs = (long long)(m * (m - 1) / 2), inv = (pairs - s + 1) / 2;
         double tail = 0;
-        for (long long k = 0; k <= inv && k <= (long long)top; k++)
-            tail += p[k];
+        for (long long k = 0; k <= inv && k <= (long long)top; k++) tail += p[k];
         return tail;
     }
     double md = (double)m, var = (md * (md - 1) * (2 * md + 5) - ties) / 18;
-    if (!(var > 0))
-        return 1;
+    if (!(var > 0)) return 1;
     return 0.5 * erfc(((double)s - 1) / sqrt(2 * var)); /* continuity-corrected */
 }
 
 /* Does the growing fit g beat the O(1) fit c0 meaningfully? */
 static bool fb__cx_significant(const fb_bench *b, const char *name, const fb__cx_data *d, int model,
                                const fb_fit *g, const fb_fit *c0) {
-    if (!(g->coefficient > 0))
-        return false;
+    if (!(g->coefficient > 0)) return false;
     double lo = g->constant + g->coefficient * fb__cx_f(model, d->n_min);
     double hi = g->constant + g->coefficient * fb__cx_f(model, d->n_max);
-    if (!(lo > 0) || hi - lo < FB__CX_MIN_RISE * lo)
-        return false;
+    if (!(lo > 0) || hi - lo < FB__CX_MIN_RISE * lo) return false;
     /* rss = m * err^2, and m cancels out of F */
     double rss1 = g->err_pct * g->err_pct, rss0 = c0->err_pct * c0->err_pct;
     if (d->distinct < 3) /* nothing left to test with: the lower error wins */
         return rss1 < rss0;
     double dof = (double)(d->points - 2), t = fb__cx_t99(d->points - 2);
     /* F = (rss0 - rss1) / (rss1 / dof) >= t^2, without dividing by 0 */
-    if (rss0 > rss1 && (rss0 - rss1) * dof >= t * t * rss1)
-        return true;
+    if (rss0 > rss1 && (rss0 - rss1) * dof >= t * t * rss1) return true;
     return fb__cx_trend_p(b, name, d->points) <= 0.01;
 }
 
 size_t fb_complexity_fit(const fb_bench *b, const char *name, fb_fit *fits, size_t cap) {
-    if (!b)
-        return 0;
+    if (!b) return 0;
     fb__cx_data d;
     fb__cx_scan(b, name, &d);
-    if (d.distinct < 2)
-        return 0;
+    if (d.distinct < 2) return 0;
 
     fb_fit all[FB_FIT_MODELS];
     bool with_constant = d.distinct >= 3;
-    for (int m = 0; m < FB_FIT_MODELS; m++)
-        fb__cx_solve(b, name, &d, m, with_constant, &all[m]);
+    for (int m = 0; m < FB_FIT_MODELS; m++) fb__cx_solve(b, name, &d, m, with_constant, &all[m]);
 
     /* the best growing model by err%, earlier (simpler) on a tie */
     int best = FB__CX_LOGN;
     for (int m = FB__CX_LOGN + 1; m < FB_FIT_MODELS; m++)
-        if (all[m].err_pct < all[best].err_pct)
-            best = m;
-    int chosen = fb__cx_significant(b, name, &d, best, &all[best], &all[FB__CX_O1]) ? best : FB__CX_O1;
+        if (all[m].err_pct < all[best].err_pct) best = m;
+    int chosen =
+        fb__cx_significant(b, name, &d, best, &all[best], &all[FB__CX_O1]) ? best : FB__CX_O1;
 
     /* the chosen model first, then the rest by err%; insertion sort is
      * stable, so ties keep the simpler model first */
@@ -289,8 +269,7 @@ size_t fb_complexity_fit(const fb_bench *b, const char *name, fb_fit *fits, size
     size_t k = 0;
     order[k++] = chosen;
     for (int m = 0; m < FB_FIT_MODELS; m++) {
-        if (m == chosen)
-            continue;
+        if (m == chosen) continue;
         size_t j = k++;
         while (j > 1 && all[order[j - 1]].err_pct > all[m].err_pct) {
             order[j] = order[j - 1];
@@ -298,14 +277,12 @@ size_t fb_complexity_fit(const fb_bench *b, const char *name, fb_fit *fits, size
         }
         order[j] = m;
     }
-    for (size_t i = 0; i < cap && i < FB_FIT_MODELS && fits; i++)
-        fits[i] = all[order[i]];
+    for (size_t i = 0; i < cap && i < FB_FIT_MODELS && fits; i++) fits[i] = all[order[i]];
     return FB_FIT_MODELS;
 }
 
 int fb_write_complexity(const fb_bench *b, const char *name, FILE *f) {
-    if (!b || !f)
-        return FB_EINVAL;
+    if (!b || !f) return FB_EINVAL;
     fb_fit fits[FB_FIT_MODELS];
     size_t n = fb_complexity_fit(b, name, fits, FB_FIT_MODELS);
     if (n == 0) {
@@ -317,9 +294,12 @@ int fb_write_complexity(const fb_bench *b, const char *name, FILE *f) {
               "|--------------:|-------:|------------\n",
               f);
         for (size_t i = 0; i < n; i++)
-            fprintf(f, "| %13g | %5.1f%% | %s\n", fits[i].coefficient, fits[i].err_pct, fits[i].name);
+            fprintf(f, "| %13g | %5.1f%% | %s\n", fits[i].coefficient, fits[i].err_pct,
+                    fits[i].name);
         if (strcmp(fits[0].name, fb__cx_names[FB__CX_O1]) == 0)
-            fputs("The time did not depend on N: no growing model fits significantly better than O(1).\n", f);
+            fputs("The time did not depend on N: no growing model fits significantly better than "
+                  "O(1).\n",
+                  f);
     }
     return ferror(f) ? FB_EIO : FB_OK;
 }

@@ -23,7 +23,8 @@
 
 /* ------------------------------------------------------------ report */
 
-static void fb__env_add(fb__env_report *out, const char *fix, const char *fmt, ...) FB__PRINTF(3, 4);
+static void fb__env_add(fb__env_report *out, const char *fix, const char *fmt, ...)
+    FB__PRINTF(3, 4);
 
 static void fb__env_add(fb__env_report *out, const char *fix, const char *fmt, ...) {
     if (out->count >= FB__ENV_MAX_WARNINGS) return;
@@ -41,9 +42,11 @@ static void fb__env_add(fb__env_report *out, const char *fix, const char *fmt, .
  * it is only mentioned alongside a missing -O. */
 static void fb__env_check_build(int callsite, fb__env_report *out) {
     if (callsite < 0 || !(callsite & 1) || (callsite & 2)) return;
-    fb__env_add(out, "compile the benchmark with optimization, e.g. -O2 (CMake: -DCMAKE_BUILD_TYPE=Release)",
-                "unoptimized build: the benchmark code was compiled without -O%s",
-                (callsite & 4) ? "" : " (and without NDEBUG: asserts are on)");
+    fb__env_add(
+        out,
+        "compile the benchmark with optimization, e.g. -O2 (CMake: -DCMAKE_BUILD_TYPE=Release)",
+        "unoptimized build: the benchmark code was compiled without -O%s",
+        (callsite & 4) ? "" : " (and without NDEBUG: asserts are on)");
 }
 
 #if FB_HAVE_SYSFS
@@ -244,8 +247,10 @@ static void fb__env_check_cpufreq(const char *root, const fb__env_cpuset *cpus,
         fb__env_set_format(&scaling, list, sizeof list);
         snprintf(fix, sizeof fix,
                  "raise the minimum to the maximum: sudo cpupower frequency-set -d %lldMHz "
-                 "(or: pyperf system tune)", hi / 1000);
-        fb__env_add(out, fix, "CPU frequency scaling: %s between %lld and %lld MHz", list, lo / 1000, hi / 1000);
+                 "(or: pyperf system tune)",
+                 hi / 1000);
+        fb__env_add(out, fix, "CPU frequency scaling: %s between %lld and %lld MHz", list,
+                    lo / 1000, hi / 1000);
     }
     if (n_gov) {
         char what[200];
@@ -268,17 +273,19 @@ static void fb__env_check_cpufreq(const char *root, const fb__env_cpuset *cpus,
 
 /* Turbo / boost: Intel pstate, AMD pstate, the generic cpufreq switch and the
  * per-CPU (per-policy) switch of newer kernels. One warning, every source. */
-static void fb__env_check_boost(const char *root, const fb__env_cpuset *boost_on, fb__env_report *out) {
+static void fb__env_check_boost(const char *root, const fb__env_cpuset *boost_on,
+                                fb__env_report *out) {
     char srcs[160] = "", buf[64], status[32] = "";
     const char *fix = NULL;
     long long v;
     size_t used = 0;
-#define FB__ENV_SRC(...)                                                          \
-    do {                                                                           \
-        int w_ = snprintf(srcs + used, sizeof srcs - used, __VA_ARGS__);           \
-        if (w_ > 0 && (size_t)w_ < sizeof srcs - used) used += (size_t)w_;         \
+#define FB__ENV_SRC(...)                                                                           \
+    do {                                                                                           \
+        int w_ = snprintf(srcs + used, sizeof srcs - used, __VA_ARGS__);                           \
+        if (w_ > 0 && (size_t)w_ < sizeof srcs - used) used += (size_t)w_;                         \
     } while (0)
-    if (fb__env_read_long(root, "sys/devices/system/cpu/intel_pstate/no_turbo", &v) == 0 && v == 0) {
+    if (fb__env_read_long(root, "sys/devices/system/cpu/intel_pstate/no_turbo", &v) == 0 &&
+        v == 0) {
         FB__ENV_SRC("%sintel_pstate/no_turbo = 0", used ? ", " : "");
         fix = "echo 1 | sudo tee /sys/devices/system/cpu/intel_pstate/no_turbo";
     }
@@ -333,8 +340,9 @@ static void fb__env_check_hypervisor(const char *root, fb__env_report *out) {
     }
     if (!vm && fb__env_read(root, "sys/hypervisor/type", buf, sizeof buf) > 0) vm = 1;
     if (vm)
-        fb__env_add(out, "expect noise from the host and other guests; measure final numbers on bare metal",
-                    "running in a virtual machine (hypervisor detected)");
+        fb__env_add(
+            out, "expect noise from the host and other guests; measure final numbers on bare metal",
+            "running in a virtual machine (hypervisor detected)");
 }
 
 #if FB_HAVE_PERF_EVENTS
@@ -343,8 +351,8 @@ static void fb__env_check_hypervisor(const char *root, fb__env_report *out) {
  * unknown name (another architecture's core PMU) never causes a warning. */
 static int fb__env_pmu_is_not_core(const char *name) {
     static const char *const fb__env_non_core[] = {
-        "software", "tracepoint", "breakpoint", "uprobe", "kprobe", "msr", "power",
-        "cstate_core", "cstate_pkg", "intel_pt", "intel_bts", "ibs_fetch", "ibs_op"};
+        "software",    "tracepoint", "breakpoint", "uprobe",    "kprobe",    "msr",   "power",
+        "cstate_core", "cstate_pkg", "intel_pt",   "intel_bts", "ibs_fetch", "ibs_op"};
     for (size_t i = 0; i < sizeof fb__env_non_core / sizeof *fb__env_non_core; ++i)
         if (strcmp(name, fb__env_non_core[i]) == 0) return 1;
     return strncmp(name, "uncore", 6) == 0 || strncmp(name, "amd_", 4) == 0;
@@ -354,9 +362,10 @@ static int fb__env_pmu_is_not_core(const char *name) {
 static int fb__env_caps_allow_perf(const char *hex) {
     uint64_t caps = 0;
     for (; *hex; ++hex) {
-        int d = isdigit((unsigned char)*hex) ? *hex - '0'
-              : (*hex >= 'a' && *hex <= 'f') ? *hex - 'a' + 10
-              : (*hex >= 'A' && *hex <= 'F') ? *hex - 'A' + 10 : -1;
+        int d = isdigit((unsigned char)*hex)   ? *hex - '0'
+                : (*hex >= 'a' && *hex <= 'f') ? *hex - 'a' + 10
+                : (*hex >= 'A' && *hex <= 'F') ? *hex - 'A' + 10
+                                               : -1;
         if (d < 0) return 0;
         caps = (caps << 4) | (uint64_t)d;
     }
@@ -367,7 +376,8 @@ static int fb__env_caps_allow_perf(const char *hex) {
 /* Looks up "Key:" in proc/thread-self/status (the calling thread, which is
  * what sched_getaffinity sees), falling back to proc/self/status. */
 static int fb__env_status_field(const char *root, const char *key, char *val, size_t len) {
-    static const char *const fb__env_status_files[] = {"proc/thread-self/status", "proc/self/status"};
+    static const char *const fb__env_status_files[] = {"proc/thread-self/status",
+                                                       "proc/self/status"};
     size_t klen = strlen(key);
     for (size_t i = 0; i < 2; ++i) {
         char path[4096];
@@ -411,17 +421,21 @@ static void fb__env_check_counters(const char *root, fb__env_report *out) {
             }
             closedir(d);
             if (listed && !core)
-                fb__env_add(out,
-                            "instructions and cycles cannot be counted; in a VM enable the virtual PMU "
-                            "(e.g. KVM -cpu host), or use bare metal",
-                            "no hardware counters: no CPU PMU in /sys/bus/event_source/devices");
+                fb__env_add(
+                    out,
+                    "instructions and cycles cannot be counted; in a VM enable the virtual PMU "
+                    "(e.g. KVM -cpu host), or use bare metal",
+                    "no hardware counters: no CPU PMU in /sys/bus/event_source/devices");
         }
     }
-    if (fb__env_read_long(root, "proc/sys/kernel/perf_event_paranoid", &paranoid) == 0 && paranoid > 2) {
+    if (fb__env_read_long(root, "proc/sys/kernel/perf_event_paranoid", &paranoid) == 0 &&
+        paranoid > 2) {
         char caps[64];
-        if (fb__env_status_field(root, "CapEff", caps, sizeof caps) == 0 && fb__env_caps_allow_perf(caps))
+        if (fb__env_status_field(root, "CapEff", caps, sizeof caps) == 0 &&
+            fb__env_caps_allow_perf(caps))
             return;
-        fb__env_add(out, "sudo sysctl kernel.perf_event_paranoid=2 (lets users count their own code)",
+        fb__env_add(out,
+                    "sudo sysctl kernel.perf_event_paranoid=2 (lets users count their own code)",
                     "hardware counters blocked: kernel.perf_event_paranoid = %lld", paranoid);
     }
 #else
@@ -451,7 +465,8 @@ static void fb__env_check_load(const char *root, const fb__env_cpuset *cpus, fb_
     if (*p && !isspace((unsigned char)*p)) return;
     if (load > (double)ncpu)
         fb__env_add(out, "wait for other jobs to finish (see top), or use an idle machine",
-                    "high system load: %.2f over the last minute on %ld CPU%s", load, ncpu, ncpu == 1 ? "" : "s");
+                    "high system load: %.2f over the last minute on %ld CPU%s", load, ncpu,
+                    ncpu == 1 ? "" : "s");
 }
 
 /* Isolated CPUs exist but this thread may run outside them. */
@@ -474,8 +489,10 @@ static void fb__env_check_isolated(const char *root, fb__env_report *out) {
     char iso_l[80], all_l[80], fix[200];
     fb__env_set_format(&iso, iso_l, sizeof iso_l);
     fb__env_set_format(&allowed, all_l, sizeof all_l);
-    snprintf(fix, sizeof fix, "pin the benchmark to an isolated CPU, e.g. taskset -c %ld <benchmark>", first_iso);
-    fb__env_add(out, fix, "not pinned: isolated %s exist, but this thread may run on %s", iso_l, all_l);
+    snprintf(fix, sizeof fix,
+             "pin the benchmark to an isolated CPU, e.g. taskset -c %ld <benchmark>", first_iso);
+    fb__env_add(out, fix, "not pinned: isolated %s exist, but this thread may run on %s", iso_l,
+                all_l);
 }
 
 /* A laptop on battery runs with lower power limits. */
@@ -499,7 +516,8 @@ static void fb__env_check_battery(const char *root, fb__env_report *out) {
     }
     closedir(d);
     if (name[0])
-        fb__env_add(out, "plug in the power supply: on battery the CPU runs with lower power limits",
+        fb__env_add(out,
+                    "plug in the power supply: on battery the CPU runs with lower power limits",
                     "running on battery (%s discharging)", name);
 }
 
@@ -527,7 +545,7 @@ void fb__env_check(const char *root, int callsite, fb__env_report *out) {
 /* ------------------------------------------------------- once per process */
 
 static pthread_mutex_t fb__env_lock = PTHREAD_MUTEX_INITIALIZER;
-static bool fb__env_checked;          /* written once, under fb__env_lock */
+static bool fb__env_checked;           /* written once, under fb__env_lock */
 static fb__env_report fb__env_report_; /* written once, before fb__env_checked */
 
 bool fb__env_suppressed(void) {
@@ -543,7 +561,8 @@ const fb__env_report *fb__env_warn_once(FILE *err, int callsite) {
         if (err && fb__env_report_.count && !fb__env_suppressed()) {
             fprintf(err, "femtobench: warning: results may be unstable:\n");
             for (size_t i = 0; i < fb__env_report_.count; ++i)
-                fprintf(err, "  - %s\n    %s\n", fb__env_report_.w[i].what, fb__env_report_.w[i].fix);
+                fprintf(err, "  - %s\n    %s\n", fb__env_report_.w[i].what,
+                        fb__env_report_.w[i].fix);
             fflush(err);
         }
     }
@@ -588,7 +607,8 @@ static const char *fb__env_suggest(const char *key) {
 }
 
 /* Parses one value; returns NULL or the reason it is bad (in why). */
-static const char *fb__env_value(const char *v, const fb__key_info *info, double *out, char *why, size_t len) {
+static const char *fb__env_value(const char *v, const fb__key_info *info, double *out, char *why,
+                                 size_t len) {
     const char *p = v;
     uint64_t whole = 0, frac = 0, frac_den = 1;
     int digits = 0, has_dot = 0;
@@ -625,8 +645,10 @@ static const char *fb__env_value(const char *v, const fb__key_info *info, double
         *out = (double)whole;
         return NULL;
     }
-    static const struct { const char *name; double s; } fb__env_units[] = {
-        {"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1}};
+    static const struct {
+        const char *name;
+        double s;
+    } fb__env_units[] = {{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1}};
     if (!*unit) return "missing unit (ns, us, ms or s)";
     for (size_t i = 0; i < sizeof fb__env_units / sizeof *fb__env_units; ++i)
         if (strcmp(unit, fb__env_units[i].name) == 0) {
@@ -675,7 +697,8 @@ int fb__env_parse_config(fb_bench *b, const char *text, FILE *err) {
             } else if (k == FB__K_COUNT) {
                 const char *hint = fb__env_suggest(key);
                 if (hint)
-                    snprintf(why, sizeof why, "unknown key '%.40s' (did you mean '%s'?)", key, hint);
+                    snprintf(why, sizeof why, "unknown key '%.40s' (did you mean '%s'?)", key,
+                             hint);
                 else
                     snprintf(why, sizeof why, "unknown key '%.40s'", key);
                 reason = why;
@@ -689,7 +712,8 @@ int fb__env_parse_config(fb_bench *b, const char *text, FILE *err) {
         }
         if (reason) {
             ++bad;
-            if (err) fprintf(err, "femtobench: FEMTOBENCH_CONFIG: bad entry '%s': %s\n", entry, reason);
+            if (err)
+                fprintf(err, "femtobench: FEMTOBENCH_CONFIG: bad entry '%s': %s\n", entry, reason);
         }
     }
     return bad;

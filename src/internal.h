@@ -17,9 +17,9 @@ typedef enum fb__key {
     FB__K_EPOCHS = 0,
     FB__K_EPOCH_ITERATIONS,
     FB__K_MIN_EPOCH_ITERATIONS,
-    FB__K_MIN_EPOCH_TIME,     /* seconds */
-    FB__K_MAX_EPOCH_TIME,     /* seconds */
-    FB__K_MAX_TOTAL_TIME,     /* seconds */
+    FB__K_MIN_EPOCH_TIME, /* seconds */
+    FB__K_MAX_EPOCH_TIME, /* seconds */
+    FB__K_MAX_TOTAL_TIME, /* seconds */
     FB__K_WARMUP,
     FB__K_CLOCK_RESOLUTION_MULTIPLE,
     FB__K_COUNT
@@ -28,9 +28,9 @@ typedef enum fb__key {
 enum { FB__LAYER_ENV = 0, FB__LAYER_CODE = 1, FB__LAYER_CLI = 2, FB__LAYERS = 3 };
 
 typedef struct fb__key_info {
-    const char *name;      /* as in FEMTOBENCH_CONFIG, e.g. "min_epoch_time" */
-    int is_duration;       /* takes ns/us/ms/s */
-    double def;            /* default */
+    const char *name; /* as in FEMTOBENCH_CONFIG, e.g. "min_epoch_time" */
+    int is_duration;  /* takes ns/us/ms/s */
+    double def;       /* default */
 } fb__key_info;
 
 extern const fb__key_info fb__keys[FB__K_COUNT];
@@ -38,8 +38,8 @@ extern const fb__key_info fb__keys[FB__K_COUNT];
 /* ------------------------------------------------------------- clock */
 
 typedef struct fb__clock_info {
-    double resolution_s;   /* smallest observable step of the clock */
-    double overhead_s;     /* cost of one clock read */
+    double resolution_s; /* smallest observable step of the clock */
+    double overhead_s;   /* cost of one clock read */
 } fb__clock_info;
 
 uint64_t fb__clock_now_ns(void);
@@ -95,8 +95,8 @@ typedef struct fb__perf_slot {
     int measure;
 } fb__perf_slot;
 int fb__perf_parse_group(const uint64_t *buf, size_t words, const fb__perf_slot *slots,
-                         size_t n_slots, uint64_t prev_times[2],
-                         double counts[FB_MEASURE_COUNT], fb__mask *known);
+                         size_t n_slots, uint64_t prev_times[2], double counts[FB_MEASURE_COUNT],
+                         fb__mask *known);
 /* counts[m] -= measuring[m] + loop_per_iter[m] * iterations, saturated at 0,
  * for each m in `which` (NAN stays NAN). */
 void fb__perf_subtract(double counts[FB_MEASURE_COUNT], fb__mask which,
@@ -109,13 +109,13 @@ struct fb_result {
     char *name;
     char *title;
     char *unit;
-    char *error;            /* NULL when measured */
+    char *error; /* NULL when measured */
     char time_unit_label[16];
     double time_unit_s;
     double batch;
     double complexity_n;
     bool relative;
-    int callsite;           /* FB__CALLSITE of the run */
+    int callsite; /* FB__CALLSITE of the run */
     /* the effective configuration of the run */
     double config[FB__K_COUNT];
     double clock_resolution_s;
@@ -140,15 +140,15 @@ struct fb_result {
 typedef struct fb__session {
     fb__perf *perf;
     int perf_tried;
-    pthread_t perf_thread;       /* thread that opened perf */
-    char last_header[512];       /* signature of the last printed header */
+    pthread_t perf_thread; /* thread that opened perf */
+    char last_header[512]; /* signature of the last printed header */
     FILE *last_out;
 } fb__session;
 
 struct fb_bench {
     /* configuration */
     double cfg[FB__LAYERS][FB__K_COUNT];
-    unsigned cfg_set[FB__LAYERS];        /* bit per key */
+    unsigned cfg_set[FB__LAYERS]; /* bit per key */
     char *title;
     char *unit;
     double batch;
@@ -160,11 +160,11 @@ struct fb_bench {
     bool counters_on;
     fb_clock_fn clock;
     void *clock_ctx;
-    double clock_resolution_s;           /* of the custom clock */
-    char *endless_name;                  /* FEMTOBENCH_ENDLESS, or NULL */
-    char *name;                          /* registered name (runner), or NULL */
-    bool interrupted;                    /* endless mode ended by a signal */
-    struct fb__run *run;                 /* the run in progress, or NULL */
+    double clock_resolution_s; /* of the custom clock */
+    char *endless_name;        /* FEMTOBENCH_ENDLESS, or NULL */
+    char *name;                /* registered name (runner), or NULL */
+    bool interrupted;          /* endless mode ended by a signal */
+    struct fb__run *run;       /* the run in progress, or NULL */
     /* results */
     fb_result **results;
     size_t n_results, cap_results;
@@ -192,7 +192,7 @@ void fb__report_row(fb_bench *b, const fb_result *r);
 
 /* ------------------------------------------------------------- stats */
 
-double fb__median(double *v, size_t n);   /* sorts v in place */
+double fb__median(double *v, size_t n); /* sorts v in place */
 double fb__mdape_pct(const double *v, size_t n, double median, double *scratch);
 /* Fills r->summary, r->total_* from the per-epoch data. */
 void fb__stats_compute(fb_result *r);
@@ -202,8 +202,8 @@ void fb__stats_compute(fb_result *r);
 /* Warnings about the machine, checked once per process. */
 #define FB__ENV_MAX_WARNINGS 16
 typedef struct fb__env_warning {
-    char what[200];   /* e.g. "CPU frequency scaling: cpu0 between 800 and 4200 MHz" */
-    char fix[200];    /* what to do about it */
+    char what[200]; /* e.g. "CPU frequency scaling: cpu0 between 800 and 4200 MHz" */
+    char fix[200];  /* what to do about it */
 } fb__env_warning;
 
 typedef struct fb__env_report {
@@ -264,9 +264,9 @@ void fb__json_num(FILE *f, double v, int digits);
 typedef struct fb__json {
     FILE *f;
     int depth;
-    int inline_from;                  /* depth of the outermost one-line container, 0 none */
-    int count[FB__JSON_MAX_DEPTH];    /* members written per open container */
-    int digits;                       /* for numbers, as in fb__fmt_double */
+    int inline_from;               /* depth of the outermost one-line container, 0 none */
+    int count[FB__JSON_MAX_DEPTH]; /* members written per open container */
+    int digits;                    /* for numbers, as in fb__fmt_double */
 } fb__json;
 void fb__json_init(fb__json *j, FILE *f);
 void fb__json_obj(fb__json *j, const char *key, bool one_line);
@@ -286,28 +286,28 @@ int fb__writer_finish(FILE *f);
 /* Machine and build facts for the JSON writers' context (src/sysinfo.c). */
 #define FB__SYS_MAX_CACHES 8
 typedef struct fb__cache_info {
-    char type[16];          /* "Data", "Instruction", "Unified" */
+    char type[16]; /* "Data", "Instruction", "Unified" */
     int level;
-    long long size;         /* bytes */
-    int num_sharing;        /* logical CPUs sharing it */
+    long long size;  /* bytes */
+    int num_sharing; /* logical CPUs sharing it */
 } fb__cache_info;
 
 typedef struct fb__sysinfo {
-    char date[32];          /* UTC, ISO 8601: 2025-01-31T12:00:00+00:00 */
+    char date[32]; /* UTC, ISO 8601: 2025-01-31T12:00:00+00:00 */
     char host_name[256];
-    char executable[1024];  /* "" when unknown */
-    char cpu_model[256];    /* "unknown" when unknown */
+    char executable[1024]; /* "" when unknown */
+    char cpu_model[256];   /* "unknown" when unknown */
     int num_cpus;
-    long long mhz_per_cpu;  /* 0 when unknown */
-    int cpu_scaling;        /* 1 enabled, 0 disabled, -1 unknown */
-    int n_load_avg;         /* 0 or 3 */
+    long long mhz_per_cpu; /* 0 when unknown */
+    int cpu_scaling;       /* 1 enabled, 0 disabled, -1 unknown */
+    int n_load_avg;        /* 0 or 3 */
     double load_avg[3];
     size_t n_caches;
     fb__cache_info caches[FB__SYS_MAX_CACHES];
-    const char *version;    /* fb_version() */
-    const char *compiler;   /* of the library, e.g. "gcc 12.2.0" */
-    const char *build_flags;/* FB_BUILD_FLAGS, or "unknown" */
-    int library_build;      /* FB__CALLSITE bits of the library itself */
+    const char *version;       /* fb_version() */
+    const char *compiler;      /* of the library, e.g. "gcc 12.2.0" */
+    const char *build_flags;   /* FB_BUILD_FLAGS, or "unknown" */
+    int library_build;         /* FB__CALLSITE bits of the library itself */
     const fb__env_report *env; /* warnings; NULL when the checks did not run */
 } fb__sysinfo;
 

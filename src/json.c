@@ -107,13 +107,27 @@ static void fb__json_body(FILE *f, const char *s) {
         uint32_t cp;
         p += fb__utf8_next(p, &cp);
         switch (cp) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\b': fputs("\\b", f); break;
-        case '\f': fputs("\\f", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\r': fputs("\\r", f); break;
-        case '\t': fputs("\\t", f); break;
+        case '"':
+            fputs("\\\"", f);
+            break;
+        case '\\':
+            fputs("\\\\", f);
+            break;
+        case '\b':
+            fputs("\\b", f);
+            break;
+        case '\f':
+            fputs("\\f", f);
+            break;
+        case '\n':
+            fputs("\\n", f);
+            break;
+        case '\r':
+            fputs("\\r", f);
+            break;
+        case '\t':
+            fputs("\\t", f);
+            break;
         default:
             /* control characters must be escaped; DEL and the line/paragraph
              * separators are escaped too so the text survives JavaScript and
@@ -196,8 +210,12 @@ static void fb__json_close(fb__json *j, char c) {
     if (j->depth == 0) fputc('\n', j->f);
 }
 
-void fb__json_obj(fb__json *j, const char *key, bool one_line) { fb__json_open(j, key, '{', one_line); }
-void fb__json_arr(fb__json *j, const char *key, bool one_line) { fb__json_open(j, key, '[', one_line); }
+void fb__json_obj(fb__json *j, const char *key, bool one_line) {
+    fb__json_open(j, key, '{', one_line);
+}
+void fb__json_arr(fb__json *j, const char *key, bool one_line) {
+    fb__json_open(j, key, '[', one_line);
+}
 void fb__json_end_obj(fb__json *j) { fb__json_close(j, '}'); }
 void fb__json_end_arr(fb__json *j) { fb__json_close(j, ']'); }
 

@@ -30,21 +30,24 @@
 /* The directory part of path ("." for a bare name) into dir. */
 static void fb__outfile_dir(const char *path, char *dir, size_t len) {
     const char *slash = strrchr(path, '/');
-    if (!slash) snprintf(dir, len, ".");
-    else if (slash == path) snprintf(dir, len, "/");
-    else snprintf(dir, len, "%.*s", (int)(slash - path), path);
+    if (!slash)
+        snprintf(dir, len, ".");
+    else if (slash == path)
+        snprintf(dir, len, "/");
+    else
+        snprintf(dir, len, "%.*s", (int)(slash - path), path);
 }
 
 /* Where path leads: the file a symlink names is the one replaced (so the
  * link survives); links are followed by hand with readlink (realpath is not
  * in plain POSIX.1-2008). */
 typedef enum {
-    FB__OF_NEW,        /* nothing there yet: create it */
-    FB__OF_REGULAR,    /* a regular file: replace it by rename */
-    FB__OF_IN_PLACE,   /* a device, FIFO, socket: write into it */
+    FB__OF_NEW,      /* nothing there yet: create it */
+    FB__OF_REGULAR,  /* a regular file: replace it by rename */
+    FB__OF_IN_PLACE, /* a device, FIFO, socket: write into it */
     FB__OF_DIRECTORY,
-    FB__OF_DANGLING,   /* a symlink to nothing */
-    FB__OF_ERROR       /* errno value in *e */
+    FB__OF_DANGLING, /* a symlink to nothing */
+    FB__OF_ERROR     /* errno value in *e */
 } fb__of_kind;
 
 static fb__of_kind fb__outfile_resolve(const char *path, char *target, size_t len, struct stat *st,
@@ -131,11 +134,13 @@ int fb__outfile_check(const char *path, char *err, size_t len) {
     struct stat st;
     int e = 0;
     switch (fb__outfile_resolve(path, target, sizeof target, &st, &e)) {
-    case FB__OF_DIRECTORY: return fb__outfile_fail(err, len, FB_EINVAL, "is a directory");
+    case FB__OF_DIRECTORY:
+        return fb__outfile_fail(err, len, FB_EINVAL, "is a directory");
     case FB__OF_DANGLING:
         return fb__outfile_fail(err, len, FB_EINVAL, "symbolic link to '%s', which does not exist",
                                 target);
-    case FB__OF_ERROR: return fb__outfile_fail(err, len, FB_EIO, "%s", strerror(e));
+    case FB__OF_ERROR:
+        return fb__outfile_fail(err, len, FB_EIO, "%s", strerror(e));
     case FB__OF_IN_PLACE:
         if (access(target, W_OK) != 0)
             return fb__outfile_fail(err, len, FB_EIO, "not writable: %s", strerror(errno));
@@ -144,7 +149,8 @@ int fb__outfile_check(const char *path, char *err, size_t len) {
         if (access(target, W_OK) != 0)
             return fb__outfile_fail(err, len, FB_EIO, "file not writable: %s", strerror(errno));
         break;
-    case FB__OF_NEW: break;
+    case FB__OF_NEW:
+        break;
     }
     char dir[PATH_MAX];
     fb__outfile_dir(target, dir, sizeof dir);
@@ -188,8 +194,7 @@ static int fb__outfile_direct(FILE *f, const char *path, fb__writer_fn writer, c
 
 int fb__outfile_write(const char *path, fb__writer_fn writer, const fb_bench *b, char *err,
                       size_t len) {
-    if (!path || !*path || !writer)
-        return fb__outfile_fail(err, len, FB_EINVAL, "empty file name");
+    if (!path || !*path || !writer) return fb__outfile_fail(err, len, FB_EINVAL, "empty file name");
     if (strcmp(path, "-") == 0) return fb__outfile_direct(stdout, "-", writer, b, err, len);
 
     char target[PATH_MAX];
@@ -200,20 +205,24 @@ int fb__outfile_write(const char *path, fb__writer_fn writer, const fb_bench *b,
     case FB__OF_DIRECTORY:
         return fb__outfile_fail(err, len, FB_EINVAL, "cannot write '%s': is a directory", path);
     case FB__OF_DANGLING:
-        return fb__outfile_fail(err, len, FB_EINVAL, "cannot write '%s': symbolic link to '%s', which does not exist",
+        return fb__outfile_fail(err, len, FB_EINVAL,
+                                "cannot write '%s': symbolic link to '%s', which does not exist",
                                 path, target);
     case FB__OF_ERROR:
         return fb__outfile_fail(err, len, FB_EIO, "cannot write '%s': %s", path, strerror(e));
     case FB__OF_IN_PLACE: {
         FILE *f = fopen(target, "w");
-        if (!f) return fb__outfile_fail(err, len, FB_EIO, "cannot write '%s': %s", path, strerror(errno));
+        if (!f)
+            return fb__outfile_fail(err, len, FB_EIO, "cannot write '%s': %s", path,
+                                    strerror(errno));
         int rc = fb__outfile_direct(f, path, writer, b, err, len);
         if (fclose(f) != 0 && rc == FB_OK)
             rc = fb__outfile_fail(err, len, FB_EIO, "cannot write '%s': %s", path, strerror(errno));
         return rc;
     }
     case FB__OF_NEW:
-    case FB__OF_REGULAR: break;
+    case FB__OF_REGULAR:
+        break;
     }
     bool exists = kind == FB__OF_REGULAR;
 

@@ -48,8 +48,8 @@
 #if defined(__cplusplus)
 #define FB__PERF_REQ(r) (r)
 #else
-#define FB__PERF_REQ(r)                                                        \
-    _Generic(&ioctl, int (*)(int, int, ...): (int)(r), default: (unsigned long)(r))
+#define FB__PERF_REQ(r)                                                                            \
+    _Generic(&ioctl, int (*)(int, int, ...) : (int)(r), default : (unsigned long)(r))
 #endif
 
 /* Keeps an empty loop body or function alive without adding instructions. */
@@ -77,7 +77,7 @@
  * own instructions, branches and (exit) misses add up exactly. Cycles keep
  * the loop's cost, like the elapsed time does: an empty loop's cycles overlap
  * with a real body's, so subtracting them would overstate IPC. */
-#define FB__PERF_LOOP_MASK                                                     \
+#define FB__PERF_LOOP_MASK                                                                         \
     (FB__BIT(FB_INSTRUCTIONS) | FB__BIT(FB_BRANCHINSTRUCTIONS) | FB__BIT(FB_BRANCHMISSES))
 
 typedef struct fb__perf_spec {
@@ -101,16 +101,16 @@ static const fb__perf_spec fb__perf_specs[FB__PERF_EVENTS] = {
 };
 
 struct fb__perf {
-    int leader;                          /* group leader fd, -1 when none */
+    int leader; /* group leader fd, -1 when none */
     int fds[FB__PERF_EVENTS];
     fb__perf_slot slots[FB__PERF_EVENTS];
-    size_t n;                            /* events in the group */
-    fb__mask opened;                     /* measures of the group */
-    fb__mask last_known;                 /* measures of the last fb__perf_end */
-    int error;                           /* sticky: errno of a failed ioctl or read */
-    uint64_t prev_times[2];              /* time_enabled, time_running last read */
+    size_t n;               /* events in the group */
+    fb__mask opened;        /* measures of the group */
+    fb__mask last_known;    /* measures of the last fb__perf_end */
+    int error;              /* sticky: errno of a failed ioctl or read */
+    uint64_t prev_times[2]; /* time_enabled, time_running last read */
     uint64_t buf[3 + 2 * FB__PERF_EVENTS];
-    double measuring[FB_MEASURE_COUNT];  /* per epoch */
+    double measuring[FB_MEASURE_COUNT];        /* per epoch */
     double loop[FB__SHAPES][FB_MEASURE_COUNT]; /* per iteration */
     double calibration_s;
 };
@@ -118,8 +118,8 @@ struct fb__perf {
 /* ------------------------------------------------------------ pure parts */
 
 int fb__perf_parse_group(const uint64_t *buf, size_t words, const fb__perf_slot *slots,
-                         size_t n_slots, uint64_t prev_times[2],
-                         double counts[FB_MEASURE_COUNT], fb__mask *known) {
+                         size_t n_slots, uint64_t prev_times[2], double counts[FB_MEASURE_COUNT],
+                         fb__mask *known) {
     *known = 0;
     for (size_t s = 0; s < n_slots; ++s)
         if (slots[s].measure > 0 && slots[s].measure < FB_MEASURE_COUNT)
@@ -180,8 +180,8 @@ static int fb__perf_event_open(const fb__perf_spec *s, int group_fd) {
     a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
                     PERF_FORMAT_TOTAL_TIME_RUNNING;
     unsigned long flags = FB__PERF_OPEN_FLAGS;
-    long fd = syscall(SYS_perf_event_open, &a, 0 /* this thread */, -1 /* any cpu */,
-                      group_fd, flags);
+    long fd =
+        syscall(SYS_perf_event_open, &a, 0 /* this thread */, -1 /* any cpu */, group_fd, flags);
     if (fd < 0 && errno == EINVAL && flags) { /* a kernel older than 3.14 */
         flags = 0;
         fd = syscall(SYS_perf_event_open, &a, 0, -1, group_fd, flags);
@@ -271,7 +271,9 @@ static FB__NOINLINE int fb__perf_cal_inline(fb__perf *p, uint64_t n, double c[FB
     volatile uint64_t n_hidden = n;
     uint64_t i = n_hidden;
     fb__perf_begin(p);
-    for (; i; --i) { FB__PERF_KEEP(); }
+    for (; i; --i) {
+        FB__PERF_KEEP();
+    }
     return fb__perf_read_raw(p, c, known);
 }
 
@@ -319,7 +321,8 @@ static int fb__perf_calibrate(fb__perf *p) {
          * measuring overheads of 0 where no short window saw them. */
         fb__perf_begin(p);
         uint64_t until = fb__clock_now_ns() + FB__PERF_PROBE_NS;
-        while (clock_read() < until) {}
+        while (clock_read() < until) {
+        }
         if (fb__perf_read_raw(p, c, &known) != 0) return 0;
         if (!known) return -1;
     }
@@ -410,8 +413,7 @@ static void fb__perf_explain(char *why, size_t len, const int errs[FB__PERF_EVEN
     if (!why || !len) return;
     why[0] = '\0';
     int missing = 0;
-    for (int i = 0; i < FB__PERF_EVENTS; ++i)
-        missing |= errs[i] > 0 || errs[i] < -1;
+    for (int i = 0; i < FB__PERF_EVENTS; ++i) missing |= errs[i] > 0 || errs[i] < -1;
     if (!missing) return;
     int paranoid = fb__perf_paranoid();
     fb__perf_catf(why, len, "performance counters missing:");
@@ -444,14 +446,15 @@ static void fb__perf_explain(char *why, size_t len, const int errs[FB__PERF_EVEN
                 break;
         if (j < i) continue;
         for (j = i; j < FB__PERF_EVENTS; ++j) {
-            if (errs[j] != errs[i] || fb__perf_advice(errs[j], &fb__perf_specs[j], paranoid) != advice)
+            if (errs[j] != errs[i] ||
+                fb__perf_advice(errs[j], &fb__perf_specs[j], paranoid) != advice)
                 continue;
             fb__perf_catf(why, len, "%s%s", first ? " " : ", ",
                           fb_measure_name((fb_measure)fb__perf_specs[j].measure));
             first = 0;
         }
-        fb__perf_catf(why, len, " (perf_event_open: %s, errno %d: %s);", strerror(errs[i]),
-                      errs[i], advice);
+        fb__perf_catf(why, len, " (perf_event_open: %s, errno %d: %s);", strerror(errs[i]), errs[i],
+                      advice);
     }
     if (paranoid == INT_MIN)
         fb__perf_catf(why, len, " kernel.perf_event_paranoid unreadable");
@@ -488,8 +491,8 @@ static void fb__perf_open_group(fb__perf *p, fb__mask want, int errs[FB__PERF_EV
 
 /* The groups tried in turn when one never gets the PMU (too few free
  * hardware counters): all, then without the branch events, then software. */
-#define FB__PERF_HW_MASK                                                       \
-    (FB__BIT(FB_INSTRUCTIONS) | FB__BIT(FB_CPUCYCLES) | FB__BIT(FB_BRANCHINSTRUCTIONS) |    \
+#define FB__PERF_HW_MASK                                                                           \
+    (FB__BIT(FB_INSTRUCTIONS) | FB__BIT(FB_CPUCYCLES) | FB__BIT(FB_BRANCHINSTRUCTIONS) |           \
      FB__BIT(FB_BRANCHMISSES))
 #define FB__PERF_SW_MASK (FB__BIT(FB_PAGEFAULTS) | FB__BIT(FB_CONTEXTSWITCHES))
 

@@ -4,8 +4,8 @@
  * inside a quoted name stays the name's own character). Fields are quoted
  * when they contain a comma, a double quote, a semicolon, CR, LF, TAB or
  * start/end with a space; quotes inside are doubled. Numbers have 15
- * significant digits and '.' whatever the locale; a value that was not measured, or is NaN/infinite, is an empty
- * cell. Text is written as UTF-8, ill-formed bytes replaced by U+FFFD. */
+ * significant digits and '.' whatever the locale; a value that was not measured, or is
+ * NaN/infinite, is an empty cell. Text is written as UTF-8, ill-formed bytes replaced by U+FFFD. */
 #include "internal.h"
 
 #include <inttypes.h>
@@ -13,9 +13,8 @@
 #include <string.h>
 
 /* Counter columns, in this order (elapsed has its own columns). */
-static const fb_measure fb__csv_counters[] = {
-    FB_INSTRUCTIONS, FB_CPUCYCLES, FB_BRANCHINSTRUCTIONS,
-    FB_BRANCHMISSES, FB_PAGEFAULTS, FB_CONTEXTSWITCHES};
+static const fb_measure fb__csv_counters[] = {FB_INSTRUCTIONS, FB_CPUCYCLES,  FB_BRANCHINSTRUCTIONS,
+                                              FB_BRANCHMISSES, FB_PAGEFAULTS, FB_CONTEXTSWITCHES};
 #define FB__CSV_NCOUNTERS (sizeof fb__csv_counters / sizeof fb__csv_counters[0])
 
 /* Every number in the CSV is derived (per unit, percentages): 15 significant
@@ -73,8 +72,10 @@ int fb_write_csv(const fb_bench *b, FILE *f) {
         fputc(',', f);
         if (r->complexity_n > 0) fb__csv_num(f, r->complexity_n);
         fputc(',', f);
-        if (ok) fprintf(f, "%zu,%" PRIu64, r->epochs, r->total_iterations);
-        else fputc(',', f);
+        if (ok)
+            fprintf(f, "%zu,%" PRIu64, r->epochs, r->total_iterations);
+        else
+            fputc(',', f);
         fputc(',', f);
         double t[4] = {el->median, el->min, el->max, el->mean};
         for (int k = 0; k < 4; ++k) {

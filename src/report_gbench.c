@@ -19,8 +19,10 @@
  * benchmark, never chosen by magnitude: compare.py only compares rows whose
  * time_unit matches, so two runs must agree. */
 static void fb__gb_unit(const fb_result *r, const char **label, double *seconds) {
-    static const struct { const char *label; double s; } units[] = {
-        {"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1.0}};
+    static const struct {
+        const char *label;
+        double s;
+    } units[] = {{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1.0}};
     for (size_t i = 0; i < sizeof units / sizeof units[0]; ++i) {
         if (strcmp(r->time_unit_label, units[i].label) == 0 &&
             fabs(r->time_unit_s - units[i].s) <= 1e-12 * units[i].s) {
@@ -132,11 +134,11 @@ static void fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row
             if (!(r->has & FB__BIT(m)) || !r->values[m]) continue;
             double scale = m == FB_ELAPSED ? t_scale : 1.0 / r->batch;
             const struct fb__summary *s = &r->summary[m];
-            double v = a == 0 ? s->mean * scale
-                     : a == 1 ? s->median * scale
-                              : s->stddev * scale;
-            if (m == FB_ELAPSED) fb__gb_times(j, &w, v);
-            else fb__gb_counter(j, (fb_measure)m, v);
+            double v = a == 0 ? s->mean * scale : a == 1 ? s->median * scale : s->stddev * scale;
+            if (m == FB_ELAPSED)
+                fb__gb_times(j, &w, v);
+            else
+                fb__gb_counter(j, (fb_measure)m, v);
         }
         fb__json_end_obj(j);
     }

@@ -21,8 +21,10 @@ static void fb__jr_context(fb__json *j, const fb__sysinfo *si) {
     fb__json_kstr(j, "cpu_model", si->cpu_model);
     fb__json_kint(j, "num_cpus", si->num_cpus);
     fb__json_kint(j, "mhz_per_cpu", si->mhz_per_cpu);
-    if (si->cpu_scaling < 0) fb__json_knull(j, "cpu_scaling_enabled");
-    else fb__json_kbool(j, "cpu_scaling_enabled", si->cpu_scaling != 0);
+    if (si->cpu_scaling < 0)
+        fb__json_knull(j, "cpu_scaling_enabled");
+    else
+        fb__json_kbool(j, "cpu_scaling_enabled", si->cpu_scaling != 0);
     fb__json_arr(j, "caches", false);
     for (size_t i = 0; i < si->n_caches; ++i) {
         const fb__cache_info *c = &si->caches[i];
@@ -66,8 +68,10 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
     fb__json_kstr(j, "unit", r->unit);
     fb__json_kstr(j, "error", r->error);
     fb__json_knum(j, "batch", r->batch);
-    if (r->complexity_n > 0) fb__json_knum(j, "complexityN", r->complexity_n);
-    else fb__json_knull(j, "complexityN");
+    if (r->complexity_n > 0)
+        fb__json_knum(j, "complexityN", r->complexity_n);
+    else
+        fb__json_knull(j, "complexityN");
     fb__json_kbool(j, "relative", r->relative);
     fb__json_kstr(j, "time_unit", r->time_unit_label);
     fb__json_knum(j, "time_unit_s", r->time_unit_s);

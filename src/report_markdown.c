@@ -6,8 +6,17 @@
 #include <string.h>
 
 typedef enum {
-    FB__COL_RELATIVE, FB__COL_N, FB__COL_TIME, FB__COL_RATE, FB__COL_ERR,
-    FB__COL_INS, FB__COL_CYC, FB__COL_IPC, FB__COL_BRA, FB__COL_MISS, FB__COL_TOTAL,
+    FB__COL_RELATIVE,
+    FB__COL_N,
+    FB__COL_TIME,
+    FB__COL_RATE,
+    FB__COL_ERR,
+    FB__COL_INS,
+    FB__COL_CYC,
+    FB__COL_IPC,
+    FB__COL_BRA,
+    FB__COL_MISS,
+    FB__COL_TOTAL,
     FB__COLS
 } fb__col;
 
@@ -16,14 +25,22 @@ static const int fb__md_width[FB__COLS] = {11, 14, 22, 22, 10, 18, 18, 9, 17, 10
 
 static bool fb__md_has_col(const fb_result *r, fb__col c) {
     switch (c) {
-    case FB__COL_RELATIVE: return r->relative;
-    case FB__COL_N: return r->complexity_n > 0;
-    case FB__COL_INS: return fb_result_has(r, FB_INSTRUCTIONS);
-    case FB__COL_CYC: return fb_result_has(r, FB_CPUCYCLES);
-    case FB__COL_IPC: return fb_result_has(r, FB_INSTRUCTIONS) && fb_result_has(r, FB_CPUCYCLES);
-    case FB__COL_BRA: return fb_result_has(r, FB_BRANCHINSTRUCTIONS);
-    case FB__COL_MISS: return fb_result_has(r, FB_BRANCHINSTRUCTIONS) && fb_result_has(r, FB_BRANCHMISSES);
-    default: return true;
+    case FB__COL_RELATIVE:
+        return r->relative;
+    case FB__COL_N:
+        return r->complexity_n > 0;
+    case FB__COL_INS:
+        return fb_result_has(r, FB_INSTRUCTIONS);
+    case FB__COL_CYC:
+        return fb_result_has(r, FB_CPUCYCLES);
+    case FB__COL_IPC:
+        return fb_result_has(r, FB_INSTRUCTIONS) && fb_result_has(r, FB_CPUCYCLES);
+    case FB__COL_BRA:
+        return fb_result_has(r, FB_BRANCHINSTRUCTIONS);
+    case FB__COL_MISS:
+        return fb_result_has(r, FB_BRANCHINSTRUCTIONS) && fb_result_has(r, FB_BRANCHMISSES);
+    default:
+        return true;
     }
 }
 
@@ -31,12 +48,18 @@ static bool fb__md_has_col(const fb_result *r, fb__col c) {
  * so that no name or title can break the row. */
 static void fb__md_put_text(FILE *f, const char *s) {
     for (const unsigned char *p = (const unsigned char *)s; *p; ++p) {
-        if (*p == '|') fputs("\\|", f);
-        else if (*p == '\n') fputs("\\n", f);
-        else if (*p == '\r') fputs("\\r", f);
-        else if (*p == '\t') fputs("\\t", f);
-        else if (*p < 0x20 || *p == 0x7f) fprintf(f, "\\x%02x", *p);
-        else fputc(*p, f);
+        if (*p == '|')
+            fputs("\\|", f);
+        else if (*p == '\n')
+            fputs("\\n", f);
+        else if (*p == '\r')
+            fputs("\\r", f);
+        else if (*p == '\t')
+            fputs("\\t", f);
+        else if (*p < 0x20 || *p == 0x7f)
+            fprintf(f, "\\x%02x", *p);
+        else
+            fputc(*p, f);
     }
 }
 
@@ -63,19 +86,31 @@ static void fb__md_cell(FILE *f, fb__col c, const char *text) {
 }
 
 static void fb__md_header_text(const fb_result *r, char *out, size_t len) {
-    static const char *const fixed[FB__COLS] = {"relative", "complexityN", NULL, NULL, "err%",
-                                                NULL, NULL, "IPC", NULL, "miss%", "total"};
+    static const char *const fixed[FB__COLS] = {
+        "relative", "complexityN", NULL, NULL, "err%", NULL, NULL, "IPC", NULL, "miss%", "total"};
     size_t o = 0;
     for (int c = 0; c < FB__COLS && o < len; ++c) {
         if (!fb__md_has_col(r, (fb__col)c)) continue;
         char name[64];
         switch (c) {
-        case FB__COL_TIME: snprintf(name, sizeof name, "%s/%s", r->time_unit_label, r->unit); break;
-        case FB__COL_RATE: snprintf(name, sizeof name, "%s/s", r->unit); break;
-        case FB__COL_INS: snprintf(name, sizeof name, "ins/%s", r->unit); break;
-        case FB__COL_CYC: snprintf(name, sizeof name, "cyc/%s", r->unit); break;
-        case FB__COL_BRA: snprintf(name, sizeof name, "bra/%s", r->unit); break;
-        default: snprintf(name, sizeof name, "%s", fixed[c]); break;
+        case FB__COL_TIME:
+            snprintf(name, sizeof name, "%s/%s", r->time_unit_label, r->unit);
+            break;
+        case FB__COL_RATE:
+            snprintf(name, sizeof name, "%s/s", r->unit);
+            break;
+        case FB__COL_INS:
+            snprintf(name, sizeof name, "ins/%s", r->unit);
+            break;
+        case FB__COL_CYC:
+            snprintf(name, sizeof name, "cyc/%s", r->unit);
+            break;
+        case FB__COL_BRA:
+            snprintf(name, sizeof name, "bra/%s", r->unit);
+            break;
+        default:
+            snprintf(name, sizeof name, "%s", fixed[c]);
+            break;
         }
         int n = snprintf(out + o, len - o, "%d:%s;", c, name);
         if (n < 0) break;
@@ -89,17 +124,39 @@ static void fb__md_print_header(FILE *f, const fb_result *r) {
         if (!fb__md_has_col(r, (fb__col)c)) continue;
         char name[64];
         switch (c) {
-        case FB__COL_RELATIVE: snprintf(name, sizeof name, "relative"); break;
-        case FB__COL_N: snprintf(name, sizeof name, "complexityN"); break;
-        case FB__COL_TIME: snprintf(name, sizeof name, "%s/%s", r->time_unit_label, r->unit); break;
-        case FB__COL_RATE: snprintf(name, sizeof name, "%s/s", r->unit); break;
-        case FB__COL_ERR: snprintf(name, sizeof name, "err%%"); break;
-        case FB__COL_INS: snprintf(name, sizeof name, "ins/%s", r->unit); break;
-        case FB__COL_CYC: snprintf(name, sizeof name, "cyc/%s", r->unit); break;
-        case FB__COL_IPC: snprintf(name, sizeof name, "IPC"); break;
-        case FB__COL_BRA: snprintf(name, sizeof name, "bra/%s", r->unit); break;
-        case FB__COL_MISS: snprintf(name, sizeof name, "miss%%"); break;
-        default: snprintf(name, sizeof name, "total"); break;
+        case FB__COL_RELATIVE:
+            snprintf(name, sizeof name, "relative");
+            break;
+        case FB__COL_N:
+            snprintf(name, sizeof name, "complexityN");
+            break;
+        case FB__COL_TIME:
+            snprintf(name, sizeof name, "%s/%s", r->time_unit_label, r->unit);
+            break;
+        case FB__COL_RATE:
+            snprintf(name, sizeof name, "%s/s", r->unit);
+            break;
+        case FB__COL_ERR:
+            snprintf(name, sizeof name, "err%%");
+            break;
+        case FB__COL_INS:
+            snprintf(name, sizeof name, "ins/%s", r->unit);
+            break;
+        case FB__COL_CYC:
+            snprintf(name, sizeof name, "cyc/%s", r->unit);
+            break;
+        case FB__COL_IPC:
+            snprintf(name, sizeof name, "IPC");
+            break;
+        case FB__COL_BRA:
+            snprintf(name, sizeof name, "bra/%s", r->unit);
+            break;
+        case FB__COL_MISS:
+            snprintf(name, sizeof name, "miss%%");
+            break;
+        default:
+            snprintf(name, sizeof name, "total");
+            break;
         }
         fb__md_cell(f, (fb__col)c, name);
     }
@@ -133,8 +190,10 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
     if (r->error) {
         for (int c = 0; c < FB__COLS; ++c)
             if (fb__md_has_col(r, (fb__col)c)) {
-                if (c == FB__COL_N) fb__md_num(f, (fb__col)c, r->complexity_n, 0, "");
-                else fb__md_cell(f, (fb__col)c, "-");
+                if (c == FB__COL_N)
+                    fb__md_num(f, (fb__col)c, r->complexity_n, 0, "");
+                else
+                    fb__md_cell(f, (fb__col)c, "-");
             }
         fputs("| :boom: ", f);
         fb__md_put_code(f, r->name);
@@ -152,24 +211,42 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
             fb__md_num(f, (fb__col)c, per_unit > 0 ? 100.0 * b_unit / per_unit : NAN, 1, "%");
             break;
         }
-        case FB__COL_N: fb__md_num(f, (fb__col)c, r->complexity_n, 0, ""); break;
-        case FB__COL_TIME: fb__md_num(f, (fb__col)c, per_unit / r->time_unit_s, 2, ""); break;
-        case FB__COL_RATE: fb__md_num(f, (fb__col)c, per_unit > 0 ? 1.0 / per_unit : 0, 2, ""); break;
-        case FB__COL_ERR: fb__md_num(f, (fb__col)c, fb_result_err_pct(r, FB_ELAPSED), 1, "%"); break;
-        case FB__COL_INS: fb__md_num(f, (fb__col)c, fb_result_median(r, FB_INSTRUCTIONS) / r->batch, 2, ""); break;
-        case FB__COL_CYC: fb__md_num(f, (fb__col)c, fb_result_median(r, FB_CPUCYCLES) / r->batch, 2, ""); break;
+        case FB__COL_N:
+            fb__md_num(f, (fb__col)c, r->complexity_n, 0, "");
+            break;
+        case FB__COL_TIME:
+            fb__md_num(f, (fb__col)c, per_unit / r->time_unit_s, 2, "");
+            break;
+        case FB__COL_RATE:
+            fb__md_num(f, (fb__col)c, per_unit > 0 ? 1.0 / per_unit : 0, 2, "");
+            break;
+        case FB__COL_ERR:
+            fb__md_num(f, (fb__col)c, fb_result_err_pct(r, FB_ELAPSED), 1, "%");
+            break;
+        case FB__COL_INS:
+            fb__md_num(f, (fb__col)c, fb_result_median(r, FB_INSTRUCTIONS) / r->batch, 2, "");
+            break;
+        case FB__COL_CYC:
+            fb__md_num(f, (fb__col)c, fb_result_median(r, FB_CPUCYCLES) / r->batch, 2, "");
+            break;
         case FB__COL_IPC: {
             double cyc = fb_result_median(r, FB_CPUCYCLES);
-            fb__md_num(f, (fb__col)c, cyc > 0 ? fb_result_median(r, FB_INSTRUCTIONS) / cyc : NAN, 3, "");
+            fb__md_num(f, (fb__col)c, cyc > 0 ? fb_result_median(r, FB_INSTRUCTIONS) / cyc : NAN, 3,
+                       "");
             break;
         }
-        case FB__COL_BRA: fb__md_num(f, (fb__col)c, fb_result_median(r, FB_BRANCHINSTRUCTIONS) / r->batch, 2, ""); break;
+        case FB__COL_BRA:
+            fb__md_num(f, (fb__col)c, fb_result_median(r, FB_BRANCHINSTRUCTIONS) / r->batch, 2, "");
+            break;
         case FB__COL_MISS: {
             double bra = fb_result_median(r, FB_BRANCHINSTRUCTIONS);
-            fb__md_num(f, (fb__col)c, bra > 0 ? 100.0 * fb_result_median(r, FB_BRANCHMISSES) / bra : NAN, 1, "%");
+            fb__md_num(f, (fb__col)c,
+                       bra > 0 ? 100.0 * fb_result_median(r, FB_BRANCHMISSES) / bra : NAN, 1, "%");
             break;
         }
-        default: fb__md_num(f, (fb__col)c, r->total_s, 2, ""); break;
+        default:
+            fb__md_num(f, (fb__col)c, r->total_s, 2, "");
+            break;
         }
     }
     fputs("| ", f);

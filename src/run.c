@@ -33,19 +33,19 @@ struct fb__run {
     fb__clock_info clock_info;
     fb__perf *perf;
     fb__mask perf_mask;
-    fb__mask perf_lost;     /* measures unknown in some recorded epoch */
+    fb__mask perf_lost; /* measures unknown in some recorded epoch */
     double cfg[FB__K_COUNT];
-    double target_s;        /* target duration of one epoch */
-    double budget_s;        /* stop after this much measured time */
+    double target_s; /* target duration of one epoch */
+    double budget_s; /* stop after this much measured time */
     size_t epochs_max;
-    uint64_t exact_iters;   /* epoch_iterations, 0 = automatic */
+    uint64_t exact_iters; /* epoch_iterations, 0 = automatic */
     uint64_t min_iters;
-    fb_rng rng;             /* jitter against aliasing, fixed seed */
+    fb_rng rng; /* jitter against aliasing, fixed seed */
     /* progress */
     size_t epochs;
     uint64_t sum_iters;
-    double sum_elapsed_s;   /* recorded epochs */
-    double spent_s;         /* all epochs, recorded or not */
+    double sum_elapsed_s; /* recorded epochs */
+    double spent_s;       /* all epochs, recorded or not */
     uint64_t *iterations;
     double *values[FB_MEASURE_COUNT];
     char *error;
@@ -135,7 +135,8 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
     if (r->budget_s < 1.5 * (double)r->epochs_max * target)
         r->budget_s = 1.5 * (double)r->epochs_max * target;
     r->exact_iters = (uint64_t)r->cfg[FB__K_EPOCH_ITERATIONS];
-    r->min_iters = r->cfg[FB__K_MIN_EPOCH_ITERATIONS] >= 1 ? (uint64_t)r->cfg[FB__K_MIN_EPOCH_ITERATIONS] : 1;
+    r->min_iters =
+        r->cfg[FB__K_MIN_EPOCH_ITERATIONS] >= 1 ? (uint64_t)r->cfg[FB__K_MIN_EPOCH_ITERATIONS] : 1;
     fb_rng_seed(&r->rng, 123);
     r->iterations = malloc(r->epochs_max * sizeof *r->iterations);
     r->values[FB_ELAPSED] = malloc(r->epochs_max * sizeof(double));
@@ -201,7 +202,8 @@ static void fb__run_record(struct fb__run *r, uint64_t n, double elapsed_s, cons
 
 static bool fb__run_finished(const struct fb__run *r) {
     if (r->epochs >= r->epochs_max) return true;
-    size_t floor = r->epochs_max < FB__MIN_EPOCHS_UNDER_BUDGET ? r->epochs_max : FB__MIN_EPOCHS_UNDER_BUDGET;
+    size_t floor =
+        r->epochs_max < FB__MIN_EPOCHS_UNDER_BUDGET ? r->epochs_max : FB__MIN_EPOCHS_UNDER_BUDGET;
     return r->spent_s >= r->budget_s && r->epochs >= floor;
 }
 
@@ -319,7 +321,7 @@ static void fb__run_finish(fb_bench *b) {
 }
 
 FB__NOINLINE const fb_result *fb__run_at(fb_bench *b, const char *name, fb_op op, void *ctx,
-                                          int callsite) {
+                                         int callsite) {
     size_t before = b->n_results;
     fb__loop l = fb__loop_begin(b, name, callsite);
     if (b->run) b->run->shape = FB__SHAPE_CALL;

@@ -23,7 +23,7 @@ const fb__registration *fb__registry(void) { return fb__registry_head; }
 typedef struct fb__opts {
     bool help, list, sanity, quiet;
     const char *filter;
-    double min_time_ms;          /* < 0: not given */
+    double min_time_ms; /* < 0: not given */
     double *asymptote;
     size_t n_asymptote;
     const char *out_csv, *out_json, *out_gbench;
@@ -38,14 +38,19 @@ typedef struct fb__opt_spec {
 static const fb__opt_spec fb__opt_specs[] = {
     {"help", false, "", "print this help and exit"},
     {"list", false, "", "list the selected benchmarks, one a line, without running them"},
-    {"filter", true, "<regex>", "run the benchmarks whose whole name matches this POSIX extended regex (default: .*)"},
-    {"min_time", true, "<ms>", "minimum measured time per benchmark in milliseconds, spread over its epochs"},
-    {"sanity_check", false, "", "run each selected benchmark once (one epoch of one iteration), print no table"},
-    {"asymptote", true, "<n1,n2,...>", "run each selected benchmark once per N and fit its complexity"},
+    {"filter", true, "<regex>",
+     "run the benchmarks whose whole name matches this POSIX extended regex (default: .*)"},
+    {"min_time", true, "<ms>",
+     "minimum measured time per benchmark in milliseconds, spread over its epochs"},
+    {"sanity_check", false, "",
+     "run each selected benchmark once (one epoch of one iteration), print no table"},
+    {"asymptote", true, "<n1,n2,...>",
+     "run each selected benchmark once per N and fit its complexity"},
     {"output_csv", true, "<file>", "write all results as CSV ('-' = stdout)"},
     {"output_json", true, "<file>", "write all results as femtobench JSON ('-' = stdout)"},
     {"output_gbench", true, "<file>", "write all results as Google Benchmark JSON ('-' = stdout)"},
-    {"quiet", false, "", "no environment warnings or unstable markers (as FEMTOBENCH_SUPPRESS_WARNINGS=1)"},
+    {"quiet", false, "",
+     "no environment warnings or unstable markers (as FEMTOBENCH_SUPPRESS_WARNINGS=1)"},
 };
 #define FB__N_OPTS (sizeof fb__opt_specs / sizeof fb__opt_specs[0])
 
@@ -69,7 +74,8 @@ static void fb__runner_help(FILE *f, const char *prog) {
         fprintf(f, "  %-26s %s\n", left, fb__opt_specs[i].help);
     }
     fputs("\nEnvironment: FEMTOBENCH_CONFIG=\"epochs=21,min_epoch_time=5ms\", "
-          "FEMTOBENCH_ENDLESS=<name>,\nFEMTOBENCH_SUPPRESS_WARNINGS=1. See README.md.\n", f);
+          "FEMTOBENCH_ENDLESS=<name>,\nFEMTOBENCH_SUPPRESS_WARNINGS=1. See README.md.\n",
+          f);
 }
 
 /* Strict number: the whole text, finite, >= 0. */
@@ -94,7 +100,8 @@ static int fb__parse_asymptote(const char *text, fb__opts *o) {
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
         char item[64];
         if (len == 0)
-            return fb__runner_error("-asymptote=%s: empty entry (expected n1,n2,... with every N > 0)", text);
+            return fb__runner_error(
+                "-asymptote=%s: empty entry (expected n1,n2,... with every N > 0)", text);
         if (len >= sizeof item)
             return fb__runner_error("-asymptote=%s: entry '%.*s' is too long", text, (int)len, p);
         memcpy(item, p, len);
@@ -115,13 +122,15 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
         if (arg[0] != '-' || arg[1] == '\0')
-            return fb__runner_error("unexpected argument '%s' (options start with '-'; see -help)", arg);
+            return fb__runner_error("unexpected argument '%s' (options start with '-'; see -help)",
+                                    arg);
         const char *name = arg + 1 + (arg[1] == '-');
         const char *eq = strchr(name, '=');
         size_t len = eq ? (size_t)(eq - name) : strlen(name);
         const fb__opt_spec *spec = NULL;
         for (size_t k = 0; k < FB__N_OPTS; ++k)
-            if (strlen(fb__opt_specs[k].name) == len && strncmp(fb__opt_specs[k].name, name, len) == 0)
+            if (strlen(fb__opt_specs[k].name) == len &&
+                strncmp(fb__opt_specs[k].name, name, len) == 0)
                 spec = &fb__opt_specs[k];
         if (!spec) {
             char given[64];
@@ -140,14 +149,20 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
         if (!spec->takes_value && eq)
             return fb__runner_error("-%s takes no value, got '%s'", spec->name, arg);
         const char *val = eq ? eq + 1 : "";
-        if (!strcmp(spec->name, "help")) o->help = true;
-        else if (!strcmp(spec->name, "list")) o->list = true;
-        else if (!strcmp(spec->name, "sanity_check")) o->sanity = true;
-        else if (!strcmp(spec->name, "quiet")) o->quiet = true;
-        else if (!strcmp(spec->name, "filter")) o->filter = val;
+        if (!strcmp(spec->name, "help"))
+            o->help = true;
+        else if (!strcmp(spec->name, "list"))
+            o->list = true;
+        else if (!strcmp(spec->name, "sanity_check"))
+            o->sanity = true;
+        else if (!strcmp(spec->name, "quiet"))
+            o->quiet = true;
+        else if (!strcmp(spec->name, "filter"))
+            o->filter = val;
         else if (!strcmp(spec->name, "min_time")) {
             if (!fb__parse_nonneg(val, &o->min_time_ms))
-                return fb__runner_error("-min_time=%s: not a non-negative number of milliseconds", val);
+                return fb__runner_error("-min_time=%s: not a non-negative number of milliseconds",
+                                        val);
         } else if (!strcmp(spec->name, "asymptote")) {
             free(o->asymptote);
             o->asymptote = NULL;
@@ -156,16 +171,20 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
             if (rc) return rc;
         } else {
             if (!*val) return fb__runner_error("-%s: empty file name", spec->name);
-            if (!strcmp(spec->name, "output_csv")) o->out_csv = val;
-            else if (!strcmp(spec->name, "output_json")) o->out_json = val;
-            else o->out_gbench = val;
+            if (!strcmp(spec->name, "output_csv"))
+                o->out_csv = val;
+            else if (!strcmp(spec->name, "output_json"))
+                o->out_json = val;
+            else
+                o->out_gbench = val;
         }
     }
     return 0;
 }
 
 static int fb__cmp_reg(const void *a, const void *b) {
-    return strcmp((*(const fb__registration *const *)a)->name, (*(const fb__registration *const *)b)->name);
+    return strcmp((*(const fb__registration *const *)a)->name,
+                  (*(const fb__registration *const *)b)->name);
 }
 
 /* Applies the command line to a fresh bench: it wins over code and env. */
@@ -177,10 +196,12 @@ static void fb__runner_configure(fb_bench *b, const fb__opts *o, FILE *table) {
         fb__cfg_set(b, FB__LAYER_CLI, FB__K_WARMUP, 0);
     }
     if (o->min_time_ms >= 0)
-        fb__cfg_set(b, FB__LAYER_CLI, FB__K_MIN_EPOCH_TIME, o->min_time_ms * 1e-3 / fb__cfg(b, FB__K_EPOCHS));
+        fb__cfg_set(b, FB__LAYER_CLI, FB__K_MIN_EPOCH_TIME,
+                    o->min_time_ms * 1e-3 / fb__cfg(b, FB__K_EPOCHS));
 }
 
-static int fb__runner_write(const char *path, int (*writer)(const fb_bench *, FILE *), const fb_bench *suite) {
+static int fb__runner_write(const char *path, int (*writer)(const fb_bench *, FILE *),
+                            const fb_bench *suite) {
     char err[512];
     if (!path) return 0;
     if (fb__outfile_write(path, writer, suite, err, sizeof err) != FB_OK) {
@@ -230,7 +251,8 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__registration ***se
     regfree(&re);
     all[k] = NULL;
     if (k == 0) {
-        if (o->filter) return fb__runner_error("-filter=%s selects no benchmark (see -list)", filter);
+        if (o->filter)
+            return fb__runner_error("-filter=%s selects no benchmark (see -list)", filter);
         return fb__runner_error("no benchmark is registered");
     }
 
@@ -241,7 +263,8 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__registration ***se
         if (!outs[i]) continue;
         char why[512];
         if (!strcmp(outs[i], "-")) {
-            if (++to_stdout > 1) return fb__runner_error("-%s=-: only one output can go to stdout", names[i]);
+            if (++to_stdout > 1)
+                return fb__runner_error("-%s=-: only one output can go to stdout", names[i]);
         } else if (fb__outfile_check(outs[i], why, sizeof why) != FB_OK) {
             return fb__runner_error("-%s=%s: %s", names[i], outs[i], why);
         }
@@ -266,7 +289,8 @@ int fb_main(int argc, char **argv) {
         return 0;
     }
     if (o.quiet) setenv("FEMTOBENCH_SUPPRESS_WARNINGS", "1", 1);
-    bool to_stdout = (o.out_csv && !strcmp(o.out_csv, "-")) || (o.out_json && !strcmp(o.out_json, "-")) ||
+    bool to_stdout = (o.out_csv && !strcmp(o.out_csv, "-")) ||
+                     (o.out_json && !strcmp(o.out_json, "-")) ||
                      (o.out_gbench && !strcmp(o.out_gbench, "-"));
     FILE *table = to_stdout ? stderr : stdout;
 
@@ -296,7 +320,8 @@ int fb_main(int argc, char **argv) {
             if (b->results[r]->error) {
                 ++failed;
                 if (o.sanity)
-                    fprintf(stderr, "femtobench: %s: %s\n", b->results[r]->name, b->results[r]->error);
+                    fprintf(stderr, "femtobench: %s: %s\n", b->results[r]->name,
+                            b->results[r]->error);
             }
         if (o.n_asymptote && !o.sanity && !interrupted) {
             fputc('\n', table);

@@ -34,7 +34,8 @@ void fb__stats_compute(fb_result *r) {
     r->total_s = 0;
     for (size_t i = 0; i < n; ++i) {
         r->total_iterations += r->iterations[i];
-        if (r->values[FB_ELAPSED]) r->total_s += r->values[FB_ELAPSED][i] * (double)r->iterations[i];
+        if (r->values[FB_ELAPSED])
+            r->total_s += r->values[FB_ELAPSED][i] * (double)r->iterations[i];
     }
     double *tmp = malloc(2 * (n ? n : 1) * sizeof *tmp);
     for (int m = 0; m < FB_MEASURE_COUNT; ++m) {

@@ -36,7 +36,8 @@ static bool fb__sys_read(const char *root, const char *rel, char *buf, size_t le
     size_t n = fread(buf, 1, len - 1, f);
     fclose(f);
     buf[n] = '\0';
-    while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t')) buf[--n] = '\0';
+    while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
+        buf[--n] = '\0';
     return true;
 }
 
@@ -49,8 +50,10 @@ static double fb__sys_decimal(const char *s, const char **end) {
     double scale = 1;
     bool digits = false;
     for (; *s >= '0' && *s <= '9'; ++s, digits = true)
-        if (mant < UINT64_MAX / 10 - 9) mant = mant * 10 + (uint64_t)(*s - '0');
-        else scale /= 10; /* too many digits: keep the magnitude */
+        if (mant < UINT64_MAX / 10 - 9)
+            mant = mant * 10 + (uint64_t)(*s - '0');
+        else
+            scale /= 10; /* too many digits: keep the magnitude */
     if (*s == '.')
         for (++s; *s >= '0' && *s <= '9'; ++s, digits = true)
             if (mant < UINT64_MAX / 10 - 9) mant = mant * 10 + (uint64_t)(*s - '0'), scale *= 10;
@@ -83,7 +86,8 @@ static void fb__sys_cpuinfo(const char *root, fb__sysinfo *out, double *mhz) {
             const char *v;
             if (fb__sys_cpuinfo_value(line, "processor")) {
                 ++cpus;
-            } else if (!out->cpu_model[0] && (v = fb__sys_cpuinfo_value(line, "model name")) && *v) {
+            } else if (!out->cpu_model[0] && (v = fb__sys_cpuinfo_value(line, "model name")) &&
+                       *v) {
                 snprintf(out->cpu_model, sizeof out->cpu_model, "%s", v);
             } else if (*mhz <= 0 && (v = fb__sys_cpuinfo_value(line, "cpu MHz"))) {
                 *mhz = fb__sys_decimal(v, NULL);
@@ -116,9 +120,12 @@ static long long fb__sys_size(const char *s) {
     const char *e;
     double v = fb__sys_decimal(s, &e);
     if (v < 0) return 0;
-    if (*e == 'K') v *= 1024;
-    else if (*e == 'M') v *= 1024 * 1024;
-    else if (*e == 'G') v *= 1024.0 * 1024 * 1024;
+    if (*e == 'K')
+        v *= 1024;
+    else if (*e == 'M')
+        v *= 1024 * 1024;
+    else if (*e == 'G')
+        v *= 1024.0 * 1024 * 1024;
     return (long long)v;
 }
 
@@ -172,7 +179,8 @@ void fb__sysinfo_read(const char *root, fb__sysinfo *out) {
 #if FB_HAVE_SYSFS
     fb__sys_cpuinfo(root, out, &mhz);
     char val[64];
-    if (fb__sys_read(root, "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", val, sizeof val)) {
+    if (fb__sys_read(root, "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", val,
+                     sizeof val)) {
         double khz = fb__sys_decimal(val, NULL);
         if (khz > 0) mhz = khz / 1000;
     }

@@ -9,45 +9,43 @@
 
 static int check_failures_;
 
-#define CHECK(cond)                                                            \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__,   \
-                    #cond);                                                    \
-            check_failures_++;                                                 \
-        }                                                                      \
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);               \
+            check_failures_++;                                                                     \
+        }                                                                                          \
     } while (0)
 
-#define CHECK_NEAR(a, b, tol)                                                  \
-    do {                                                                       \
-        double a_ = (double)(a), b_ = (double)(b);                             \
-        if (!(fabs(a_ - b_) <= (tol))) {                                       \
-            fprintf(stderr, "%s:%d: CHECK_NEAR failed: %s = %.17g, %s = %.17g\n", \
-                    __FILE__, __LINE__, #a, a_, #b, b_);                       \
-            check_failures_++;                                                 \
-        }                                                                      \
+#define CHECK_NEAR(a, b, tol)                                                                      \
+    do {                                                                                           \
+        double a_ = (double)(a), b_ = (double)(b);                                                 \
+        if (!(fabs(a_ - b_) <= (tol))) {                                                           \
+            fprintf(stderr, "%s:%d: CHECK_NEAR failed: %s = %.17g, %s = %.17g\n", __FILE__,        \
+                    __LINE__, #a, a_, #b, b_);                                                     \
+            check_failures_++;                                                                     \
+        }                                                                                          \
     } while (0)
 
-#define CHECK_STR(a, b)                                                        \
-    do {                                                                       \
-        const char *a_ = (a), *b_ = (b);                                       \
-        if (!a_ || !b_ || strcmp(a_, b_) != 0) {                               \
-            fprintf(stderr, "%s:%d: CHECK_STR failed:\n  %s = \"%s\"\n  %s = \"%s\"\n", \
-                    __FILE__, __LINE__, #a, a_ ? a_ : "(null)", #b,            \
-                    b_ ? b_ : "(null)");                                       \
-            check_failures_++;                                                 \
-        }                                                                      \
+#define CHECK_STR(a, b)                                                                            \
+    do {                                                                                           \
+        const char *a_ = (a), *b_ = (b);                                                           \
+        if (!a_ || !b_ || strcmp(a_, b_) != 0) {                                                   \
+            fprintf(stderr, "%s:%d: CHECK_STR failed:\n  %s = \"%s\"\n  %s = \"%s\"\n", __FILE__,  \
+                    __LINE__, #a, a_ ? a_ : "(null)", #b, b_ ? b_ : "(null)");                     \
+            check_failures_++;                                                                     \
+        }                                                                                          \
     } while (0)
 
-#define CHECK_DONE()                                                           \
-    (check_failures_ ? (fprintf(stderr, "%d check(s) failed\n", check_failures_), 1) \
+#define CHECK_DONE()                                                                               \
+    (check_failures_ ? (fprintf(stderr, "%d check(s) failed\n", check_failures_), 1)               \
                      : (printf("ok\n"), 0))
 
 /* Skips the whole test (ctest reports it as skipped via exit code 77). */
-#define CHECK_SKIP(reason)                                                     \
-    do {                                                                       \
-        printf("SKIP: %s\n", reason);                                          \
-        exit(77);                                                              \
+#define CHECK_SKIP(reason)                                                                         \
+    do {                                                                                           \
+        printf("SKIP: %s\n", reason);                                                              \
+        exit(77);                                                                                  \
     } while (0)
 
 #endif

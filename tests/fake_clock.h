@@ -6,9 +6,9 @@
 
 typedef struct fake_clock {
     uint64_t now_ns;
-    uint64_t cost_ns;      /* what one op call costs */
-    uint64_t calls;        /* op calls so far */
-    uint64_t read_ns;      /* cost of one clock read */
+    uint64_t cost_ns; /* what one op call costs */
+    uint64_t calls;   /* op calls so far */
+    uint64_t read_ns; /* cost of one clock read */
 } fake_clock;
 
 static inline uint64_t fake_clock_now(void *ctx) {

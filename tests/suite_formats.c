@@ -13,18 +13,27 @@ FB_BENCHMARK(Weird) {
     fb_set_unit(b, "b\"yte");
     fb_set_batch(b, 8);
     uint64_t x = 1;
-    FB_RUN(b, "a\"b,c;d\\e|f\n\t\xc3\xa9") { x = x * 3 + 1; fb_do_not_optimize(x); }
+    FB_RUN(b, "a\"b,c;d\\e|f\n\t\xc3\xa9") {
+        x = x * 3 + 1;
+        fb_do_not_optimize(x);
+    }
 }
 
 /* Control characters, DEL and an ill-formed UTF-8 byte. */
 FB_BENCHMARK(Ctrl) {
     uint64_t x = 1;
-    FB_RUN(b, "ctrl\x01\x1f\x7f\xff end") { x ^= x << 1; fb_do_not_optimize(x); }
+    FB_RUN(b, "ctrl\x01\x1f\x7f\xff end") {
+        x ^= x << 1;
+        fb_do_not_optimize(x);
+    }
 }
 
 FB_BENCHMARK(Plain) {
     uint64_t x = 1;
-    FB_RUN(b, "plain") { x += x >> 1; fb_do_not_optimize(x); }
+    FB_RUN(b, "plain") {
+        x += x >> 1;
+        fb_do_not_optimize(x);
+    }
 }
 
 /* `break` leaves the timed loop: the runner records an error row. */
@@ -42,7 +51,10 @@ FB_BENCHMARK(Scale) {
     size_t n = fb_complexity_n(b) > 0 ? (size_t)fb_complexity_n(b) : 16;
     uint64_t x = 1;
     FB_RUN(b, "scale") {
-        for (size_t i = 0; i < n; ++i) { x = x * 6364136223846793005ull + i; fb_do_not_optimize(x); }
+        for (size_t i = 0; i < n; ++i) {
+            x = x * 6364136223846793005ull + i;
+            fb_do_not_optimize(x);
+        }
     }
 }
 
@@ -54,7 +66,10 @@ FB_BENCHMARK(Many) {
     char name[32];
     for (int i = 0; i < 300; ++i) {
         snprintf(name, sizeof name, "many_%03d", i);
-        FB_RUN(b, name) { x += (uint64_t)i; fb_do_not_optimize(x); }
+        FB_RUN(b, name) {
+            x += (uint64_t)i;
+            fb_do_not_optimize(x);
+        }
     }
 }
 

@@ -8,7 +8,8 @@
 #include <string.h>
 
 enum { O1, LOGN, N1, NLOGN, N2, N3, MODELS };
-static const char *const names[MODELS] = {"O(1)", "O(log n)", "O(n)", "O(n log n)", "O(n^2)", "O(n^3)"};
+static const char *const names[MODELS] = {"O(1)",       "O(log n)", "O(n)",
+                                          "O(n log n)", "O(n^2)",   "O(n^3)"};
 
 static const double ns_seed[] = {25, 50, 100, 200, 400, 600, 800};
 #define K_SEED (sizeof ns_seed / sizeof *ns_seed)
@@ -18,12 +19,18 @@ static const double ns_wide[] = {10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10
 
 static double f(int model, double n) {
     switch (model) {
-    case LOGN: return log2(n);
-    case N1: return n;
-    case NLOGN: return n * log2(n);
-    case N2: return n * n;
-    case N3: return n * n * n;
-    default: return 1;
+    case LOGN:
+        return log2(n);
+    case N1:
+        return n;
+    case NLOGN:
+        return n * log2(n);
+    case N2:
+        return n * n;
+    case N3:
+        return n * n * n;
+    default:
+        return 1;
     }
 }
 
@@ -104,7 +111,8 @@ static int nanobench_pick(const double *ns, const double *ys, size_t k) {
 }
 
 static void medians(const fb_bench *b, double *ys) {
-    for (size_t i = 0; i < fb_result_count(b); i++) ys[i] = fb_result_median(fb_result_at(b, i), FB_ELAPSED);
+    for (size_t i = 0; i < fb_result_count(b); i++)
+        ys[i] = fb_result_median(fb_result_at(b, i), FB_ELAPSED);
 }
 
 /* What fb_write_complexity prints, as a string (static buffer). */
@@ -160,7 +168,8 @@ static void test_noisy(void) {
         for (uint64_t seed = 1; seed <= 6; seed++) {
             double coefficient = m == O1 ? 3e-7 : 2e-7 / f(m, 200);
             fb_bench *b = fb_bench_new();
-            fill(b, "x", m, ns_seed, K_SEED, coefficient, 0.5 * coefficient * f(m, 200), 0.03, seed);
+            fill(b, "x", m, ns_seed, K_SEED, coefficient, 0.5 * coefficient * f(m, 200), 0.03,
+                 seed);
             CHECK_STR(winner(b), names[m]);
             fb_bench_free(b);
 
@@ -277,19 +286,18 @@ static void test_cliff(void) {
 
 /* The seed's ComplexMemPool figures (ns/op from the PR description). */
 static void test_golden(void) {
-    static const double ns_op[] = {1064241.00, 1579530.00,  4022774.00, 15390986.00,
+    static const double ns_op[] = {1064241.00,  1579530.00,   4022774.00,  15390986.00,
                                    69394711.00, 168977165.00, 310109077.00};
     fb_bench *b = fb_bench_new();
     for (size_t i = 0; i < K_SEED; i++) add(b, "ComplexMemPool", ns_seed[i], ns_op[i] * 1e-9, NULL);
-    CHECK_STR(printed(b, "ComplexMemPool"),
-              "|   coefficient |   err% | complexity\n"
-              "|--------------:|-------:|------------\n"
-              "|   4.04165e-07 |  12.4% | O(n^2)\n"
-              "|    8.0587e-10 |  31.9% | O(n^3)\n"
-              "|   7.74877e-06 |  51.9% | O(n log n)\n"
-              "|   4.38307e-05 |  58.6% | O(n)\n"
-              "|   0.000295825 |  75.2% | O(log n)\n"
-              "|     0.0014147 |  78.4% | O(1)\n");
+    CHECK_STR(printed(b, "ComplexMemPool"), "|   coefficient |   err% | complexity\n"
+                                            "|--------------:|-------:|------------\n"
+                                            "|   4.04165e-07 |  12.4% | O(n^2)\n"
+                                            "|    8.0587e-10 |  31.9% | O(n^3)\n"
+                                            "|   7.74877e-06 |  51.9% | O(n log n)\n"
+                                            "|   4.38307e-05 |  58.6% | O(n)\n"
+                                            "|   0.000295825 |  75.2% | O(log n)\n"
+                                            "|     0.0014147 |  78.4% | O(1)\n");
     fb_bench_free(b);
 }
 
@@ -298,9 +306,9 @@ static void test_filter(void) {
     fb_bench *b = fb_bench_new();
     fill(b, "quad", N2, ns_seed, K_SEED, 1e-9, 1e-7, 0, 1);
     fill(b, "lin", N1, ns_seed, K_SEED, 1e-9, 1e-7, 0, 1);
-    add(b, "quad", 100, 1.0, "the op failed");  /* error: ignored */
-    add(b, "quad", 0, 1.0, NULL);               /* no N: ignored */
-    add(b, "other", 100, 1e-3, NULL);           /* one N only */
+    add(b, "quad", 100, 1.0, "the op failed"); /* error: ignored */
+    add(b, "quad", 0, 1.0, NULL);              /* no N: ignored */
+    add(b, "other", 100, 1e-3, NULL);          /* one N only */
     fb_fit fits[FB_FIT_MODELS];
     CHECK_STR(fit_checked(b, "quad", fits), "O(n^2)");
     CHECK(fits[0].err_pct < 1e-6);

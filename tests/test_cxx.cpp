@@ -19,7 +19,8 @@ int main() {
     const fb_result *r = fb_run(b, "cxx op", op, &cost);
     int failures = 0;
     if (!r || std::strcmp(fb_result_name(r), "cxx op") != 0) ++failures;
-    if (r && (fb_result_median(r, FB_ELAPSED) < 39e-9 || fb_result_median(r, FB_ELAPSED) > 41e-9)) ++failures;
+    if (r && (fb_result_median(r, FB_ELAPSED) < 39e-9 || fb_result_median(r, FB_ELAPSED) > 41e-9))
+        ++failures;
     uint64_t x = 1;
     FB_RUN(b, "inline") {
         fake_now += 10;

@@ -133,7 +133,7 @@ static void test_build(void) {
     CHECK(check(1 | 2)->count == 0); /* optimized without NDEBUG: not a warning */
     CHECK(check(7)->count == 0);
     CHECK(check(-1)->count == 0);
-    CHECK(check(4)->count == 0);     /* bit 0 clear: unknown */
+    CHECK(check(4)->count == 0); /* bit 0 clear: unknown */
 #if defined(__OPTIMIZE__)
     CHECK(check(FB__CALLSITE)->count == 0);
 #else
@@ -174,7 +174,9 @@ static void test_governor(void) {
     CHECK(check(-1)->count == 1);
     const fb__env_warning *w = find(&rep_, "CPU governor");
     if (w)
-        CHECK_STR(w->what, "CPU governor 'powersave' on CPUs 1-2, 'schedutil' on CPU 3 (want 'performance')");
+        CHECK_STR(
+            w->what,
+            "CPU governor 'powersave' on CPUs 1-2, 'schedutil' on CPU 3 (want 'performance')");
     else
         CHECK(w != NULL);
     check_all_have_fixes(&rep_);
@@ -234,7 +236,8 @@ static void test_boost(void) {
     put("sys/devices/system/cpu/amd_pstate/cpb_boost", "0\n");
     for (int c = 0; c < 4; ++c) cpu_file(c, "boost", c < 2 ? "1\n" : "0\n");
     CHECK(check(-1)->count == 1);
-    CHECK(find(&rep_, "turbo/boost enabled: per-CPU boost = 1 on CPUs 0-1 (amd-pstate active)") != NULL);
+    CHECK(find(&rep_, "turbo/boost enabled: per-CPU boost = 1 on CPUs 0-1 (amd-pstate active)") !=
+          NULL);
     put("sys/devices/system/cpu/cpufreq/boost", "1\n");
     CHECK(check(-1)->count == 1); /* still one warning, both sources named */
     CHECK(find(&rep_, "cpufreq/boost = 1, per-CPU boost = 1 on CPUs 0-1") != NULL);
@@ -350,7 +353,8 @@ static void test_isolated(void) {
     CHECK(check(-1)->count == 1);
     const fb__env_warning *w = find(&rep_, "not pinned");
     if (w) {
-        CHECK_STR(w->what, "not pinned: isolated CPUs 2-3 exist, but this thread may run on CPUs 0-3");
+        CHECK_STR(w->what,
+                  "not pinned: isolated CPUs 2-3 exist, but this thread may run on CPUs 0-3");
         CHECK(strstr(w->fix, "taskset -c 2 ") != NULL);
     } else {
         CHECK(w != NULL);
@@ -361,7 +365,7 @@ static void test_isolated(void) {
     CHECK(check(-1)->count == 0);
     put("proc/thread-self/status", "Cpus_allowed_list:\t0-1\n"); /* outside the isolated set */
     CHECK(check(-1)->count == 1);
-    {   /* a list too long to read whole is unknown, not cut short */
+    { /* a list too long to read whole is unknown, not cut short */
         static char status[6000];
         size_t n = (size_t)snprintf(status, sizeof status, "Cpus_allowed_list:\t0");
         while (n < 5000) n += (size_t)snprintf(status + n, sizeof status - n, ",%zu", n);
@@ -528,7 +532,8 @@ static void check_bad(const char *text, const char *entry, const char *reason) {
     fb_bench *b = fb_bench_new();
     char *msgs = NULL, expect[512];
     CHECK(parse(b, text, &msgs) == 1);
-    snprintf(expect, sizeof expect, "femtobench: FEMTOBENCH_CONFIG: bad entry '%s': %s\n", entry, reason);
+    snprintf(expect, sizeof expect, "femtobench: FEMTOBENCH_CONFIG: bad entry '%s': %s\n", entry,
+             reason);
     CHECK_STR(msgs, expect);
     CHECK(b->cfg_set[FB__LAYER_ENV] == 0);
     free(msgs);
@@ -547,9 +552,10 @@ static void test_config_valid(void) {
     CHECK(fb__cfg(b, FB__K_MAX_EPOCH_TIME) == fb__keys[FB__K_MAX_EPOCH_TIME].def); /* untouched */
 
     /* whitespace, empty entries, every unit, fractions, every key */
-    CHECK(fb__env_parse_config(b, " ,, epochs = 7 , max_epoch_time= 1.5 s ,min_epoch_time=250us,"
-                                  "max_total_time=.5ms, epoch_iterations=0,min_epoch_iterations=3,"
-                                  "clock_resolution_multiple=2000,warmup=0,",
+    CHECK(fb__env_parse_config(b,
+                               " ,, epochs = 7 , max_epoch_time= 1.5 s ,min_epoch_time=250us,"
+                               "max_total_time=.5ms, epoch_iterations=0,min_epoch_iterations=3,"
+                               "clock_resolution_multiple=2000,warmup=0,",
                                NULL) == 0);
     CHECK(fb__cfg(b, FB__K_EPOCHS) == 7);
     CHECK_NEAR(fb__cfg(b, FB__K_MAX_EPOCH_TIME), 1.5, 1e-15);
@@ -577,7 +583,8 @@ static void test_config_malformed(void) {
     check_bad("epoch=3", "epoch=3", "unknown key 'epoch' (did you mean 'epochs'?)");
     check_bad(" minEpochTime = 1ms ", "minEpochTime = 1ms",
               "unknown key 'minEpochTime' (did you mean 'min_epoch_time'?)");
-    check_bad("max_epoc_tme=1ms", "max_epoc_tme=1ms", "unknown key 'max_epoc_tme' (did you mean 'max_epoch_time'?)");
+    check_bad("max_epoc_tme=1ms", "max_epoc_tme=1ms",
+              "unknown key 'max_epoc_tme' (did you mean 'max_epoch_time'?)");
     check_bad("zzz=1", "zzz=1", "unknown key 'zzz'");
     check_bad("title=x", "title=x", "unknown key 'title'");
     check_bad("epochs", "epochs", "expected key=value");
@@ -596,7 +603,8 @@ static void test_config_malformed(void) {
     check_bad("min_epoch_time=5MS", "min_epoch_time=5MS", "unknown unit 'MS' (ns, us, ms or s)");
     check_bad("epochs=2.5", "epochs=2.5", "'epochs' takes a whole number");
     check_bad("warmup=10ms", "warmup=10ms", "'warmup' is a count and takes no unit");
-    check_bad("epochs=99999999999999999999999", "epochs=99999999999999999999999", "number too large");
+    check_bad("epochs=99999999999999999999999", "epochs=99999999999999999999999",
+              "number too large");
     check_bad("warmup=18446744073709551615", "warmup=18446744073709551615", "number too large");
     check_bad("max_total_time=99999999999999999999999s", "max_total_time=99999999999999999999999s",
               "number too large");

@@ -21,8 +21,8 @@
 /* A result as the core would record it: epochs of iterations and
  * per-iteration values for the measures in `has` (values[m] is n numbers). */
 static fb_result *make_result(const char *title, const char *name, const char *unit, double batch,
-                              double n_cx, size_t epochs, const uint64_t *iters,
-                              fb__mask has, const double *const values[FB_MEASURE_COUNT]) {
+                              double n_cx, size_t epochs, const uint64_t *iters, fb__mask has,
+                              const double *const values[FB_MEASURE_COUNT]) {
     fb_result *r = calloc(1, sizeof *r);
     r->title = fb__strdup(title);
     r->name = fb__strdup(name);
@@ -49,7 +49,8 @@ static fb_result *make_result(const char *title, const char *name, const char *u
 }
 
 static fb_result *make_error(const char *name, const char *error) {
-    fb_result *r = make_result("errors", name, "op", 1, 0, 0, NULL, 0, (const double *const[FB_MEASURE_COUNT]){0});
+    fb_result *r = make_result("errors", name, "op", 1, 0, 0, NULL, 0,
+                               (const double *const[FB_MEASURE_COUNT]){0});
     r->error = fb__strdup(error);
     return r;
 }
@@ -66,8 +67,8 @@ static fb_bench *golden_bench(void) {
         double ins[5] = {40, 40, 40.5, 40, 40};
         double cyc[5] = {50, 48, 52, 50, 60};
         double pf[5] = {0, 0, 0.25, 0, 0};
-        const double *v[FB_MEASURE_COUNT] = {[FB_ELAPSED] = el, [FB_INSTRUCTIONS] = ins,
-                                              [FB_CPUCYCLES] = cyc, [FB_PAGEFAULTS] = pf};
+        const double *v[FB_MEASURE_COUNT] = {
+            [FB_ELAPSED] = el, [FB_INSTRUCTIONS] = ins, [FB_CPUCYCLES] = cyc, [FB_PAGEFAULTS] = pf};
         fb__bench_add_result(b, make_result("demo", "sum", "op", 1, 0, 5, it,
                                             FB__BIT(FB_ELAPSED) | FB__BIT(FB_INSTRUCTIONS) |
                                                 FB__BIT(FB_CPUCYCLES) | FB__BIT(FB_PAGEFAULTS),
@@ -77,7 +78,8 @@ static fb_bench *golden_bench(void) {
         uint64_t it[4] = {1000, 1000, 1000, 1000};
         double el[4] = {6.4e-7, 6.5e-7, 6.4e-7, 7e-7};
         const double *v[FB_MEASURE_COUNT] = {[FB_ELAPSED] = el};
-        fb__bench_add_result(b, make_result("demo", "copy", "byte", 64, 0, 4, it, FB__BIT(FB_ELAPSED), v));
+        fb__bench_add_result(
+            b, make_result("demo", "copy", "byte", 64, 0, 4, it, FB__BIT(FB_ELAPSED), v));
     }
     fb__bench_add_result(b, make_error("broken", "the op was optimized away"));
     for (int k = 0; k < 3; ++k) {
@@ -85,14 +87,15 @@ static fb_bench *golden_bench(void) {
         uint64_t it[3] = {10, 10, 10};
         double el[3] = {n * 1e-8, n * 1.1e-8, n * 0.95e-8};
         const double *v[FB_MEASURE_COUNT] = {[FB_ELAPSED] = el};
-        fb__bench_add_result(b, make_result("sorting", "sort", "op", 1, n, 3, it, FB__BIT(FB_ELAPSED), v));
+        fb__bench_add_result(
+            b, make_result("sorting", "sort", "op", 1, n, 3, it, FB__BIT(FB_ELAPSED), v));
     }
     {
         uint64_t it[3] = {7, 7, 7};
         double el[3] = {1e-6, 2e-6, 3e-6};
         const double *v[FB_MEASURE_COUNT] = {[FB_ELAPSED] = el};
-        fb__bench_add_result(b, make_result("t \"q\", ;\\ |", WEIRD, "b\"yte", 2, 0, 3, it,
-                                            FB__BIT(FB_ELAPSED), v));
+        fb__bench_add_result(
+            b, make_result("t \"q\", ;\\ |", WEIRD, "b\"yte", 2, 0, 3, it, FB__BIT(FB_ELAPSED), v));
     }
     {
         /* a counter that was never scheduled (NAN) and one with an
@@ -101,12 +104,12 @@ static fb_bench *golden_bench(void) {
         double el[3] = {1e-3, 1e-3, 1e-3};
         double ins[3] = {NAN, NAN, NAN};
         double cyc[3] = {1, INFINITY, 2};
-        const double *v[FB_MEASURE_COUNT] = {[FB_ELAPSED] = el, [FB_INSTRUCTIONS] = ins,
-                                              [FB_CPUCYCLES] = cyc};
-        fb__bench_add_result(b, make_result("odd", "nonfinite", "op", 1, 0, 3, it,
-                                            FB__BIT(FB_ELAPSED) | FB__BIT(FB_INSTRUCTIONS) |
-                                                FB__BIT(FB_CPUCYCLES),
-                                            v));
+        const double *v[FB_MEASURE_COUNT] = {
+            [FB_ELAPSED] = el, [FB_INSTRUCTIONS] = ins, [FB_CPUCYCLES] = cyc};
+        fb__bench_add_result(
+            b,
+            make_result("odd", "nonfinite", "op", 1, 0, 3, it,
+                        FB__BIT(FB_ELAPSED) | FB__BIT(FB_INSTRUCTIONS) | FB__BIT(FB_CPUCYCLES), v));
     }
     return b;
 }
@@ -132,14 +135,17 @@ static void golden_context(fb__sysinfo *si) {
     si->build_flags = "-O2 -DNDEBUG";
     si->library_build = 7;
     golden_env.count = 1;
-    snprintf(golden_env.w[0].what, sizeof golden_env.w[0].what, "CPU frequency scaling: \"powersave\"");
-    snprintf(golden_env.w[0].fix, sizeof golden_env.w[0].fix, "use the performance governor\t(cpupower)");
+    snprintf(golden_env.w[0].what, sizeof golden_env.w[0].what,
+             "CPU frequency scaling: \"powersave\"");
+    snprintf(golden_env.w[0].fix, sizeof golden_env.w[0].fix,
+             "use the performance governor\t(cpupower)");
     si->env = &golden_env;
 }
 
 /* Runs a writer into memory; returns a malloc'd NUL-terminated string. */
-static char *capture(int (*w)(const fb_bench *, FILE *, const fb__sysinfo *), int (*plain)(const fb_bench *, FILE *),
-                     const fb_bench *b, const fb__sysinfo *si, int *rc) {
+static char *capture(int (*w)(const fb_bench *, FILE *, const fb__sysinfo *),
+                     int (*plain)(const fb_bench *, FILE *), const fb_bench *b,
+                     const fb__sysinfo *si, int *rc) {
     FILE *f = tmpfile();
     if (!f) return NULL;
     *rc = w ? w(b, f, si) : plain(b, f);
@@ -223,12 +229,15 @@ static void test_golden(void) {
     /* non-finite values */
     CHECK(strstr(json, "\"instructions\": {\"median\": null, \"err_pct\": null") != NULL);
     CHECK(strstr(json, "\"max\": null") != NULL); /* cpucycles max = inf */
-    CHECK(strstr(json, "NaN") == NULL && strstr(json, "nan") == NULL && strstr(json, "inf") == NULL);
+    CHECK(strstr(json, "NaN") == NULL && strstr(json, "nan") == NULL &&
+          strstr(json, "inf") == NULL);
     CHECK(strstr(gb, "nan") == NULL && strstr(gb, "inf") == NULL);
     CHECK(strstr(gb, "null") == NULL); /* a non-finite counter is left out */
     CHECK(strstr(csv, "nan") == NULL && strstr(csv, "inf") == NULL);
     /* nonfinite row: instructions empty, cpucycles median 2 */
-    CHECK(strstr(csv, "odd,nonfinite,op,1,,3,3,1000000,1000000,1000000,1000000,0,,2,,,,,0.003,\n") != NULL);
+    CHECK(
+        strstr(csv, "odd,nonfinite,op,1,,3,3,1000000,1000000,1000000,1000000,0,,2,,,,,0.003,\n") !=
+        NULL);
     /* the error row: text cells filled, measured cells empty */
     CHECK(strstr(csv, "errors,broken,op,1,,,,,,,,,,,,,,,,the op was optimized away\n") != NULL);
     /* GB: the complexity series become sort/100, sort/200, sort/400 */
@@ -263,10 +272,16 @@ static void test_gbench_names(void) {
     int rc;
     char *gb = capture(fb__write_gbench_json_with, NULL, b, &si, &rc);
     CHECK(rc == FB_OK);
-    CHECK(strstr(gb, "\"name\": \"x#2\",\n      \"family_index\": 0,\n      \"per_family_instance_index\": 1") != NULL);
-    CHECK(strstr(gb, "\"name\": \"y\",\n      \"family_index\": 1,\n      \"per_family_instance_index\": 0") != NULL);
-    CHECK(strstr(gb, "\"real_time\": 0.001,\n      \"cpu_time\": 0.001,\n      \"time_unit\": \"us\"") != NULL);
-    CHECK(strstr(gb, "\"real_time\": 1,\n      \"cpu_time\": 1,\n      \"time_unit\": \"ns\",\n      \"aggregate") == NULL);
+    CHECK(strstr(gb, "\"name\": \"x#2\",\n      \"family_index\": 0,\n      "
+                     "\"per_family_instance_index\": 1") != NULL);
+    CHECK(strstr(gb, "\"name\": \"y\",\n      \"family_index\": 1,\n      "
+                     "\"per_family_instance_index\": 0") != NULL);
+    CHECK(
+        strstr(gb,
+               "\"real_time\": 0.001,\n      \"cpu_time\": 0.001,\n      \"time_unit\": \"us\"") !=
+        NULL);
+    CHECK(strstr(gb, "\"real_time\": 1,\n      \"cpu_time\": 1,\n      \"time_unit\": \"ns\",\n    "
+                     "  \"aggregate") == NULL);
     CHECK(strstr(gb, "\"name\": \"w\"") != NULL && strstr(gb, "\"cyc\"") == NULL);
     free(gb);
     fb_bench_free(b);
@@ -398,7 +413,8 @@ static void test_sysinfo(const char *tmp) {
     snprintf(root, sizeof root, "%s/root", tmp);
     mkdir(root, 0755);
     mkfile(root, "/proc/cpuinfo",
-           "processor\t: 0\nvendor_id\t: X\nmodel name\t: Fake CPU \"9000\" @ 2.00GHz\ncpu MHz\t\t: 1999.999\n\n"
+           "processor\t: 0\nvendor_id\t: X\nmodel name\t: Fake CPU \"9000\" @ 2.00GHz\ncpu "
+           "MHz\t\t: 1999.999\n\n"
            "processor\t: 1\nmodel name\t: Fake CPU \"9000\" @ 2.00GHz\ncpu MHz\t\t: 2000.000\n\n");
     mkfile(root, "/proc/loadavg", "0.52 1.25 10.00 1/123 4567\n");
     mkfile(root, "/sys/devices/system/cpu/cpu0/cache/index0/type", "Data\n");
@@ -418,11 +434,14 @@ static void test_sysinfo(const char *tmp) {
     CHECK(si.num_cpus == 2);
     CHECK(si.mhz_per_cpu == 3600);
     CHECK(si.cpu_scaling == 1);
-    CHECK(si.n_load_avg == 3 && si.load_avg[0] == 0.52 && si.load_avg[1] == 1.25 && si.load_avg[2] == 10);
+    CHECK(si.n_load_avg == 3 && si.load_avg[0] == 0.52 && si.load_avg[1] == 1.25 &&
+          si.load_avg[2] == 10);
     CHECK(si.n_caches == 2);
     CHECK_STR(si.caches[0].type, "Data");
-    CHECK(si.caches[0].level == 1 && si.caches[0].size == 48 * 1024 && si.caches[0].num_sharing == 2);
-    CHECK(si.caches[1].level == 3 && si.caches[1].size == 32LL * 1024 * 1024 && si.caches[1].num_sharing == 17);
+    CHECK(si.caches[0].level == 1 && si.caches[0].size == 48 * 1024 &&
+          si.caches[0].num_sharing == 2);
+    CHECK(si.caches[1].level == 3 && si.caches[1].size == 32LL * 1024 * 1024 &&
+          si.caches[1].num_sharing == 17);
     CHECK(strlen(si.date) == 25 && si.date[10] == 'T' && !strcmp(si.date + 19, "+00:00"));
     CHECK(si.version && !strcmp(si.version, fb_version()));
     CHECK(si.compiler && *si.compiler && si.build_flags && *si.build_flags);
@@ -522,7 +541,7 @@ static void test_outfile(const char *tmp) {
     }
     snprintf(path, sizeof path, "%s/fresh.json", tmp);
     CHECK(fb__outfile_check(path, err, sizeof err) == FB_OK);
-    CHECK(access(path, F_OK) != 0);             /* the probe left nothing */
+    CHECK(access(path, F_OK) != 0); /* the probe left nothing */
     CHECK(count_temps(tmp, "fresh.json") == 0);
 
     /* write: a new file gets the umask's permissions */

@@ -24,11 +24,11 @@ static void fbh_test_hex(char *dst, const uint8_t *p, size_t n) {
 }
 
 /* Fails with both strings printed, via CHECK_STR. */
-#define FBH_TEST_HEX(bytes, n, expect)                                         \
-    do {                                                                       \
-        char fbh_test_buf_[2 * 256 + 1];                                       \
-        fbh_test_hex(fbh_test_buf_, (bytes), (n));                             \
-        CHECK_STR(fbh_test_buf_, (expect));                                    \
+#define FBH_TEST_HEX(bytes, n, expect)                                                             \
+    do {                                                                                           \
+        char fbh_test_buf_[2 * 256 + 1];                                                           \
+        fbh_test_hex(fbh_test_buf_, (bytes), (n));                                                 \
+        CHECK_STR(fbh_test_buf_, (expect));                                                        \
     } while (0)
 
 static void fbh_test_unhex(uint8_t *dst, const char *hex) {

@@ -46,10 +46,14 @@ static void test_golden_table(void) {
         "|                7.81 |      128,000,000.00 |    0.0% |      0.00 | ``a\\|b`c``\n"
         "\n"
         "| complexityN |             ns/byte |              byte/s |    err% |     total | Hashes\n"
-        "|------------:|--------------------:|--------------------:|--------:|----------:|:----------\n"
-        "|         100 |                7.81 |      128,000,000.00 |    0.0% |      0.00 | `with N`\n"
-        "|         100 |                   - |                   - |       - |         - | :boom: `gone` "
-        "(time does not grow with iterations: was the op optimized away? Keep its result alive with "
+        "|------------:|--------------------:|--------------------:|--------:|----------:|:--------"
+        "--\n"
+        "|         100 |                7.81 |      128,000,000.00 |    0.0% |      0.00 | `with "
+        "N`\n"
+        "|         100 |                   - |                   - |       - |         - | :boom: "
+        "`gone` "
+        "(time does not grow with iterations: was the op optimized away? Keep its result alive "
+        "with "
         "fb_do_not_optimize())\n";
     CHECK_STR(buf, want);
 
@@ -85,10 +89,13 @@ static void test_relative_and_unstable(void) {
     fclose(f);
     const char *want =
         "| relative |               ns/op |                op/s |    err% |     total | benchmark\n"
-        "|---------:|--------------------:|--------------------:|--------:|----------:|:----------\n"
+        "|---------:|--------------------:|--------------------:|--------:|----------:|:----------"
+        "\n"
         "|   100.0% |              200.00 |        5,000,000.00 |    0.0% |      0.00 | `base`\n"
-        "|   200.0% |              100.00 |       10,000,000.00 |    0.0% |      0.00 | `twice as fast`\n"
-        "|   200.0% |              100.00 |       10,000,000.00 |    0.0% |      0.00 | `per unit`\n";
+        "|   200.0% |              100.00 |       10,000,000.00 |    0.0% |      0.00 | `twice as "
+        "fast`\n"
+        "|   200.0% |              100.00 |       10,000,000.00 |    0.0% |      0.00 | `per "
+        "unit`\n";
     CHECK_STR(buf, want);
     free(buf);
     fb_bench_free(b);
@@ -179,20 +186,25 @@ static void test_counter_columns(void) {
     CHECK(fb_write_markdown(b, f) == 0);
     fclose(f);
     /* per unit (batch 4): 25 ins, 6.25 cyc, IPC 4, 3 bra, miss 0.5/12 */
-    const char *want =
-        "|             ns/byte |              byte/s |    err% |        ins/byte |        cyc/byte |"
-        "    IPC |       bra/byte |   miss% |     total | benchmark\n"
-        "|--------------------:|--------------------:|--------:|----------------:|----------------:|"
-        "-------:|---------------:|--------:|----------:|:----------\n"
-        "|                2.00 |      500,000,000.00 |    0.0% |           25.00 |            6.25 |"
-        "  4.000 |           3.00 |    4.2% |      0.00 | `all`\n"
-        "\n"
-        "|             ns/byte |              byte/s |    err% |        ins/byte |        cyc/byte |"
-        "    IPC |     total | benchmark\n"
-        "|--------------------:|--------------------:|--------:|----------------:|----------------:|"
-        "-------:|----------:|:----------\n"
-        "|                2.00 |      500,000,000.00 |    0.0% |           25.00 |            6.25 |"
-        "  4.000 |      0.00 | `no branches`\n";
+    const char *want = "|             ns/byte |              byte/s |    err% |        ins/byte |  "
+                       "      cyc/byte |"
+                       "    IPC |       bra/byte |   miss% |     total | benchmark\n"
+                       "|--------------------:|--------------------:|--------:|----------------:|--"
+                       "--------------:|"
+                       "-------:|---------------:|--------:|----------:|:----------\n"
+                       "|                2.00 |      500,000,000.00 |    0.0% |           25.00 |  "
+                       "          6.25 |"
+                       "  4.000 |           3.00 |    4.2% |      0.00 | `all`\n"
+                       "\n"
+                       "|             ns/byte |              byte/s |    err% |        ins/byte |  "
+                       "      cyc/byte |"
+                       "    IPC |     total | benchmark\n"
+                       "|--------------------:|--------------------:|--------:|----------------:|--"
+                       "--------------:|"
+                       "-------:|----------:|:----------\n"
+                       "|                2.00 |      500,000,000.00 |    0.0% |           25.00 |  "
+                       "          6.25 |"
+                       "  4.000 |      0.00 | `no branches`\n";
     CHECK_STR(buf, want);
     free(buf);
     fb_bench_free(b);

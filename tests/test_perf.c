@@ -31,7 +31,8 @@ static int test_count_lines(FILE *f, const char *needle) {
 #define NAN_OR(x) (isnan(x) ? -1.0 : (x))
 
 static void test_parse(void) {
-    const fb__perf_slot slots[3] = {{100, FB_INSTRUCTIONS}, {101, FB_CPUCYCLES}, {102, FB_PAGEFAULTS}};
+    const fb__perf_slot slots[3] = {
+        {100, FB_INSTRUCTIONS}, {101, FB_CPUCYCLES}, {102, FB_PAGEFAULTS}};
     uint64_t prev[2] = {0, 0};
     double c[FB_MEASURE_COUNT];
     fb__mask known;
@@ -241,15 +242,17 @@ static FB__NOINLINE void test_nops16(void *ctx) {
 }
 
 /* FB_RUN's shape: `for (; i; --i) { body }` with K nops as the body. */
-#define TEST_INLINE_NOPS(name, k)                                              \
-    static FB__NOINLINE double name(fb__perf *p, fb_measure m, uint64_t n) {   \
-        double c[FB_MEASURE_COUNT] = {0};                                      \
-        volatile uint64_t n_hidden = n;                                        \
-        uint64_t i = n_hidden;                                                 \
-        fb__perf_begin(p);                                                     \
-        for (; i; --i) { TEST_NOPS(k); }                                       \
-        fb__perf_end(p, n, FB__SHAPE_INLINE, c);                               \
-        return c[m] / (double)n;                                               \
+#define TEST_INLINE_NOPS(name, k)                                                                  \
+    static FB__NOINLINE double name(fb__perf *p, fb_measure m, uint64_t n) {                       \
+        double c[FB_MEASURE_COUNT] = {0};                                                          \
+        volatile uint64_t n_hidden = n;                                                            \
+        uint64_t i = n_hidden;                                                                     \
+        fb__perf_begin(p);                                                                         \
+        for (; i; --i) {                                                                           \
+            TEST_NOPS(k);                                                                          \
+        }                                                                                          \
+        fb__perf_end(p, n, FB__SHAPE_INLINE, c);                                                   \
+        return c[m] / (double)n;                                                                   \
     }
 TEST_INLINE_NOPS(test_inline_nops8, 8)
 TEST_INLINE_NOPS(test_inline_nops16, 16)
@@ -295,8 +298,8 @@ static void test_hardware_events(void) {
         fb__perf_end(p, 10000, FB__SHAPE_CALL, c);
         if (c[FB_INSTRUCTIONS] / 10000 < call16) call16 = c[FB_INSTRUCTIONS] / 10000;
     }
-    printf("instructions per iteration: %.3f (8 nops), %.3f (16 nops), %.3f (16 nops, call)\n",
-           k8, k16, call16);
+    printf("instructions per iteration: %.3f (8 nops), %.3f (16 nops), %.3f (16 nops, call)\n", k8,
+           k16, call16);
     CHECK_NEAR(k8, 8, 1.0);
     CHECK_NEAR(k16, 16, 1.0);
     CHECK_NEAR(k16 / k8, 2.0, 0.15);
