@@ -310,6 +310,8 @@ typedef struct fb__sysinfo {
     int library_build;         /* FB__CALLSITE bits of the library itself */
     const fb__env_report *env; /* warnings; NULL when the checks did not run */
 } fb__sysinfo;
+/* The caches as a JSON array (both JSON writers; src/json.c). */
+void fb__json_caches(fb__json *j, const fb__sysinfo *si);
 
 /* Reads the facts of this machine (root: "/" normally, a fake tree in tests;
  * host name, executable and date always come from the running system). */

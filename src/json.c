@@ -263,3 +263,18 @@ int fb__writer_finish(FILE *f) {
     if (fflush(f) != 0 || ferror(f)) return FB_EIO;
     return FB_OK;
 }
+
+/* The machine's caches, as both JSON writers list them: always an array. */
+void fb__json_caches(fb__json *j, const fb__sysinfo *si) {
+    fb__json_arr(j, "caches", false);
+    for (size_t i = 0; i < si->n_caches; ++i) {
+        const fb__cache_info *c = &si->caches[i];
+        fb__json_obj(j, NULL, true);
+        fb__json_kstr(j, "type", c->type);
+        fb__json_kint(j, "level", c->level);
+        fb__json_kint(j, "size", c->size);
+        fb__json_kint(j, "num_sharing", c->num_sharing);
+        fb__json_end_obj(j);
+    }
+    fb__json_end_arr(j);
+}

@@ -152,17 +152,7 @@ static void fb__gb_context(fb__json *j, const fb__sysinfo *si) {
     fb__json_kint(j, "num_cpus", si->num_cpus);
     fb__json_kint(j, "mhz_per_cpu", si->mhz_per_cpu);
     if (si->cpu_scaling >= 0) fb__json_kbool(j, "cpu_scaling_enabled", si->cpu_scaling != 0);
-    fb__json_arr(j, "caches", false); /* always an array: Bencher requires it */
-    for (size_t i = 0; i < si->n_caches; ++i) {
-        const fb__cache_info *c = &si->caches[i];
-        fb__json_obj(j, NULL, false);
-        fb__json_kstr(j, "type", c->type);
-        fb__json_kint(j, "level", c->level);
-        fb__json_kint(j, "size", c->size);
-        fb__json_kint(j, "num_sharing", c->num_sharing);
-        fb__json_end_obj(j);
-    }
-    fb__json_end_arr(j);
+    fb__json_caches(j, si); /* always an array: Bencher requires it */
     fb__json_arr(j, "load_avg", true);
     for (int i = 0; i < si->n_load_avg; ++i) fb__json_knum(j, NULL, si->load_avg[i]);
     fb__json_end_arr(j);

@@ -85,33 +85,39 @@ static void fb__md_cell(FILE *f, fb__col c, const char *text) {
     fprintf(f, "| %*s ", fb__md_width[c] - 3, text);
 }
 
-static void fb__md_header_text(const fb_result *r, char *out, size_t len) {
+/* The header cell of column c for result r. */
+static void fb__md_col_name(const fb_result *r, fb__col c, char *name, size_t len) {
     static const char *const fixed[FB__COLS] = {
         "relative", "complexityN", NULL, NULL, "err%", NULL, NULL, "IPC", NULL, "miss%", "total"};
+    switch (c) {
+    case FB__COL_TIME:
+        snprintf(name, len, "%s/%s", r->time_unit_label, r->unit);
+        break;
+    case FB__COL_RATE:
+        snprintf(name, len, "%s/s", r->unit);
+        break;
+    case FB__COL_INS:
+        snprintf(name, len, "ins/%s", r->unit);
+        break;
+    case FB__COL_CYC:
+        snprintf(name, len, "cyc/%s", r->unit);
+        break;
+    case FB__COL_BRA:
+        snprintf(name, len, "bra/%s", r->unit);
+        break;
+    default:
+        snprintf(name, len, "%s", fixed[c]);
+        break;
+    }
+}
+
+/* A signature of the header: a new one is printed when it changes. */
+static void fb__md_header_text(const fb_result *r, char *out, size_t len) {
     size_t o = 0;
     for (int c = 0; c < FB__COLS && o < len; ++c) {
         if (!fb__md_has_col(r, (fb__col)c)) continue;
         char name[64];
-        switch (c) {
-        case FB__COL_TIME:
-            snprintf(name, sizeof name, "%s/%s", r->time_unit_label, r->unit);
-            break;
-        case FB__COL_RATE:
-            snprintf(name, sizeof name, "%s/s", r->unit);
-            break;
-        case FB__COL_INS:
-            snprintf(name, sizeof name, "ins/%s", r->unit);
-            break;
-        case FB__COL_CYC:
-            snprintf(name, sizeof name, "cyc/%s", r->unit);
-            break;
-        case FB__COL_BRA:
-            snprintf(name, sizeof name, "bra/%s", r->unit);
-            break;
-        default:
-            snprintf(name, sizeof name, "%s", fixed[c]);
-            break;
-        }
+        fb__md_col_name(r, (fb__col)c, name, sizeof name);
         int n = snprintf(out + o, len - o, "%d:%s;", c, name);
         if (n < 0) break;
         o += (size_t)n;
@@ -123,41 +129,7 @@ static void fb__md_print_header(FILE *f, const fb_result *r) {
     for (int c = 0; c < FB__COLS; ++c) {
         if (!fb__md_has_col(r, (fb__col)c)) continue;
         char name[64];
-        switch (c) {
-        case FB__COL_RELATIVE:
-            snprintf(name, sizeof name, "relative");
-            break;
-        case FB__COL_N:
-            snprintf(name, sizeof name, "complexityN");
-            break;
-        case FB__COL_TIME:
-            snprintf(name, sizeof name, "%s/%s", r->time_unit_label, r->unit);
-            break;
-        case FB__COL_RATE:
-            snprintf(name, sizeof name, "%s/s", r->unit);
-            break;
-        case FB__COL_ERR:
-            snprintf(name, sizeof name, "err%%");
-            break;
-        case FB__COL_INS:
-            snprintf(name, sizeof name, "ins/%s", r->unit);
-            break;
-        case FB__COL_CYC:
-            snprintf(name, sizeof name, "cyc/%s", r->unit);
-            break;
-        case FB__COL_IPC:
-            snprintf(name, sizeof name, "IPC");
-            break;
-        case FB__COL_BRA:
-            snprintf(name, sizeof name, "bra/%s", r->unit);
-            break;
-        case FB__COL_MISS:
-            snprintf(name, sizeof name, "miss%%");
-            break;
-        default:
-            snprintf(name, sizeof name, "total");
-            break;
-        }
+        fb__md_col_name(r, (fb__col)c, name, sizeof name);
         fb__md_cell(f, (fb__col)c, name);
     }
     fputs("| ", f);
