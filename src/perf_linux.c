@@ -64,6 +64,10 @@
  * measuring overhead; per loop shape, FB__PERF_CAL_REPS runs of 0 and of
  * FB__PERF_CAL_N iterations. About 100 group reads in all. */
 #define FB__PERF_CAL_PAIRS 64
+/* With software events only (page faults, context switches: no loop
+ * overhead to calibrate, and an empty window counts 0 of them) a few pairs
+ * do; this keeps start-up short on machines without a PMU. */
+#define FB__PERF_CAL_PAIRS_SW 8
 #define FB__PERF_CAL_REPS 5
 #define FB__PERF_CAL_N 1000
 /* Only when no short window ever saw the group scheduled. */
@@ -306,7 +310,9 @@ static int fb__perf_calibrate(fb__perf *p) {
     double best[FB_MEASURE_COUNT], c[FB_MEASURE_COUNT];
     fb__mask known, seen = 0;
     for (int m = 0; m < FB_MEASURE_COUNT; ++m) best[m] = INFINITY;
-    for (int k = 0; k < FB__PERF_CAL_PAIRS; ++k) {
+    bool hardware = (p->opened & FB__PERF_LOOP_MASK) != 0;
+    int pairs = hardware ? FB__PERF_CAL_PAIRS : FB__PERF_CAL_PAIRS_SW;
+    for (int k = 0; k < pairs; ++k) {
         fb__perf_begin(p);
         (void)clock_read();
         (void)clock_read();
@@ -328,7 +334,7 @@ static int fb__perf_calibrate(fb__perf *p) {
     }
     for (int m = 1; m < FB_MEASURE_COUNT; ++m) p->measuring[m] = isinf(best[m]) ? 0 : best[m];
 
-    for (int shape = 0; shape < FB__SHAPES; ++shape) {
+    for (int shape = 0; shape < FB__SHAPES && hardware; ++shape) {
         double c0[FB_MEASURE_COUNT], cn[FB_MEASURE_COUNT];
         for (int m = 0; m < FB_MEASURE_COUNT; ++m) c0[m] = cn[m] = INFINITY;
         for (int r = 0; r < FB__PERF_CAL_REPS; ++r) {
