@@ -108,6 +108,9 @@ static uint64_t fb__run_upscale(struct fb__run *r, uint64_t n, double elapsed_s)
 fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
     fb__loop l = {b, 0, 0, FB__ST_DONE};
     if (b->run) { /* nested or unfinished run: refuse, keep the outer one */
+        if (b->out)
+            fprintf(b->out, "femtobench: '%s' not run: another run of this bench is in progress\n",
+                    name ? name : "noname");
         return l;
     }
     struct fb__run *r = calloc(1, sizeof *r);

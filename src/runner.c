@@ -324,8 +324,15 @@ int fb_main(int argc, char **argv) {
                             b->results[r]->error);
             }
         if (o.n_asymptote && !o.sanity && !interrupted) {
-            fputc('\n', table);
-            fb_write_complexity(b, NULL, table);
+            /* one fit per name the benchmark ran (usually just one) */
+            for (size_t r = 0; r < b->n_results; ++r) {
+                const char *name = b->results[r]->name;
+                size_t first = 0;
+                while (strcmp(b->results[first]->name, name) != 0) ++first;
+                if (first != r) continue;
+                fputc('\n', table);
+                fb_write_complexity(b, name, table);
+            }
             fputc('\n', table);
             session.last_out = NULL; /* the next table starts with a header */
         }

@@ -216,6 +216,35 @@ static void test_endless(void) {
     fb_bench_free(b);
 }
 
+static int inner_bodies;
+static void run_inner(fb_bench *b) {
+    FB_RUN(b, "inner") { ++inner_bodies; }
+}
+
+static void test_nested_run_is_refused(void) {
+    fake_clock c = {0, 100, 0, 0};
+    fb_bench *b = fake_bench(&c);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    fb_set_output(b, f);
+    fb_set_epoch_iterations(b, 10);
+    fb_set_epochs(b, 2);
+    bool tried = false;
+    FB_RUN(b, "outer") {
+        fake_clock_op(&c);
+        if (!tried) run_inner(b); /* a run inside a run of the same bench */
+        tried = true;
+    }
+    fclose(f);
+    CHECK(inner_bodies == 0);
+    CHECK(fb_result_count(b) == 1);
+    CHECK_STR(fb_result_name(fb_last_result(b)), "outer");
+    CHECK(strstr(buf, "'inner' not run: another run of this bench is in progress") != NULL);
+    free(buf);
+    fb_bench_free(b);
+}
+
 static void test_time_unit_and_getters(void) {
     fb_bench *b = fb_bench_new();
     CHECK_STR(fb_unit(b), "op");
@@ -271,6 +300,7 @@ int main(void) {
     test_config_layers();
     test_upscaling_schedule();
     test_endless();
+    test_nested_run_is_refused();
     test_time_unit_and_getters();
     test_rng();
     return CHECK_DONE();
