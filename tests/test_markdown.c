@@ -114,6 +114,17 @@ static void test_relative_and_unstable(void) {
                       "`min_epoch_iterations` to e.g. 10)\n") != NULL);
     CHECK(strstr(buf, "|   30.0% |") != NULL);
     free(buf);
+
+    /* FEMTOBENCH_SUPPRESS_WARNINGS silences the marker and the hint */
+    setenv("FEMTOBENCH_SUPPRESS_WARNINGS", "1", 1);
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    CHECK(fb_write_markdown(b, f) == 0);
+    fclose(f);
+    unsetenv("FEMTOBENCH_SUPPRESS_WARNINGS");
+    CHECK(strstr(buf, "|   30.0% |      0.00 | `shaky`\n") != NULL);
+    CHECK(strstr(buf, "wavy_dash") == NULL);
+    free(buf);
     fb_bench_free(b);
     (void)capture_begin;
 }
