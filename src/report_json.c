@@ -85,6 +85,7 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
         fb__json_knum(j, "min", s->min);
         fb__json_knum(j, "max", s->max);
         fb__json_knum(j, "mean", s->mean);
+        fb__json_knum(j, "stddev", s->stddev);
         fb__json_end_obj(j);
     }
     fb__json_end_obj(j);

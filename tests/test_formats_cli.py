@@ -146,6 +146,11 @@ def check_json(doc, names):
         n = len(el)
         med = el[n // 2] if n % 2 else (el[n // 2 - 1] + el[n // 2]) / 2
         check(near(r["stats"]["elapsed"]["median"], med), f"JSON {r['name']!r} median")
+        el = [m["elapsed"] for m in r["measurements"]]
+        if len(el) > 1:
+            import statistics
+            check(near(r["stats"]["elapsed"]["stddev"], statistics.stdev(el), 1e-9),
+                  f"JSON {r['name']!r} stddev")
         check(near(r["total_s"], sum(m["elapsed"] * m["iterations"] for m in ms), 1e-6), f"JSON {r['name']!r} total_s")
     w = results.get(WEIRD)
     if w:
