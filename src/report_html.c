@@ -175,10 +175,10 @@ static void fb__html_header(FILE *f, const fb_bench *b, const fb__sysinfo *si) {
     fb__svg_text(f, si->version);
     fputs("\">\n<title>femtobench", f);
     for (size_t i = 0, shown = 0; i < n && shown < 4; ++i) {
-        const fb_result *r = b->results[i];
+        const fb_result *r = fb_result_at(b, i);
         bool seen = false;
         for (size_t k = 0; k < i && !seen; ++k)
-            seen = fb__html_same(b->results[k]->title, r->title);
+            seen = fb__html_same(fb_result_at(b, k)->title, r->title);
         if (seen) continue;
         fputs(shown++ ? ", " : ": ", f);
         fb__svg_text_max(f, r->title, 60);
@@ -189,10 +189,10 @@ static void fb__html_header(FILE *f, const fb_bench *b, const fb__sysinfo *si) {
     fputs("<p class=\"sub\">", f);
     size_t titles = 0;
     for (size_t i = 0; i < n; ++i) {
-        const fb_result *r = b->results[i];
+        const fb_result *r = fb_result_at(b, i);
         bool seen = false;
         for (size_t k = 0; k < i && !seen; ++k)
-            seen = fb__html_same(b->results[k]->title, r->title);
+            seen = fb__html_same(fb_result_at(b, k)->title, r->title);
         if (seen) continue;
         fputs(titles++ ? " &middot; " : "", f);
         fputs("<b>", f);
@@ -230,7 +230,7 @@ static void fb__html_header(FILE *f, const fb_bench *b, const fb__sysinfo *si) {
     /* counters: the measures any result recorded besides the time */
     char counters[256] = "";
     fb__mask any = 0;
-    for (size_t i = 0; i < n; ++i) any |= b->results[i]->has;
+    for (size_t i = 0; i < n; ++i) any |= fb_result_at(b, i)->has;
     for (int m = FB_ELAPSED + 1; m < FB_MEASURE_COUNT; ++m)
         if (any & FB__BIT(m))
             snprintf(counters + strlen(counters), sizeof counters - strlen(counters), "%s%s",
@@ -267,7 +267,7 @@ static int fb__html_strip(FILE *f, const fb_bench *b, const size_t *idx, size_t 
     double lo = INFINITY, hi = -INFINITY;
     size_t max_epochs = 0;
     for (size_t k = 0; k < m; ++k) {
-        const fb_result *r = b->results[idx[k]];
+        const fb_result *r = fb_result_at(b, idx[k]);
         if (!fb__html_measured(r)) continue;
         if (r->epochs > max_epochs) max_epochs = r->epochs;
         for (size_t e = 0; e < r->epochs; ++e) {
@@ -287,7 +287,7 @@ static int fb__html_strip(FILE *f, const fb_bench *b, const size_t *idx, size_t 
     double *sorted = malloc((max_epochs ? max_epochs : 1) * sizeof *sorted);
     if (!sorted) return FB_ENOMEM;
 
-    const fb_result *first = b->results[idx[0]];
+    const fb_result *first = fb_result_at(b, idx[0]);
     double rows_h = FB__H_ROW * (double)m;
     double h = FB__H_TOP + rows_h + FB__H_AXIS;
     char label[512];
@@ -302,7 +302,7 @@ static int fb__html_strip(FILE *f, const fb_bench *b, const size_t *idx, size_t 
     fb__svg_axis_x(f, &sc, FB__H_TOP, FB__H_TOP + rows_h, "s", NULL);
 
     for (size_t k = 0; k < m; ++k) {
-        const fb_result *r = b->results[idx[k]];
+        const fb_result *r = fb_result_at(b, idx[k]);
         double yc = FB__H_TOP + FB__H_ROW * ((double)k + 0.5);
         bool unstable = fb_result_unstable(r) && !fb__env_suppressed();
         fprintf(f, "<g class=\"row\" id=\"g%zu-r%zu\">", gno, k);
@@ -415,11 +415,11 @@ static void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t
     bool cols[FB__HC_COLS] = {false};
     const fb_result *base = NULL;
     for (size_t k = 0; k < m; ++k) {
-        const fb_result *r = b->results[idx[k]];
+        const fb_result *r = fb_result_at(b, idx[k]);
         for (int c = 0; c < FB__HC_COLS; ++c) cols[c] = cols[c] || fb__html_has_col(r, c);
         if (!base && fb__html_measured(r)) base = r;
     }
-    const fb_result *r0 = b->results[idx[0]];
+    const fb_result *r0 = fb_result_at(b, idx[0]);
     fputs("<table class=\"results\">\n<thead><tr>", f);
     for (int c = 0; c < FB__HC_COLS; ++c) {
         if (!cols[c]) continue;
@@ -466,7 +466,7 @@ static void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t
     fputs("</th></tr></thead>\n<tbody>\n", f);
     bool quiet = fb__env_suppressed();
     for (size_t k = 0; k < m; ++k) {
-        const fb_result *r = b->results[idx[k]];
+        const fb_result *r = fb_result_at(b, idx[k]);
         bool ok = fb__html_measured(r);
         bool unstable = fb_result_unstable(r) && !quiet;
         fprintf(f, "<tr%s>", !ok ? " class=\"error\"" : unstable ? " class=\"unstable\"" : "");
@@ -569,7 +569,7 @@ static void fb__html_complexity(FILE *f, const fb_bench *b, const char *name) {
     double nlo = INFINITY, nhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
     size_t points = 0;
     for (size_t i = 0; i < n; ++i) {
-        const fb_result *r = b->results[i];
+        const fb_result *r = fb_result_at(b, i);
         if (!(r->complexity_n > 0) || !fb__html_same(r->name, name) || !fb__html_measured(r))
             continue;
         double y = r->summary[FB_ELAPSED].median;
@@ -628,7 +628,7 @@ static void fb__html_complexity(FILE *f, const fb_bench *b, const char *name) {
         fputs("</title></path>\n", f);
     }
     for (size_t i = 0; i < n; ++i) {
-        const fb_result *r = b->results[i];
+        const fb_result *r = fb_result_at(b, i);
         if (!(r->complexity_n > 0) || !fb__html_same(r->name, name) || !fb__html_measured(r))
             continue;
         double y = r->summary[FB_ELAPSED].median;
@@ -719,9 +719,9 @@ int fb__write_html_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
         if (done[i]) continue;
         size_t m = 0;
         for (size_t j = i; j < n; ++j)
-            if (!done[j] && fb__html_same_group(b->results[i], b->results[j]))
+            if (!done[j] && fb__html_same_group(fb_result_at(b, i), fb_result_at(b, j)))
                 idx[m++] = j, done[j] = true;
-        const fb_result *r = b->results[i];
+        const fb_result *r = fb_result_at(b, i);
         fprintf(f, "<section class=\"group\" id=\"group-%zu\">\n<h2>", ++gno);
         fb__svg_text(f, r->title);
         fputs(" <small>(time per ", f);
@@ -738,11 +738,12 @@ int fb__write_html_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
     /* Charts of other features go here when they land: fb__html_forest for
      * paired comparisons, fb__html_change_bars for -baseline runs. */
     for (size_t i = 0; i < n && rc == FB_OK; ++i) {
-        const fb_result *r = b->results[i];
+        const fb_result *r = fb_result_at(b, i);
         if (!(r->complexity_n > 0) || !r->name) continue;
         bool seen = false;
         for (size_t k = 0; k < i && !seen; ++k)
-            seen = b->results[k]->complexity_n > 0 && fb__html_same(b->results[k]->name, r->name);
+            seen = fb_result_at(b, k)->complexity_n > 0 &&
+                   fb__html_same(fb_result_at(b, k)->name, r->name);
         if (!seen) fb__html_complexity(f, b, r->name);
     }
     free(idx);

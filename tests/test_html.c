@@ -349,7 +349,7 @@ static void test_empty_and_errors(void) {
 /* ---------------------------------------------------------- comparisons */
 
 static void test_forest(void) {
-    const char *names[4] = {"faster " HOSTILE, "same", "no ratio", QUOTES};
+    const char *names[4] = {("faster " HOSTILE), "same", "no ratio", QUOTES};
     double ratio[4] = {1.5, 1.02, NAN, 0.5};
     double lo[4] = {1.3, 0.95, NAN, 0.45};
     double hi[4] = {1.7, 1.1, NAN, 0.56};
