@@ -12,10 +12,14 @@ file:
      image proves the probe sees requests);
   2. a copy with its policy and an injected inline script: the script does
      not run (the policy forbids scripts, whatever a name might smuggle in);
-  3. the report itself, as a screenshot: its policy forbids all script, so
+  3. tests/suite_html.c's report with -asymptote (hostile names, log-log
+     charts): every chart has a size, the hostile names are text in the
+     DOM, no element came out of them (no image, only the probe's script);
+  4. the report itself, as a screenshot: its policy forbids all script, so
      this is the page with JavaScript off; the charts' colours are on it
      (dots, median marks). The screenshot is kept as build/femtobench-demo.png (and
      copied to $FB_REPORT_PNG when set: docs/report.png is made that way)."""
+import html
 import json
 import os
 import re
@@ -28,6 +32,9 @@ import zlib
 
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 DEMO = os.path.join(BUILD, "bench", "femtobench-demo")
+SUITE = os.path.join(BUILD, "tests", "suite_html")
+HOSTILE = ["<script>alert(1)</script>", "a\"b'&c", "</svg><img src=x onerror=alert(2)>",
+           "<b>title</b> & 'more'"]
 SHOT = os.path.join(BUILD, "femtobench-demo.png")
 WIDTH, HEIGHT = 1000, 1700
 failures = []
@@ -35,6 +42,8 @@ failures = []
 PROBE = """<script>
 function fbProbe() {
   var r = {charts: [], dots: document.querySelectorAll('svg.chart circle.dot').length,
+           scripts: document.scripts.length, images: document.images.length,
+           text: document.body.textContent,
            resources: performance.getEntriesByType('resource').map(function (e) { return e.name; })};
   document.querySelectorAll('svg.chart').forEach(function (s) {
     var b = s.getBoundingClientRect();
@@ -114,7 +123,7 @@ def probe(browser, prefix, tmp, page, extra, name):
     m = re.search(r'<pre id="fb-probe">(.*?)</pre>', out, re.S)
     if not check(rc == 0 and m, f"{name}: no probe in the dumped DOM (exit {rc}): {err[-500:]}"):
         return None
-    return json.loads(m.group(1))
+    return json.loads(html.unescape(m.group(1)))  # the dump escapes the <pre>'s text
 
 
 def png_pixels(path):
@@ -222,7 +231,26 @@ def main():
         ran = 'data-ran="yes"' in out
         check(rc == 0 and "<svg" in out and not ran, f"injected script: exit {rc}, ran: {ran}")
 
-        # 3. the screenshot of the report (its policy: no script)
+        # 3. hostile names and complexity charts in the browser
+        hostile = os.path.join(tmp, "hostile.html")
+        p = subprocess.run([SUITE, "-asymptote=100,200,400,800", f"-output_html={hostile}"],
+                           capture_output=True, text=True, env=env, timeout=120)
+        check(p.returncode == 1, f"suite_html: exit {p.returncode} (Broken fails): {p.stderr}")
+        page_h = open(hostile, encoding="utf-8").read()
+        h = probe(browser, prefix, tmp, page_h, "", "hostile")
+        if h:
+            kinds = sorted(set(c[0] for c in h["charts"]))
+            check(kinds == ["chart loglog", "chart strip"], f"hostile: chart kinds {kinds}")
+            check(len(h["charts"]) == len(re.findall(r'<svg class="chart ', page_h)),
+                  f"hostile: rendered {len(h['charts'])} charts")
+            for cls, w, hh in h["charts"]:
+                check(w > 100 and hh > 50, f"hostile: chart '{cls}' rendered {w}x{hh}")
+            check(h["scripts"] == 1 and h["images"] == 0,
+                  f"hostile: {h['scripts']} scripts (1: the probe), {h['images']} images")
+            for name in HOSTILE:
+                check(name in h["text"], f"hostile: {name!r} is not text in the DOM")
+
+        # 4. the screenshot of the report (its policy: no script)
         shot = os.path.join(tmp, "shot.png")
         rc, out, err = chromium(browser, prefix, os.path.join(tmp, "profile-shot"),
                                 "--hide-scrollbars",
