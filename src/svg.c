@@ -253,7 +253,9 @@ size_t fb__svg_ticks(const fb__svg_scale *s, double *ticks, size_t cap) {
 
 static void fb__svg_label(char *buf, size_t len, double v, const char *si_unit,
                           const char *suffix) {
-    if (si_unit) {
+    if (v == 0) {
+        snprintf(buf, len, "0"); /* "0", not "0 s" or "0%" */
+    } else if (si_unit) {
         fb__svg_si(buf, len, v, si_unit, 3);
     } else {
         char num[64];

@@ -194,6 +194,12 @@ static void test_scales(void) {
     CHECK_NEAR(fb__svg_at(&s, 10), 300, 1e-9);
     CHECK_NEAR(fb__svg_at(&s, -5), 100, 0); /* clamped */
     CHECK_NEAR(fb__svg_at(&s, 99), 500, 0);
+    FILE *f = mem_open();
+    fb__svg_axis_x(f, &s, 0, 10, "s", NULL);
+    const char *axis = mem_close(f);
+    CHECK(count(axis, "<line class=\"grid\"") == 5);
+    CHECK(strstr(axis, ">0</text>") != NULL && strstr(axis, ">5 s</text>") != NULL);
+    CHECK(strstr(axis, ">20 s</text>") != NULL);
     /* linear zoomed in (zero false) keeps the spread visible */
     fb__svg_scale_init(&s, 101, 104, 0, 100, false, false);
     CHECK(s.d0 >= 100 && s.d0 <= 101 && s.d1 >= 104 && s.d1 <= 105);
