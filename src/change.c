@@ -133,7 +133,7 @@ static double fb__change_next_above(const double *x, size_t m, const double *y, 
 double fb__change_kth_diff(const double *x, size_t m, const double *y, size_t n, uint64_t k) {
     if (m == 0 || n == 0 || k < 1 || k > (uint64_t)m * n) return NAN;
     double lo = y[0] - x[m - 1], hi = y[n - 1] - x[0];
-    if (k == 1) return lo;
+    if (fb__change_count_le(x, m, y, n, lo) >= k) return lo; /* the minimum (with its ties) */
     /* count_le(lo) < k <= count_le(hi); narrow by bisection, then step
      * through the remaining distinct differences */
     for (int it = 0; it < 64; ++it) {
