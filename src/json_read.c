@@ -283,8 +283,11 @@ static int fb__jr_literal(fb__jr_state *st, const char *word) {
     size_t n = strlen(word);
     for (size_t k = 0; k < n; ++k, ++st->pos) {
         if (st->pos >= st->len) return fb__jr_fail(st, "");
-        if (st->p[st->pos] != (unsigned char)word[k])
-            return fb__jr_fail(st, "unexpected character");
+        if (st->p[st->pos] != (unsigned char)word[k]) {
+            char what[32];
+            snprintf(what, sizeof what, "expected '%s'", word);
+            return fb__jr_fail(st, what);
+        }
     }
     return 0;
 }
