@@ -139,6 +139,20 @@ static int fb__bl_build_bits(const fb__jr_doc *d, uint32_t obj) {
     return bits;
 }
 
+/* Text from the file for a message: at most 100 bytes, control characters
+ * as \xNN, so that an error stays one line whatever the file holds. */
+static void fb__bl_quote(char *out, size_t len, const char *s) {
+    size_t o = 0;
+    for (size_t i = 0; s[i] && i < 100 && o + 5 < len; ++i) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7f)
+            o += (size_t)snprintf(out + o, len - o, "\\x%02x", c);
+        else
+            out[o++] = (char)c;
+    }
+    out[o < len ? o : len - 1] = '\0';
+}
+
 /* A member that must be a string (or null when null_ok): *out the text, or
  * NULL for null. */
 static int fb__bl_text(fb__bl_reader *rd, uint32_t obj, const char *key, bool null_ok,
@@ -166,7 +180,9 @@ static int fb__bl_result(fb__bl_reader *rd, uint32_t ri, size_t index, fb__bl_re
     const char *name, *title, *unit, *error;
     if (fb__bl_text(rd, ri, "name", false, what, &name)) return -1;
     /* from here on, messages name the benchmark */
-    snprintf(what, sizeof what, "benchmark '%.120s'", name);
+    char quoted[128];
+    fb__bl_quote(quoted, sizeof quoted, name);
+    snprintf(what, sizeof what, "benchmark '%s'", quoted);
     if (fb__bl_text(rd, ri, "title", true, what, &title) ||
         fb__bl_text(rd, ri, "unit", true, what, &unit))
         return -1;
@@ -255,14 +271,15 @@ static int fb__bl_doc(fb__bl_reader *rd, fb__baseline *out) {
     }
     if (d->v[sv].type != FB__JR_STR)
         return fb__bl_fail(rd, "\"schema\" is %s, not a string", fb__jr_type_name(d->v[sv].type));
-    const char *schema = fb__jr_str(d, sv);
-    if (strcmp(schema, "femtobench/1") != 0) {
+    char schema[128];
+    fb__bl_quote(schema, sizeof schema, fb__jr_str(d, sv));
+    if (strcmp(fb__jr_str(d, sv), "femtobench/1") != 0) {
         if (strncmp(schema, "femtobench/", 11) == 0)
             return fb__bl_fail(rd,
-                               "schema '%.60s' is version %.20s; this femtobench reads version 1 "
+                               "schema '%s' is version %s; this femtobench reads version 1 "
                                "(femtobench/1)",
                                schema, schema + 11);
-        return fb__bl_fail(rd, "schema '%.60s' is not femtobench JSON version 1 (femtobench/1)",
+        return fb__bl_fail(rd, "schema '%s' is not femtobench JSON version 1 (femtobench/1)",
                            schema);
     }
     fb__bl_context *c = &out->ctx;
