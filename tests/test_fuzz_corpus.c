@@ -2,6 +2,7 @@
  * few hostile inputs through the fuzz target's function, in every ctest run
  * (and under ASan/UBSan in CI). The time-bounded fuzzing itself is in
  * .ci/run. */
+#include "baseline.h" /* an internal test (also for tests/test_single_header.sh) */
 #include "check.h"
 
 #include "fuzz/fuzz_baseline.c"
