@@ -2,7 +2,7 @@
 """Measures the change table's verdicts on this machine (docs/baselines.md).
 
     tools/baseline_check.py [--build build] [--reps 20] [--thresholds 5,10,15]
-                            [--filter REGEX] [--min-time MS]
+                            [--filter REGEX] [--min-time MS] [--wrap "chrt -f 50"]
 
 Builds two copies of the demo suite from bench/ against BUILD's library with
 the same compiler command: A as it is, B with -DFBH_DEMO_D64_BLOCKS=1280
@@ -16,11 +16,14 @@ times, runs A, A, B one after the other and compares with femtobench-compare:
 Prints, per threshold, how many repetitions passed each check, and the
 median change femtobench measured for SHA256D64_1024 between A and B (the
 real size of the regression on this machine). Load averages before and after
-are printed because the machine may be shared.
+are printed because the machine may be shared. --wrap runs each benchmark
+process under a command (e.g. `chrt -f 50` keeps other processes' time
+slices off the measuring CPU; it needs the privilege to do so).
 """
 import argparse
 import os
 import re
+import shlex
 import statistics
 import subprocess
 import sys
@@ -72,6 +75,7 @@ def main():
     ap.add_argument("--thresholds", default="5,10,15")
     ap.add_argument("--filter")
     ap.add_argument("--min-time", type=float)
+    ap.add_argument("--wrap", default="", help="command prefix for each benchmark run")
     args = ap.parse_args()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     build_dir = os.path.abspath(args.build)
@@ -86,7 +90,8 @@ def main():
             flags.append("-filter=" + args.filter)
         if args.min_time is not None:
             flags.append("-min_time=%g" % args.min_time)
-        print("load average before: %s; runs: %s" % (loadavg(), " ".join(flags)))
+        wrap = shlex.split(args.wrap)
+        print("load average before: %s; runs: %s" % (loadavg(), " ".join(wrap + ["DEMO"] + flags)))
         same_ok = {t: 0 for t in thresholds}
         slow_ok = {t: 0 for t in thresholds}
         slow_changes, same_changes = [], {}
@@ -94,7 +99,7 @@ def main():
             files = []
             for k, exe in enumerate((a, a, b)):
                 f = os.path.join(tmp, "r%d_%d.json" % (rep, k))
-                subprocess.run([exe, *flags, "-output_json=" + f], check=True,
+                subprocess.run([*wrap, exe, *flags, "-output_json=" + f], check=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 files.append(f)
             for t in thresholds:
