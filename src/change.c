@@ -41,7 +41,8 @@ static double fb__change_z(double p) {
     return 0.5 * (lo + hi);
 }
 
-#define FB__CHANGE_EXACT_MAX 50
+/* Exact up to 30 epochs a side: O(m^2 n^2) time, O(m n^2) memory. */
+#define FB__CHANGE_EXACT_MAX 30
 
 /* Exact: the distribution of U by the recursion
  * P[i][j](u) = i/(i+j) P[i-1][j](u - j) + j/(i+j) P[i][j-1](u),
@@ -136,7 +137,7 @@ double fb__change_kth_diff(const double *x, size_t m, const double *y, size_t n,
     if (fb__change_count_le(x, m, y, n, lo) >= k) return lo; /* the minimum (with its ties) */
     /* count_le(lo) < k <= count_le(hi); narrow by bisection, then step
      * through the remaining distinct differences */
-    for (int it = 0; it < 64; ++it) {
+    for (int it = 0; it < 2200; ++it) { /* ends at adjacent doubles long before */
         double mid = lo + (hi - lo) / 2;
         if (!(mid > lo && mid < hi)) break;
         if (fb__change_count_le(x, m, y, n, mid) >= k)

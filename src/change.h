@@ -33,7 +33,7 @@ typedef struct fb__change {
 } fb__change;
 
 /* The largest k such that P(U <= k - 1) <= alpha / 2 for the Mann-Whitney U
- * of samples of m and n values (exact for m, n <= 50, else the normal
+ * of samples of m and n values (exact for m, n <= 30, else the normal
  * approximation): [D(k), D(mn + 1 - k)] of the sorted pairwise differences
  * covers the shift with probability >= 1 - alpha. 0 when no such k. */
 size_t fb__change_mw_rank(size_t m, size_t n, double alpha);
