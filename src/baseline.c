@@ -7,7 +7,12 @@
 #include "baseline.h"
 
 #include "json_read.h"
+#include "result.h"
+#include "stats.h"
+#include "sysinfo.h"
+#include "text.h"
 
+#include <stdarg.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>

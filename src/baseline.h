@@ -5,7 +5,7 @@
 #ifndef FB_BASELINE_H
 #define FB_BASELINE_H
 
-#include "internal.h"
+#include "base.h"
 
 /* One benchmark result. Times are seconds per unit (per iteration / batch),
  * one per recorded epoch. */
@@ -38,15 +38,16 @@ typedef struct fb__baseline {
 /* Reads and fully validates a femtobench JSON file. Returns 0, or -1 with
  * the reason (without the path) in err, e.g. "truncated JSON at byte 123",
  * "benchmark 'SHA256' epoch 3: negative time". */
-int fb__baseline_load(const char *path, fb__baseline *out, char *err, size_t len);
+FB__PRIVATE int fb__baseline_load(const char *path, fb__baseline *out, char *err, size_t len);
 /* The same from text in memory (the fuzz target's entry point). */
-int fb__baseline_parse(const char *text, size_t n, fb__baseline *out, char *err, size_t len);
+FB__PRIVATE int fb__baseline_parse(const char *text, size_t n, fb__baseline *out, char *err,
+                                   size_t len);
 /* The records of a live bench (through the public fb_result_* accessors)
  * and the context of this process. Returns 0 or FB_ENOMEM. */
-int fb__baseline_from_bench(const fb_bench *b, fb__baseline *out);
-void fb__baseline_free(fb__baseline *bl);
+FB__PRIVATE int fb__baseline_from_bench(const fb_bench *b, fb__baseline *out);
+FB__PRIVATE void fb__baseline_free(fb__baseline *bl);
 
 /* MdAPE of v[0..n) around its median, in % (copies; v is left alone). */
-double fb__bl_err_pct(const double *v, size_t n);
+FB__PRIVATE double fb__bl_err_pct(const double *v, size_t n);
 
 #endif

@@ -4,8 +4,8 @@
 #ifndef FB_CHANGE_H
 #define FB_CHANGE_H
 
+#include "base.h"
 #include "baseline.h"
-#include "internal.h"
 
 /* The default -threshold, in % (docs/baselines.md says how it was chosen). */
 #define FB__CHANGE_DEFAULT_THRESHOLD_PCT 10.0
@@ -20,7 +20,7 @@ typedef enum fb__verdict {
     FB__V_COUNT
 } fb__verdict;
 
-const char *fb__verdict_name(fb__verdict v); /* "faster", ... */
+FB__PRIVATE const char *fb__verdict_name(fb__verdict v); /* "faster", ... */
 
 /* One benchmark's change. Log ratios are log(now / baseline) of the time per
  * unit; the *_pct fields the same as a % change (negative = faster). */
@@ -36,29 +36,31 @@ typedef struct fb__change {
  * of samples of m and n values (exact for m, n <= 30, else the normal
  * approximation): [D(k), D(mn + 1 - k)] of the sorted pairwise differences
  * covers the shift with probability >= 1 - alpha. 0 when no such k. */
-size_t fb__change_mw_rank(size_t m, size_t n, double alpha);
+FB__PRIVATE size_t fb__change_mw_rank(size_t m, size_t n, double alpha);
 
 /* The k-th smallest (1-based) of the m * n differences y[j] - x[i], x and y
  * sorted ascending; O((m + n) log) time, no m * n memory. */
-double fb__change_kth_diff(const double *x, size_t m, const double *y, size_t n, uint64_t k);
+FB__PRIVATE double fb__change_kth_diff(const double *x, size_t m, const double *y, size_t n,
+                                       uint64_t k);
 
 /* Compares per-unit times old[0..m) (err% old_err_pct) with now[0..n)
  * against threshold_pct. m or n may be 0 (then verdict unsure). */
-void fb__change_compare(const double *old_s, size_t m, double old_err_pct, const double *now_s,
-                        size_t n, double now_err_pct, double threshold_pct, fb__change *out);
+FB__PRIVATE void fb__change_compare(const double *old_s, size_t m, double old_err_pct,
+                                    const double *now_s, size_t n, double now_err_pct,
+                                    double threshold_pct, fb__change *out);
 
 /* The change table of `now` against `base`: context warnings, one row per
  * benchmark, the summary line. counts[] receives the number of each
  * verdict. Returns 0 or FB_ENOMEM. */
-int fb__change_table(FILE *f, const fb__baseline *base, const fb__baseline *now,
-                     double threshold_pct, size_t counts[FB__V_COUNT]);
+FB__PRIVATE int fb__change_table(FILE *f, const fb__baseline *base, const fb__baseline *now,
+                                 double threshold_pct, size_t counts[FB__V_COUNT]);
 
 /* The change table of a live bench (the runner's suite) against base. */
-int fb__change_against(FILE *f, const fb__baseline *base, const fb_bench *now, double threshold_pct,
-                       size_t counts[FB__V_COUNT]);
+FB__PRIVATE int fb__change_against(FILE *f, const fb__baseline *base, const fb_bench *now,
+                                   double threshold_pct, size_t counts[FB__V_COUNT]);
 
 /* -threshold's value: a number of percent >= 0 and < 1000, an optional
  * trailing '%'. Returns 0, or -1 when it is not one. */
-int fb__change_parse_threshold(const char *text, double *pct);
+FB__PRIVATE int fb__change_parse_threshold(const char *text, double *pct);
 
 #endif

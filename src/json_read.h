@@ -6,7 +6,7 @@
 #ifndef FB_JSON_READ_H
 #define FB_JSON_READ_H
 
-#include "internal.h"
+#include "base.h"
 
 #define FB__JR_MAX_BYTES (32u << 20) /* 32 MiB of JSON text */
 #define FB__JR_MAX_DEPTH 64          /* nested arrays/objects */
@@ -48,14 +48,14 @@ typedef struct fb__jr_doc {
  * at byte N: ...", "nesting deeper than 64 at byte N", "larger than 32 MiB",
  * "out of memory". d is freed on error; otherwise free it with
  * fb__jr_free. */
-int fb__jr_parse(fb__jr_doc *d, const char *text, size_t len, char *err, size_t errlen);
-void fb__jr_free(fb__jr_doc *d);
+FB__PRIVATE int fb__jr_parse(fb__jr_doc *d, const char *text, size_t len, char *err, size_t errlen);
+FB__PRIVATE void fb__jr_free(fb__jr_doc *d);
 
 /* The member `key` of object obj (the first if repeated), 0 when absent or
  * when obj is not an object. */
-uint32_t fb__jr_get(const fb__jr_doc *d, uint32_t obj, const char *key);
+FB__PRIVATE uint32_t fb__jr_get(const fb__jr_doc *d, uint32_t obj, const char *key);
 static inline const char *fb__jr_str(const fb__jr_doc *d, uint32_t i) { return d->s + d->v[i].str; }
 static inline const char *fb__jr_key(const fb__jr_doc *d, uint32_t i) { return d->s + d->v[i].key; }
-const char *fb__jr_type_name(int type); /* "null", "a number", ... */
+FB__PRIVATE const char *fb__jr_type_name(int type); /* "null", "a number", ... */
 
 #endif

@@ -12,6 +12,9 @@
  * a key in one run with the k-th in the other); rows follow the current
  * run's order, then the baseline's benchmarks that are gone. */
 #include "change.h"
+#include "json.h"
+#include "stats.h"
+#include "text.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -6,6 +6,7 @@
 #include "change.h"
 #include "check.h"
 #include "fake_clock.h"
+#include "internal.h"
 #include "json_read.h"
 
 #include <locale.h>

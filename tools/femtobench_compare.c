@@ -11,7 +11,10 @@
  * benchmark is slower. It uses the library's own reader and table
  * (src/baseline.c, src/report_change.c): the same table as -baseline. */
 #include "change.h"
+#include "json.h"
+#include "outfile.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
