@@ -182,8 +182,8 @@ int fb__outfile_check(const char *path, char *err, size_t len) {
 }
 
 /* Writes in place (stdout, /dev/null, a FIFO): nothing to rename. */
-static int fb__outfile_direct(FILE *f, const char *path, fb__outfile_fn writer, void *b,
-                              char *err, size_t len) {
+static int fb__outfile_direct(FILE *f, const char *path, fb__outfile_fn writer, void *b, char *err,
+                              size_t len) {
     int rc = writer(b, f);
     if (rc == FB_OK && fflush(f) != 0) rc = FB_EIO;
     if (rc != FB_OK)
@@ -194,8 +194,7 @@ static int fb__outfile_direct(FILE *f, const char *path, fb__outfile_fn writer, 
 
 /* fb__outfile_write for any writer: fn(ctx, f) (the change table of
  * femtobench-compare's -output_md uses it; src/baseline.h). */
-int fb__outfile_write_fn(const char *path, fb__outfile_fn writer, void *b, char *err,
-                         size_t len) {
+int fb__outfile_write_fn(const char *path, fb__outfile_fn writer, void *b, char *err, size_t len) {
     if (!path || !*path || !writer) return fb__outfile_fail(err, len, FB_EINVAL, "empty file name");
     if (strcmp(path, "-") == 0) return fb__outfile_direct(stdout, "-", writer, b, err, len);
 

@@ -171,8 +171,7 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
         } else if (!strcmp(spec->name, "baseline")) {
             if (!*val) return fb__runner_error("-baseline: empty file name");
             o->baseline = val;
-        }
-        else if (!strcmp(spec->name, "filter"))
+        } else if (!strcmp(spec->name, "filter"))
             o->filter = val;
         else if (!strcmp(spec->name, "min_time")) {
             if (!fb__parse_nonneg(val, &o->min_time_ms))
