@@ -160,6 +160,7 @@ int fb__bench_publish(fb_bench *b, fb_result *r) {
 int fb__bench_take_results(fb_bench *dst, fb_bench *src) {
     size_t i = 0;
     int rc = FB_OK;
+    if (!src->n_results) return FB_OK; /* results may be NULL: no memmove */
     for (; i < src->n_results; ++i) {
         size_t before = dst->n_results;
         int rc_add = fb__bench_add_result(dst, src->results[i]);
