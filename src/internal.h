@@ -21,5 +21,8 @@
 #include "svg.h"
 #include "report_html.h"
 #include "bench.h"
+#include "json_read.h"
+#include "baseline.h"
+#include "change.h"
 
 #endif

@@ -6,6 +6,8 @@
 #include "report.h"
 #include "text.h"
 
+#include "change.h" /* -baseline, -threshold, -fail_on_slower (issue 13) */
+
 #include <stdarg.h>
 
 #include <errno.h>
@@ -22,6 +24,11 @@ typedef struct fb__opts {
     size_t n_asymptote;
     const char *out_csv, *out_json, *out_gbench;
     const char *out_html; /* issue 14: the HTML report */
+    /* -baseline (issue 13): read and checked before anything runs */
+    const char *baseline;
+    double threshold_pct; /* < 0: not given */
+    bool fail_on_slower;
+    fb__baseline base;
 } fb__opts;
 
 typedef struct fb__opt_spec {
@@ -48,6 +55,11 @@ static const fb__opt_spec fb__opt_specs[] = {
      "write a self-contained HTML report with charts ('-' = stdout)"},
     {"quiet", false, "",
      "no environment warnings or unstable markers (as FEMTOBENCH_SUPPRESS_WARNINGS=1)"},
+    {"baseline", true, "<file>",
+     "compare with a femtobench JSON written earlier by -output_json: print a change table"},
+    {"threshold", true, "<pct>",
+     "with -baseline: changes within this % are 'same' (default: 10; docs/baselines.md)"},
+    {"fail_on_slower", false, "", "with -baseline: exit status 3 when a benchmark is slower"},
 };
 #define FB__N_OPTS (sizeof fb__opt_specs / sizeof fb__opt_specs[0])
 
@@ -154,7 +166,15 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
             o->sanity = true;
         else if (!strcmp(spec->name, "quiet"))
             o->quiet = true;
-        else if (!strcmp(spec->name, "filter"))
+        else if (!strcmp(spec->name, "fail_on_slower"))
+            o->fail_on_slower = true;
+        else if (!strcmp(spec->name, "threshold")) {
+            if (fb__change_parse_threshold(val, &o->threshold_pct))
+                return fb__runner_error("-threshold=%s: not a percentage >= 0 and < 1000", val);
+        } else if (!strcmp(spec->name, "baseline")) {
+            if (!*val) return fb__runner_error("-baseline: empty file name");
+            o->baseline = val;
+        } else if (!strcmp(spec->name, "filter"))
             o->filter = val;
         else if (!strcmp(spec->name, "min_time")) {
             if (!fb__parse_nonneg(val, &o->min_time_ms))
@@ -290,23 +310,36 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__registration ***se
             return fb__runner_error("-%s=%s: %s", names[i], outs[i], why);
         }
     }
+    /* issue 13: the baseline is read and fully checked before anything runs */
+    if (!o->baseline && o->threshold_pct >= 0)
+        return fb__runner_error("-threshold needs -baseline=<file>");
+    if (!o->baseline && o->fail_on_slower)
+        return fb__runner_error("-fail_on_slower needs -baseline=<file>");
+    if (o->baseline) {
+        char why[512];
+        if (fb__baseline_load(o->baseline, &o->base, why, sizeof why))
+            return fb__runner_error("-baseline=%s: %s", o->baseline, why);
+    }
     return 0;
 }
 
 int fb_main(int argc, char **argv) {
     fb__opts o = {0};
     o.min_time_ms = -1;
+    o.threshold_pct = -1;
     fb__registration **sel = NULL;
     int rc = fb__runner(argc, argv, &o, &sel);
     if (rc) {
         free(sel);
         free(o.asymptote);
+        fb__baseline_free(&o.base);
         return rc < 0 ? 0 : rc;
     }
     if (o.list) {
         for (size_t i = 0; sel[i]; ++i) printf("%s\n", sel[i]->name);
         free(sel);
         free(o.asymptote);
+        fb__baseline_free(&o.base);
         return 0;
     }
     if (o.quiet) fb__process_set_quiet(true);
@@ -363,14 +396,25 @@ int fb_main(int argc, char **argv) {
         if (o.sanity)
             fprintf(stderr, "femtobench: sanity check: %zu benchmark%s ran, %zu failed\n", ran,
                     ran == 1 ? "" : "s", collector.failed);
+        /* issue 13: the change table after the ordinary one (src/report_change.c) */
+        size_t counts[FB__V_COUNT] = {0};
+        int cerr = 0;
+        if (o.baseline && !o.sanity) {
+            fputc('\n', tout);
+            double t = o.threshold_pct >= 0 ? o.threshold_pct : FB__CHANGE_DEFAULT_THRESHOLD_PCT;
+            cerr = fb__change_against(tout, &o.base, suite, t, counts) ? 1 : 0;
+            if (cerr) fb__runner_error("out of memory");
+        }
         int werr = fb__runner_write(o.out_csv, fb_write_csv, suite) |
                    fb__runner_write(o.out_json, fb_write_json, suite) |
                    fb__runner_write(o.out_gbench, fb_write_gbench_json, suite) |
                    fb__runner_write(o.out_html, fb_write_html, suite);
-        status = werr ? 1 : collector.failed ? 1 : 0;
+        status = werr || cerr ? 1 : collector.failed ? 1 : 0;
+        if (!status && o.fail_on_slower && counts[FB__V_SLOWER]) status = 3;
     }
     fb_bench_free(suite);
     free(sel);
     free(o.asymptote);
+    fb__baseline_free(&o.base);
     return status;
 }
