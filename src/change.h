@@ -55,9 +55,12 @@ FB__PRIVATE void fb__change_compare(const double *old_s, size_t m, double old_er
 FB__PRIVATE int fb__change_table(FILE *f, const fb__baseline *base, const fb__baseline *now,
                                  double threshold_pct, size_t counts[FB__V_COUNT]);
 
-/* The change table of a live bench (the runner's suite) against base. */
+/* The change table of a live bench (the runner's suite) against base; the
+ * rows are also kept in view (may be NULL) for the HTML report. */
+typedef struct fb__change_view fb__change_view;
 FB__PRIVATE int fb__change_against(FILE *f, const fb__baseline *base, const fb_bench *now,
-                                   double threshold_pct, size_t counts[FB__V_COUNT]);
+                                   double threshold_pct, size_t counts[FB__V_COUNT],
+                                   fb__change_view *view);
 
 /* -threshold's value: a number of percent >= 0 and < 1000, an optional
  * trailing '%'. Returns 0, or -1 when it is not one. */

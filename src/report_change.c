@@ -12,6 +12,8 @@
  * a key in one run with the k-th in the other); rows follow the current
  * run's order, then the baseline's benchmarks that are gone. */
 #include "change.h"
+
+#include "bench.h"
 #include "json.h"
 #include "stats.h"
 #include "text.h"
@@ -103,12 +105,25 @@ static void fb__rc_warn(FILE *f, const char *what, const char *old, const char *
     fputs("'\n", f);
 }
 
-static void fb__rc_row(FILE *f, const fb__bl_record *old, const fb__bl_record *now,
-                       double threshold_pct, size_t counts[FB__V_COUNT]) {
+/* The median time per unit of a measured record, else NAN. */
+static double fb__rc_median(const fb__bl_record *r) {
+    if (!r || r->error || r->epochs == 0) return NAN;
+    double *tmp = malloc(r->epochs * sizeof *tmp);
+    if (!tmp) return NAN;
+    memcpy(tmp, r->per_unit_s, r->epochs * sizeof *tmp);
+    double s = fb__median(tmp, r->epochs);
+    free(tmp);
+    return s;
+}
+
+/* One row of the table; also kept in view (may be NULL) for other writers. */
+static int fb__rc_row(FILE *f, const fb__bl_record *old, const fb__bl_record *now,
+                      double threshold_pct, size_t counts[FB__V_COUNT], fb__change_view *view) {
     char tb[96], tn[96], ch[32], ci[80];
     fb__rc_time(tb, sizeof tb, old);
     fb__rc_time(tn, sizeof tn, now);
     fb__change c;
+    c.change_pct = c.lo_pct = c.hi_pct = NAN;
     fb__verdict v;
     snprintf(ch, sizeof ch, "-");
     snprintf(ci, sizeof ci, "-");
@@ -148,10 +163,16 @@ static void fb__rc_row(FILE *f, const fb__bl_record *old, const fb__bl_record *n
         fputc(')', f);
     }
     fputc('\n', f);
+    if (!view) return 0;
+    bool few = isinf(c.lo_pct) || isinf(c.hi_pct);
+    return fb__change_view_add(view, r->name, fb__rc_median(old), fb__rc_median(now), c.change_pct,
+                               few ? NAN : c.lo_pct, few ? NAN : c.hi_pct, (int)v);
 }
 
-int fb__change_table(FILE *f, const fb__baseline *base, const fb__baseline *now,
-                     double threshold_pct, size_t counts[FB__V_COUNT]) {
+static int fb__rc_table(FILE *f, const fb__baseline *base, const fb__baseline *now,
+                        double threshold_pct, size_t counts[FB__V_COUNT], fb__change_view *view) {
+    int rc = 0;
+    if (view) view->threshold_pct = threshold_pct;
     for (int v = 0; v < FB__V_COUNT; ++v) counts[v] = 0;
     bool *used = calloc(base->n ? base->n : 1, sizeof *used);
     if (!used) return FB_ENOMEM;
@@ -175,10 +196,10 @@ int fb__change_table(FILE *f, const fb__baseline *base, const fb__baseline *now,
                 used[j] = true;
                 old = &base->rec[j];
             }
-        fb__rc_row(f, old, &now->rec[i], threshold_pct, counts);
+        rc |= fb__rc_row(f, old, &now->rec[i], threshold_pct, counts, view);
     }
     for (size_t j = 0; j < base->n; ++j)
-        if (!used[j]) fb__rc_row(f, &base->rec[j], NULL, threshold_pct, counts);
+        if (!used[j]) rc |= fb__rc_row(f, &base->rec[j], NULL, threshold_pct, counts, view);
     free(used);
 
     size_t total = 0;
@@ -190,14 +211,19 @@ int fb__change_table(FILE *f, const fb__baseline *base, const fb__baseline *now,
     for (int v = 0; v < FB__V_COUNT; ++v)
         fprintf(f, "%s %zu %s", v ? "," : "", counts[v], fb__verdict_name((fb__verdict)v));
     fputc('\n', f);
-    return 0;
+    return rc ? FB_ENOMEM : 0;
+}
+
+int fb__change_table(FILE *f, const fb__baseline *base, const fb__baseline *now,
+                     double threshold_pct, size_t counts[FB__V_COUNT]) {
+    return fb__rc_table(f, base, now, threshold_pct, counts, NULL);
 }
 
 int fb__change_against(FILE *f, const fb__baseline *base, const fb_bench *now, double threshold_pct,
-                       size_t counts[FB__V_COUNT]) {
+                       size_t counts[FB__V_COUNT], fb__change_view *view) {
     fb__baseline cur;
     if (fb__baseline_from_bench(now, &cur) != 0) return FB_ENOMEM;
-    int rc = fb__change_table(f, base, &cur, threshold_pct, counts);
+    int rc = fb__rc_table(f, base, &cur, threshold_pct, counts, view);
     fb__baseline_free(&cur);
     return rc;
 }

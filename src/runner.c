@@ -402,7 +402,12 @@ int fb_main(int argc, char **argv) {
         if (o.baseline && !o.sanity) {
             fputc('\n', tout);
             double t = o.threshold_pct >= 0 ? o.threshold_pct : FB__CHANGE_DEFAULT_THRESHOLD_PCT;
-            cerr = fb__change_against(tout, &o.base, suite, t, counts) ? 1 : 0;
+            /* kept with the suite: the HTML report draws it */
+            suite->change = calloc(1, sizeof *suite->change);
+            cerr =
+                !suite->change || fb__change_against(tout, &o.base, suite, t, counts, suite->change)
+                    ? 1
+                    : 0;
             if (cerr) fb__runner_error("out of memory");
         }
         int werr = fb__runner_write(o.out_csv, fb_write_csv, suite) |
