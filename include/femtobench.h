@@ -161,7 +161,14 @@ bool fb_result_unstable(const fb_result *r);  /* err% >= 5 */
 int fb_write_markdown(const fb_bench *b, FILE *f);
 int fb_write_csv(const fb_bench *b, FILE *f);
 int fb_write_json(const fb_bench *b, FILE *f);
-int fb_write_gbench_json(const fb_bench *b, FILE *f);
+int fb_write_gbench_json(const fb_bench *b, FILE *f); /* FB_GBENCH_MEDIAN rows */
+/* Google Benchmark JSON row layouts (docs/formats.md). */
+enum {
+    FB_GBENCH_MEDIAN = 0,      /* one row per result, the median: for dashboards */
+    FB_GBENCH_REPETITIONS = 1, /* a row per epoch, then _mean/_median/_stddev: compare.py */
+    FB_GBENCH_AGGREGATES = 2   /* _mean/_median/_stddev only */
+};
+int fb_write_gbench_json_rows(const fb_bench *b, FILE *f, int rows);
 
 /* ----------------------------------------------------------- complexity */
 

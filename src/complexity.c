@@ -17,6 +17,7 @@
  * Reads results only through the public accessors and allocates nothing:
  * each pass walks the bench's results again. */
 #include "internal.h"
+#include "numfmt.h"
 
 #include <math.h>
 #include <string.h>
@@ -293,9 +294,13 @@ int fb_write_complexity(const fb_bench *b, const char *name, FILE *f) {
         fputs("|   coefficient |   err% | complexity\n"
               "|--------------:|-------:|------------\n",
               f);
-        for (size_t i = 0; i < n; i++)
-            fprintf(f, "| %13g | %5.1f%% | %s\n", fits[i].coefficient, fits[i].err_pct,
-                    fits[i].name);
+        for (size_t i = 0; i < n; i++) {
+            /* %g / %.1f with '.' whatever the locale (src/numfmt.c) */
+            char coef[32], err[32];
+            fb__fmt_double(coef, sizeof coef, fits[i].coefficient, 6);
+            fb__fmt_fixed(err, sizeof err, fits[i].err_pct, 1);
+            fprintf(f, "| %13s | %5s%% | %s\n", coef, err, fits[i].name);
+        }
         if (strcmp(fits[0].name, fb__cx_names[FB__CX_O1]) == 0)
             fputs("The time did not depend on N: no growing model fits significantly better than "
                   "O(1).\n",
