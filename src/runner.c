@@ -387,7 +387,7 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__registration ***se
     if (!all) return fb__runner_error("out of memory");
     *sel_out = all;
     n = 0;
-    for (fb__registration *r = (fb__registration *)fb__registry(); r; r = r->next) all[n++] = r;
+    for (fb__registration *r = fb__registry_head; r; r = r->next) all[n++] = r; /* no cast: -Wcast-qual */
     qsort(all, n, sizeof *all, fb__cmp_reg);
     for (size_t i = 1; i < n; ++i)
         if (!strcmp(all[i]->name, all[i - 1]->name))
