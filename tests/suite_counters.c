@@ -1,6 +1,7 @@
 /* Runs one benchmark with the counters on or off (argv[1] = "on"/"off"),
  * for tests/test_counters_off.sh, which counts perf syscalls with strace. */
 #include "femtobench.h"
+#include "../src/config.h" /* FB_HAVE_PERF_EVENTS: was the library built with counters? */
 
 #include <string.h>
 
@@ -16,6 +17,7 @@ int main(int argc, char **argv) {
     const fb_result *r = fb_last_result(b);
     int ok = r && !fb_result_error(r) && fb_result_epochs(r) == 11;
     printf("pagefaults measured: %s\n", fb_result_has(r, FB_PAGEFAULTS) ? "yes" : "no");
+    printf("perf build: %s\n", FB_HAVE_PERF_EVENTS ? "yes" : "no");
     fb_bench_free(b);
     return ok ? 0 : 1;
 }
