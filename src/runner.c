@@ -109,7 +109,10 @@ static void fb__runner_help(FILE *f, const char *prog) {
         char left[80];
         snprintf(left, sizeof left, "-%s%s%s", fb__opt_specs[i].name,
                  fb__opt_specs[i].takes_value == FB__V_REQUIRED ? "=" : "", fb__opt_specs[i].arg);
-        fprintf(f, "  %-26s %s\n", left, fb__opt_specs[i].help);
+        if (strlen(left) > 26) /* a long GB name: the help on its own line */
+            fprintf(f, "  %s\n  %-26s %s\n", left, "", fb__opt_specs[i].help);
+        else
+            fprintf(f, "  %-26s %s\n", left, fb__opt_specs[i].help);
     }
     fputs("\nEnvironment: FEMTOBENCH_CONFIG=\"epochs=21,min_epoch_time=5ms\", "
           "FEMTOBENCH_ENDLESS=<name>,\nFEMTOBENCH_SUPPRESS_WARNINGS=1. See README.md.\n",
