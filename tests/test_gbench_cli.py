@@ -10,9 +10,11 @@ The dashboard rules are re-stated here (their code is not vendored):
    point of the same name, ratio current/prev (smaller is better for
    googlecpp), an alert when ratio > threshold (action.yml: alert-threshold
    default "200%").
- * Bencher, adapter cpp_google: context.caches must be an array; each row's
-   name is a benchmark key, real_time in time_unit its latency: a name that
-   appears twice makes one overwrite the other (a defect).
+ * Bencher, adapter cpp_google (lib/bencher_adapter/src/adapters/cpp/google.rs):
+   context.caches must be an array; each row gives (name, real_time in
+   time_unit as latency in ns) to a result map keyed by benchmark name, so a
+   name that appears twice leaves one value for two rows (a defect); names
+   are 1 to 1024 bytes (BenchmarkName).
 Runs tests/suite_cli.c's program; compare.py as in test_formats_cli.py
 (skipped with 77 at the end when missing)."""
 import json
