@@ -131,6 +131,8 @@ struct fb_result {
     } summary[FB_MEASURE_COUNT];
     uint64_t total_iterations;
     double total_s;
+    /* counted under Callgrind (-valgrind; src/valgrind.h), else NULL */
+    struct fb__vg_result *vg;
 };
 
 /* ------------------------------------------------------------- bench */

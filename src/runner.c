@@ -1,6 +1,7 @@
 /* The suite runner: registry, command line, orchestration (fb_main).
  * It measures nothing itself: each benchmark gets a fresh fb_bench. */
 #include "internal.h"
+#include "valgrind.h" /* -valgrind */
 
 #include <errno.h>
 #include <math.h>
@@ -27,6 +28,7 @@ typedef struct fb__opts {
     double *asymptote;
     size_t n_asymptote;
     const char *out_csv, *out_json, *out_gbench;
+    int valgrind; /* 0, 1 = -valgrind, 2 = -valgrind=cache */
 } fb__opts;
 
 typedef struct fb__opt_spec {
@@ -34,6 +36,9 @@ typedef struct fb__opt_spec {
     bool takes_value;
     const char *arg, *help;
 } fb__opt_spec;
+
+/* -valgrind alone or -valgrind=cache: the one option whose value is optional */
+static bool fb__opt_optional(const fb__opt_spec *spec) { return !strcmp(spec->name, "valgrind"); }
 
 static const fb__opt_spec fb__opt_specs[] = {
     {"help", false, "", "print this help and exit"},
@@ -51,6 +56,9 @@ static const fb__opt_spec fb__opt_specs[] = {
     {"output_gbench", true, "<file>", "write all results as Google Benchmark JSON ('-' = stdout)"},
     {"quiet", false, "",
      "no environment warnings or unstable markers (as FEMTOBENCH_SUPPRESS_WARNINGS=1)"},
+    {"valgrind", true, "cache",
+     "exact instruction counts per op under Valgrind's Callgrind instead of times; "
+     "=cache adds simulated cache and branch misses (docs/valgrind.md)"},
 };
 #define FB__N_OPTS (sizeof fb__opt_specs / sizeof fb__opt_specs[0])
 
@@ -69,8 +77,11 @@ static void fb__runner_help(FILE *f, const char *prog) {
     fprintf(f, "usage: %s [options]\n\nOptions (one dash or two):\n", prog);
     for (size_t i = 0; i < FB__N_OPTS; ++i) {
         char left[40];
-        snprintf(left, sizeof left, "-%s%s%s", fb__opt_specs[i].name,
-                 fb__opt_specs[i].takes_value ? "=" : "", fb__opt_specs[i].arg);
+        if (fb__opt_optional(&fb__opt_specs[i])) /* -valgrind[=cache] */
+            snprintf(left, sizeof left, "-%s[=%s]", fb__opt_specs[i].name, fb__opt_specs[i].arg);
+        else
+            snprintf(left, sizeof left, "-%s%s%s", fb__opt_specs[i].name,
+                     fb__opt_specs[i].takes_value ? "=" : "", fb__opt_specs[i].arg);
         fprintf(f, "  %-26s %s\n", left, fb__opt_specs[i].help);
     }
     fputs("\nEnvironment: FEMTOBENCH_CONFIG=\"epochs=21,min_epoch_time=5ms\", "
@@ -144,7 +155,7 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
             if (best) return fb__runner_error("unknown option '%s' (did you mean -%s?)", arg, best);
             return fb__runner_error("unknown option '%s' (see -help)", arg);
         }
-        if (spec->takes_value && !eq)
+        if (spec->takes_value && !eq && !fb__opt_optional(spec))
             return fb__runner_error("-%s needs a value: -%s=%s", spec->name, spec->name, spec->arg);
         if (!spec->takes_value && eq)
             return fb__runner_error("-%s takes no value, got '%s'", spec->name, arg);
@@ -159,6 +170,13 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
             o->quiet = true;
         else if (!strcmp(spec->name, "filter"))
             o->filter = val;
+        else if (!strcmp(spec->name, "valgrind")) { /* src/valgrind_runner.c */
+            if (eq && strcmp(val, "cache") != 0)
+                return fb__runner_error("-valgrind=%s: unknown value (use -valgrind or "
+                                        "-valgrind=cache)",
+                                        val);
+            o->valgrind = eq ? 2 : 1;
+        }
         else if (!strcmp(spec->name, "min_time")) {
             if (!fb__parse_nonneg(val, &o->min_time_ms))
                 return fb__runner_error("-min_time=%s: not a non-negative number of milliseconds",
@@ -269,6 +287,22 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__registration ***se
             return fb__runner_error("-%s=%s: %s", names[i], outs[i], why);
         }
     }
+    if (o->valgrind) { /* -valgrind: what cannot work is refused before anything runs */
+        const char *opt = o->valgrind == 2 ? "-valgrind=cache" : "-valgrind";
+        if (o->sanity) return fb__runner_error("%s and -sanity_check do not go together", opt);
+        if (o->min_time_ms >= 0)
+            return fb__runner_error("-min_time: has no effect with %s (it counts, it does not "
+                                    "time)",
+                                    opt);
+        const char *endless = getenv("FEMTOBENCH_ENDLESS");
+        if (endless && *endless)
+            return fb__runner_error("%s: FEMTOBENCH_ENDLESS is set (an endless run never ends "
+                                    "under Valgrind either)",
+                                    opt);
+        char why[512];
+        if (fb__vg_runner_check(why, sizeof why) != FB_OK)
+            return fb__runner_error("%s: %s", opt, why);
+    }
     return 0;
 }
 
@@ -287,6 +321,11 @@ int fb_main(int argc, char **argv) {
         free(sel);
         free(o.asymptote);
         return 0;
+    }
+    if (o.valgrind) { /* the same options again, in a child under Callgrind */
+        free(sel);
+        free(o.asymptote);
+        return fb__vg_runner_exec(argc, argv, o.valgrind == 2);
     }
     if (o.quiet) setenv("FEMTOBENCH_SUPPRESS_WARNINGS", "1", 1);
     bool to_stdout = (o.out_csv && !strcmp(o.out_csv, "-")) ||
