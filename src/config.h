@@ -33,6 +33,13 @@
 #else
 #define FB_HAVE_VALGRIND 0
 #endif
+#if FB_HAVE_VALGRIND && !defined(__VALGRIND_H)
+/* <valgrind/valgrind.h> defines two static functions; in the single header
+ * they would be unprefixed names in the user's translation unit. Renamed, a
+ * later VALGRIND_PRINTF in that file still works (it calls the renamed one). */
+#define VALGRIND_PRINTF fb__valgrind_printf
+#define VALGRIND_PRINTF_BACKTRACE fb__valgrind_printf_backtrace
+#endif
 
 /* /sys and /proc checks for the environment warnings. */
 #define FB_HAVE_SYSFS FB_HAVE_LINUX
