@@ -10,6 +10,7 @@
  * femtobench measures wall time only. Counters are extra numeric fields,
  * per unit, with nanobench's names. */
 #include "internal.h"
+#include "valgrind.h" /* counted results (-valgrind) */
 
 #include <math.h>
 #include <stdlib.h>
@@ -90,10 +91,33 @@ static void fb__gb_counter(fb__json *j, fb_measure m, double v) {
     if (isfinite(v)) fb__json_knum(j, fb_measure_name(m), v);
 }
 
+/* A result counted under Callgrind (-valgrind) has no time: one iteration
+ * row over the n2 - n1 iterations that make the count, times 0, and the
+ * exact counts per unit as counters named valgrind_<measure>. */
+static void fb__gb_counted(fb__json *j, const fb_result *r, fb__gb_row *w) {
+    w->repetitions = 1;
+    fb__gb_head(j, w, "", false);
+    fb__json_ku64(j, "repetition_index", 0);
+    fb__json_ku64(j, "threads", 1);
+    fb__json_ku64(j, "iterations", r->vg->n2 - r->vg->n1);
+    fb__gb_times(j, w, 0);
+    for (int m = 0; m < FB_VG_MEASURE_COUNT; ++m) {
+        double v = fb_result_valgrind(r, (fb_vg_measure)m) / r->batch;
+        char key[64];
+        snprintf(key, sizeof key, "valgrind_%s", fb_vg_measure_name((fb_vg_measure)m));
+        if (isfinite(v)) fb__json_knum(j, key, v);
+    }
+    fb__json_end_obj(j);
+}
+
 static void fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row) {
     fb__gb_row w = *row;
     double tu_s;
     fb__gb_unit(r, &w.unit, &tu_s);
+    if (r->vg && !r->error) {
+        fb__gb_counted(j, r, &w);
+        return;
+    }
     if (r->error || !(r->has & FB__BIT(FB_ELAPSED)) || !r->values[FB_ELAPSED] || r->epochs == 0) {
         /* as GB reports a benchmark that failed: one iteration row */
         w.repetitions = 1;

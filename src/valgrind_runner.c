@@ -86,6 +86,20 @@ static void fb__vg_rmdir(const char *dir) {
     rmdir(dir);
 }
 
+/* Valgrind's own messages went to a log file: pass them on to stderr, all
+ * but its notes that the host's cache differs from the simulated one
+ * (femtobench fixes the simulated caches on purpose). */
+static void fb__vg_show_log(const char *path) {
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    char line[1024];
+    while (fgets(line, sizeof line, f))
+        if (!strstr(line, "cache found, using its data") && !strstr(line, "specified LL cache") &&
+            !strstr(line, "simulated LL cache"))
+            fputs(line, stderr);
+    fclose(f);
+}
+
 /* -valgrind, --valgrind=cache, ...: the options this process handles */
 static bool fb__vg_is_option(const char *arg) {
     if (arg[0] != '-') return false;
@@ -111,13 +125,15 @@ int fb__vg_runner_exec(int argc, char **argv, bool cache) {
                 tmpdir && *tmpdir ? tmpdir : "/tmp", strerror(errno));
         return 2;
     }
-    char out[4200], opt_out[4300];
+    char out[4200], opt_out[4300], log[4200], opt_log[4300];
     snprintf(out, sizeof out, "%s/callgrind.out", dir);
     snprintf(opt_out, sizeof opt_out, "--callgrind-out-file=%s", out);
+    snprintf(log, sizeof log, "%s/valgrind.log", dir);
+    snprintf(opt_log, sizeof opt_log, "--log-file=%s", log);
 
-    const char *fixed[] = {
-        "valgrind", "--tool=callgrind", "-q", "--collect-atstart=no", "--instr-atstart=no",
-        opt_out};
+    const char *fixed[] = {"valgrind", "--tool=callgrind",     "-q",
+                           opt_log,    "--collect-atstart=no", "--instr-atstart=no",
+                           opt_out};
     const char *sim[] = {"--cache-sim=yes", "--branch-sim=yes", FB__VG_I1, FB__VG_D1, FB__VG_LL};
     size_t n_fixed = sizeof fixed / sizeof fixed[0], n_sim = cache ? sizeof sim / sizeof sim[0] : 0;
     char **args = calloc(n_fixed + n_sim + (size_t)argc + 2, sizeof *args);
@@ -170,6 +186,7 @@ int fb__vg_runner_exec(int argc, char **argv, bool cache) {
     }
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);
+    fb__vg_show_log(log);
     free(args);
     fb__vg_rmdir(dir);
     return rc;
