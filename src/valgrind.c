@@ -100,7 +100,8 @@ int fb__vg_parse_dump(FILE *f, fb__vg_dump *out, char *err, size_t err_len) {
                     char *end;
                     errno = 0;
                     unsigned long long x = strtoull(p, &end, 10);
-                    if (end == p || errno || (*end && *end != ' ' && *end != '\t')) {
+                    if (*p < '0' || *p > '9' || end == p || errno ||
+                        (*end && *end != ' ' && *end != '\t')) {
                         snprintf(err, err_len, "a malformed totals line");
                         return -1;
                     }
