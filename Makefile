@@ -4,8 +4,9 @@
 BUILD ?= build
 CMAKE ?= cmake
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-# Debian packages the tests use: Google's compare.py (+ scipy) and pkg-config.
-TEST_PACKAGES = libbenchmark-tools python3-scipy pkg-config
+# Debian packages the tests use: Google's compare.py (+ scipy), pkg-config, and valgrind
+# (its callgrind.h makes -valgrind available; the build picks it up when configured).
+TEST_PACKAGES = libbenchmark-tools python3-scipy pkg-config valgrind
 
 .PHONY: all bench test deps clean configure
 
