@@ -150,11 +150,11 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
         fb__run_free(r);
         return l;
     }
-    if (b->out) fb__env_warn_once(stderr, callsite);
     /* under Valgrind, Callgrind collects inside the loops only; with
      * FEMTOBENCH_VALGRIND its fixed schedule of counted epochs replaces the
-     * time-based one and the counters (docs/valgrind.md) */
+     * time-based one, the counters and the machine warnings (docs/valgrind.md) */
     r->vg = fb__vg_run_new(r->name, r->exact_iters, r->min_iters);
+    if (b->out && !fb__vg_exact(r->vg)) fb__env_warn_once(stderr, callsite);
     r->perf = fb__vg_exact(r->vg) ? NULL : fb__bench_perf(b);
     r->perf_mask = r->perf ? fb__perf_available(r->perf) & ~FB__BIT(FB_ELAPSED) : 0;
     for (int m = 1; m < FB_MEASURE_COUNT; ++m)

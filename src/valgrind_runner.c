@@ -31,6 +31,7 @@
 #define FB__VG_D1 "--D1=32768,8,64"
 #define FB__VG_LL "--LL=8388608,16,64"
 
+#if FB_HAVE_VALGRIND
 /* Is there an executable `prog` in PATH? */
 static bool fb__vg_in_path(const char *prog) {
     const char *path = getenv("PATH");
@@ -47,6 +48,7 @@ static bool fb__vg_in_path(const char *prog) {
     }
     return false;
 }
+#endif
 
 int fb__vg_runner_check(char *err, size_t len) {
 #if !FB_HAVE_VALGRIND

@@ -71,6 +71,9 @@ with tempfile.TemporaryDirectory() as empty:
         bad(["-valgrind"], "no 'valgrind' program in PATH", "apt-get install valgrind",
             env={"PATH": empty})
 
+if os.path.exists(SUITE) and b"__asan_init" in open(SUITE, "rb").read():
+    print("SKIP: built with AddressSanitizer, which does not run under Valgrind")
+    sys.exit(1 if failures else 77)
 if not shutil.which("valgrind"):
     print("SKIP: no valgrind in PATH (Debian: apt-get install valgrind)")
     sys.exit(1 if failures else 77)
