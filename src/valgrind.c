@@ -18,13 +18,15 @@
  * lazily bound symbols and fill the simulated caches. */
 #include "valgrind.h"
 
+#include "process.h"
+#include "result.h"
+#include "text.h"
+
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #if FB_HAVE_VALGRIND
 #include <valgrind/callgrind.h>
@@ -35,8 +37,11 @@
 #define FB__VG_TARGET_INSTRUCTIONS 1000000.0
 #define FB__VG_MAX_ITERATIONS ((uint64_t)1 << 24)
 
-const char *const fb__vg_event_names[FB__VG_EVENTS] = {
-    "Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw", "Bc", "Bcm", "Bi", "Bim"};
+const char *fb__vg_event_name(int e) {
+    static const char *const names[FB__VG_EVENTS] = {
+        "Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw", "Bc", "Bcm", "Bi", "Bim"};
+    return e >= 0 && e < FB__VG_EVENTS ? names[e] : NULL;
+}
 
 const char *fb_vg_measure_name(fb_vg_measure m) {
     static const char *const names[FB_VG_MEASURE_COUNT] = {"instructions", "l1_misses", "ll_misses",
@@ -82,7 +87,7 @@ int fb__vg_parse_dump(FILE *f, fb__vg_dump *out, char *err, size_t err_len) {
                 if (n_events == sizeof map / sizeof map[0]) break;
                 int e = -1;
                 for (int k = 0; k < FB__VG_EVENTS; ++k)
-                    if (strcmp(t, fb__vg_event_names[k]) == 0) e = k;
+                    if (strcmp(t, fb__vg_event_name(k)) == 0) e = k;
                 map[n_events++] = e;
             }
         } else if (strncmp(line, "summary:", 8) == 0 || strncmp(line, "totals:", 7) == 0) {
@@ -149,73 +154,13 @@ void fb__vg_derive(struct fb__vg_result *r) {
     }
 }
 
-void fb__vg_expand(const char *pattern, long pid, char *out, size_t len) {
-    size_t o = 0;
-    if (!len) return;
-    for (const char *p = pattern; *p && o + 1 < len; ++p) {
-        char buf[64] = "";
-        const char *add = buf;
-        if (p[0] == '%' && p[1] == 'p') {
-            snprintf(buf, sizeof buf, "%ld", pid);
-            ++p;
-        } else if (p[0] == '%' && p[1] == '%') {
-            buf[0] = '%';
-            ++p;
-        } else if (p[0] == '%' && p[1] == 'q' && p[2] == '{' && strchr(p + 3, '}')) {
-            const char *close = strchr(p + 3, '}');
-            char name[128];
-            snprintf(name, sizeof name, "%.*s", (int)(close - (p + 3)), p + 3);
-            add = getenv(name) ? getenv(name) : "";
-            p = close;
-        } else {
-            buf[0] = *p;
-        }
-        for (; *add && o + 1 < len; ++add) out[o++] = *add;
-    }
-    out[o] = '\0';
-}
-
-/* ------------------------------------------------------- process facts */
-
-/* Write-once facts (docs/design.md, "Process-wide state"), and the mirror
- * of Callgrind's dump counter: Callgrind numbers the dump files of a process
- * 1, 2, 3, ...; femtobench counts its own dumps under a lock to know the
- * file each one went to (and checks the file's trigger line to be sure). */
-static struct fb__vg_process {
-    bool on;    /* RUNNING_ON_VALGRIND */
-    bool exact; /* and FEMTOBENCH_VALGRIND set */
-    char base[4096];
-} fb__vg_proc;
-static pthread_once_t fb__vg_once = PTHREAD_ONCE_INIT;
-static pthread_mutex_t fb__vg_lock = PTHREAD_MUTEX_INITIALIZER;
-static unsigned fb__vg_dumps; /* under fb__vg_lock */
-
-static void fb__vg_init(void) {
-#if FB_HAVE_VALGRIND
-    fb__vg_proc.on = RUNNING_ON_VALGRIND != 0;
-#endif
-    const char *e = getenv("FEMTOBENCH_VALGRIND");
-    fb__vg_proc.exact = fb__vg_proc.on && e && *e && strcmp(e, "0") != 0;
-    const char *pattern = getenv("FEMTOBENCH_CALLGRIND_OUT");
-    char name[2048];
-    fb__vg_expand(pattern && *pattern ? pattern : "callgrind.out.%p", (long)getpid(), name,
-                  sizeof name);
-    char cwd[1024] = ".";
-    /* Valgrind resolves a relative name against the starting directory */
-    if (name[0] != '/' && !getcwd(cwd, sizeof cwd)) snprintf(cwd, sizeof cwd, ".");
-    if (name[0] == '/')
-        snprintf(fb__vg_proc.base, sizeof fb__vg_proc.base, "%s", name);
-    else
-        snprintf(fb__vg_proc.base, sizeof fb__vg_proc.base, "%s/%s", cwd, name);
-}
-
 /* ---------------------------------------------------------------- runs */
 
 enum { FB__VG_WARM1, FB__VG_A, FB__VG_B, FB__VG_WARMN, FB__VG_C, FB__VG_D, FB__VG_END };
 
 struct fb__vg_run {
-    const struct fb__vg_process *proc;
-    char name[96]; /* for the dump's trigger: printable, no blanks */
+    const fb__callgrind *proc; /* the process state's facts */
+    char name[96];             /* for the dump's trigger: printable, no blanks */
     int phase;
     bool toggled;    /* collection switched on by fb__vg_loop_start */
     uint64_t n;      /* iterations of the current epoch */
@@ -232,11 +177,11 @@ static bool fb__vg_counted(const fb__vg_run *v) {
 }
 
 fb__vg_run *fb__vg_run_new(const char *name, uint64_t epoch_iterations, uint64_t min_iterations) {
-    pthread_once(&fb__vg_once, fb__vg_init);
-    if (!fb__vg_proc.on) return NULL;
+    const fb__callgrind *proc = fb__process_callgrind();
+    if (!proc->on) return NULL;
     fb__vg_run *v = calloc(1, sizeof *v);
     if (!v) return NULL;
-    v->proc = &fb__vg_proc;
+    v->proc = proc;
     size_t o = 0;
     for (const unsigned char *p = (const unsigned char *)name; *p && o + 1 < sizeof v->name; ++p)
         v->name[o++] = *p > ' ' && *p < 0x7f ? (char)*p : '_';
@@ -252,7 +197,7 @@ fb__vg_run *fb__vg_run_new(const char *name, uint64_t epoch_iterations, uint64_t
 #if FB_HAVE_VALGRIND
     /* the runner starts Callgrind with --instr-atstart=no: instrument from
      * here (a no-op when it already is) */
-    if (fb__vg_proc.exact) CALLGRIND_START_INSTRUMENTATION;
+    if (proc->exact) CALLGRIND_START_INSTRUMENTATION;
 #endif
     return v;
 }
@@ -300,14 +245,9 @@ static void fb__vg_fail(fb__vg_run *v, const char *fmt, ...) {
 
 /* Dumps the counts of the epoch just ended and reads them back. */
 static int fb__vg_dump_read(fb__vg_run *v, fb__vg_dump *d) {
-    char tag[160], path[sizeof fb__vg_proc.base + 16], why[128];
-    pthread_mutex_lock(&fb__vg_lock);
-    unsigned k = ++fb__vg_dumps;
-    snprintf(tag, sizeof tag, "femtobench:%u:%llu:%s", k, (unsigned long long)v->n, v->name);
-#if FB_HAVE_VALGRIND
-    CALLGRIND_DUMP_STATS_AT(tag);
-#endif
-    pthread_mutex_unlock(&fb__vg_lock);
+    char tag[160], path[sizeof v->proc->base + 16], why[128];
+    /* the process state numbers the dump as Callgrind does */
+    unsigned k = fb__process_callgrind_dump(v->n, v->name, tag, sizeof tag);
     snprintf(path, sizeof path, "%s.%u", v->proc->base, k);
     FILE *f = fopen(path, "r");
     if (!f) {

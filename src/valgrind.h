@@ -7,7 +7,9 @@
 #ifndef FB_VALGRIND_H
 #define FB_VALGRIND_H
 
-#include "internal.h"
+#include "base.h"
+
+#include <stdio.h>
 
 /* The Callgrind events femtobench reads, by their names in the dump's
  * `events:` line. Ir always; the rest with --cache-sim=yes --branch-sim=yes. */
@@ -27,7 +29,8 @@ enum {
     FB__VG_BIM,
     FB__VG_EVENTS
 };
-extern const char *const fb__vg_event_names[FB__VG_EVENTS];
+/* The events' names (src/valgrind.c). */
+FB__PRIVATE const char *fb__vg_event_name(int e);
 
 /* What a result counted under Callgrind carries (fb_result.vg). */
 struct fb__vg_result {
@@ -48,13 +51,10 @@ typedef struct fb__vg_dump {
     unsigned have;
     uint64_t totals[FB__VG_EVENTS];
 } fb__vg_dump;
-int fb__vg_parse_dump(FILE *f, fb__vg_dump *out, char *err, size_t err_len);
+FB__PRIVATE int fb__vg_parse_dump(FILE *f, fb__vg_dump *out, char *err, size_t err_len);
 
 /* Fills r->per_iter from n1, n2, c1, c2 and have. */
-void fb__vg_derive(struct fb__vg_result *r);
-
-/* Expands Valgrind's file-name escapes (%p = pid, %q{VAR} = $VAR, %% = %). */
-void fb__vg_expand(const char *pattern, long pid, char *out, size_t len);
+FB__PRIVATE void fb__vg_derive(struct fb__vg_result *r);
 
 /* ------------------------------------------------------------ client side */
 
@@ -63,33 +63,34 @@ void fb__vg_expand(const char *pattern, long pid, char *out, size_t len);
 typedef struct fb__vg_run fb__vg_run;
 /* Called once per run. epoch_iterations (0 = choose) and min_iterations
  * are the run's configuration. */
-fb__vg_run *fb__vg_run_new(const char *name, uint64_t epoch_iterations, uint64_t min_iterations);
-void fb__vg_run_free(fb__vg_run *v);
+FB__PRIVATE fb__vg_run *fb__vg_run_new(const char *name, uint64_t epoch_iterations,
+                                       uint64_t min_iterations);
+FB__PRIVATE void fb__vg_run_free(fb__vg_run *v);
 /* FEMTOBENCH_VALGRIND is set: the run follows the fixed schedule of counted
  * epochs (fb__vg_first / fb__vg_next) instead of the time-based one. */
-bool fb__vg_exact(const fb__vg_run *v);
-uint64_t fb__vg_first(fb__vg_run *v);
+FB__PRIVATE bool fb__vg_exact(const fb__vg_run *v);
+FB__PRIVATE uint64_t fb__vg_first(fb__vg_run *v);
 /* Right after the clock read that starts the epoch / right before the one
  * that ends it: switch Callgrind's collection on / off (and, for a counted
  * epoch, zero the counts before and dump them after). */
-void fb__vg_loop_start(fb__vg_run *v);
-void fb__vg_loop_stop(fb__vg_run *v);
+FB__PRIVATE void fb__vg_loop_start(fb__vg_run *v);
+FB__PRIVATE void fb__vg_loop_stop(fb__vg_run *v);
 /* After an epoch of the schedule: reads its dump; returns the iterations of
  * the next epoch, or 0 when the run is complete (or failed). */
-uint64_t fb__vg_next(fb__vg_run *v);
+FB__PRIVATE uint64_t fb__vg_next(fb__vg_run *v);
 /* Moves the counts (or the error) of an exact run into res: res then has
  * two epochs (n1, n2), no time, and res->vg set. */
-void fb__vg_finish(fb__vg_run *v, fb_result *res);
+FB__PRIVATE void fb__vg_finish(fb__vg_run *v, fb_result *res);
 
 /* ------------------------------------------------------------ runner side */
 
 /* -valgrind[=cache]: checks that it can run (Valgrind's headers at build
  * time, a valgrind program in PATH, not already under Valgrind). FB_OK, or
  * FB_ENOTSUP with the reason and what to install in err. */
-int fb__vg_runner_check(char *err, size_t len);
+FB__PRIVATE int fb__vg_runner_check(char *err, size_t len);
 /* Runs this program again under valgrind --tool=callgrind with argv minus
  * the -valgrind options, in the exact mode, and waits for it. Returns the
  * exit status to use (the child's; 2 when it cannot start). */
-int fb__vg_runner_exec(int argc, char **argv, bool cache);
+FB__PRIVATE int fb__vg_runner_exec(int argc, char **argv, bool cache);
 
 #endif

@@ -11,6 +11,8 @@
  * temporary directory and returns the child's exit status. */
 #include "valgrind.h"
 
+#include "process.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -31,16 +33,15 @@
 #define FB__VG_D1 "--D1=32768,8,64"
 #define FB__VG_LL "--LL=8388608,16,64"
 
-#if FB_HAVE_VALGRIND
-/* Is there an executable `prog` in PATH? */
-static bool fb__vg_in_path(const char *prog) {
-    const char *path = getenv("PATH");
-    if (!path || !*path) return false;
+/* The executable `prog` in PATH (the process state's): true with its path
+ * in full, else false. */
+static bool fb__vg_in_path(const char *prog, char *full, size_t len) {
+    const char *path = fb__process_path();
+    if (!path) return false;
     while (*path) {
         const char *colon = strchr(path, ':');
-        size_t len = colon ? (size_t)(colon - path) : strlen(path);
-        char full[4096];
-        snprintf(full, sizeof full, "%.*s/%s", (int)len, len ? path : ".", prog);
+        size_t dir_len = colon ? (size_t)(colon - path) : strlen(path);
+        snprintf(full, len, "%.*s/%s", (int)dir_len, dir_len ? path : ".", prog);
         struct stat st;
         if (stat(full, &st) == 0 && S_ISREG(st.st_mode) && access(full, X_OK) == 0) return true;
         if (!colon) break;
@@ -48,7 +49,6 @@ static bool fb__vg_in_path(const char *prog) {
     }
     return false;
 }
-#endif
 
 int fb__vg_runner_check(char *err, size_t len) {
 #if !FB_HAVE_VALGRIND
@@ -63,7 +63,8 @@ int fb__vg_runner_check(char *err, size_t len) {
                  "directly (FEMTOBENCH_VALGRIND=1 counts under a hand-started Callgrind)");
         return FB_ENOTSUP;
     }
-    if (!fb__vg_in_path("valgrind")) {
+    char full[4096];
+    if (!fb__vg_in_path("valgrind", full, sizeof full)) {
         snprintf(err, len,
                  "no 'valgrind' program in PATH: install Valgrind (Debian/Ubuntu: apt-get "
                  "install valgrind; Fedora: dnf install valgrind)");
@@ -118,20 +119,28 @@ int fb__vg_runner_exec(int argc, char **argv, bool cache) {
         return 2;
     }
     exe[n] = '\0';
-    const char *tmpdir = getenv("TMPDIR");
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/femtobench-callgrind.XXXXXX",
-             tmpdir && *tmpdir ? tmpdir : "/tmp");
-    if (!mkdtemp(dir)) {
-        fprintf(stderr, "femtobench: error: -valgrind: cannot create a directory in %s: %s\n",
-                tmpdir && *tmpdir ? tmpdir : "/tmp", strerror(errno));
+    char valgrind[4096];
+    if (!fb__vg_in_path("valgrind", valgrind, sizeof valgrind)) {
+        fprintf(stderr, "femtobench: error: -valgrind: no 'valgrind' program in PATH\n");
         return 2;
     }
-    char out[4200], opt_out[4300], log[4200], opt_log[4300];
+    const char *tmpdir = fb__process_tmpdir() ? fb__process_tmpdir() : "/tmp";
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/femtobench-callgrind.XXXXXX", tmpdir);
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "femtobench: error: -valgrind: cannot create a directory in %s: %s\n",
+                tmpdir, strerror(errno));
+        return 2;
+    }
+    char out[4200], opt_out[4300], log[4200], opt_log[4300], env_out[4300];
     snprintf(out, sizeof out, "%s/callgrind.out", dir);
     snprintf(opt_out, sizeof opt_out, "--callgrind-out-file=%s", out);
     snprintf(log, sizeof log, "%s/valgrind.log", dir);
     snprintf(opt_log, sizeof opt_log, "--log-file=%s", log);
+    /* the child's environment: this one's, plus the exact mode and the
+     * dump files' name (passed to execve: this process's stays as it is) */
+    snprintf(env_out, sizeof env_out, "FEMTOBENCH_CALLGRIND_OUT=%s", out);
+    const char *const child_set[] = {"FEMTOBENCH_VALGRIND=1", env_out};
 
     const char *fixed[] = {"valgrind", "--tool=callgrind",     "-q",
                            opt_log,    "--collect-atstart=no", "--instr-atstart=no",
@@ -139,7 +148,10 @@ int fb__vg_runner_exec(int argc, char **argv, bool cache) {
     const char *sim[] = {"--cache-sim=yes", "--branch-sim=yes", FB__VG_I1, FB__VG_D1, FB__VG_LL};
     size_t n_fixed = sizeof fixed / sizeof fixed[0], n_sim = cache ? sizeof sim / sizeof sim[0] : 0;
     char **args = calloc(n_fixed + n_sim + (size_t)argc + 2, sizeof *args);
-    if (!args) {
+    char **envp = fb__process_child_env(child_set, sizeof child_set / sizeof child_set[0]);
+    if (!args || !envp) {
+        free(args);
+        free(envp);
         fb__vg_rmdir(dir);
         fprintf(stderr, "femtobench: error: out of memory\n");
         return 2;
@@ -165,9 +177,7 @@ int fb__vg_runner_exec(int argc, char **argv, bool cache) {
     if (pid == 0) {
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGQUIT, &old_quit, NULL);
-        setenv("FEMTOBENCH_VALGRIND", "1", 1);
-        setenv("FEMTOBENCH_CALLGRIND_OUT", out, 1);
-        execvp("valgrind", args);
+        execve(valgrind, args, envp);
         fprintf(stderr, "femtobench: error: -valgrind: cannot run valgrind: %s\n", strerror(errno));
         _exit(2);
     }
@@ -190,6 +200,7 @@ int fb__vg_runner_exec(int argc, char **argv, bool cache) {
     sigaction(SIGQUIT, &old_quit, NULL);
     fb__vg_show_log(log);
     free(args);
+    free(envp);
     fb__vg_rmdir(dir);
     return rc;
 }

@@ -75,9 +75,9 @@ int main(void) {
     /* Valgrind's escapes in --callgrind-out-file */
     char out[64];
     setenv("FBT_VG_DIR", "/tmp/x", 1);
-    fb__vg_expand("%q{FBT_VG_DIR}/cg.%p.%%", 42, out, sizeof out);
+    fb__process_callgrind_expand("%q{FBT_VG_DIR}/cg.%p.%%", 42, out, sizeof out);
     CHECK_STR(out, "/tmp/x/cg.42.%");
-    fb__vg_expand("callgrind.out.%p", 7, out, 10);
+    fb__process_callgrind_expand("callgrind.out.%p", 7, out, 10);
     CHECK_STR(out, "callgrind");
 
     /* names and accessors */
