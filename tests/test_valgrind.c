@@ -6,6 +6,7 @@
 #include "valgrind.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static int parse(const char *text, fb__vg_dump *d, char *err, size_t len) {
     FILE *f = tmpfile();
@@ -79,6 +80,23 @@ int main(void) {
     CHECK_STR(out, "/tmp/x/cg.42.%");
     fb__process_callgrind_expand("callgrind.out.%p", 7, out, 10);
     CHECK_STR(out, "callgrind");
+
+    /* the environment -valgrind gives its child (execve, no setenv here) */
+    setenv("FBT_VG_KEEP", "k", 1);
+    setenv("FBT_VG_SET", "old", 1);
+    const char *const set[] = {"FBT_VG_SET=new", "FBT_VG_ADDED=a=b"};
+    char **env = fb__process_child_env(set, 2);
+    CHECK(env != NULL);
+    int keep = 0, old = 0, new_ = 0, added = 0;
+    for (size_t i = 0; env && env[i]; ++i) {
+        keep += strcmp(env[i], "FBT_VG_KEEP=k") == 0;
+        old += strcmp(env[i], "FBT_VG_SET=old") == 0;
+        new_ += strcmp(env[i], "FBT_VG_SET=new") == 0;
+        added += strcmp(env[i], "FBT_VG_ADDED=a=b") == 0;
+    }
+    CHECK(keep == 1 && old == 0 && new_ == 1 && added == 1);
+    CHECK_STR(getenv("FBT_VG_SET"), "old"); /* this process's environment is untouched */
+    free(env);
 
     /* names and accessors */
     CHECK_STR(fb_vg_measure_name(FB_VG_LL_MISSES), "ll_misses");
