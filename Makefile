@@ -5,9 +5,10 @@
 BUILD ?= build
 CMAKE ?= cmake
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-# Debian packages the tests use: Google's compare.py (+ scipy), pkg-config, and
-# headless Chromium for the HTML report's browser test.
-TEST_PACKAGES = libbenchmark-tools python3-scipy pkg-config chromium
+# Debian packages the tests use: Google's compare.py (+ scipy), pkg-config,
+# headless Chromium for the HTML report's browser test, and valgrind (its
+# callgrind.h makes -valgrind available; the build picks it up when configured).
+TEST_PACKAGES = libbenchmark-tools python3-scipy pkg-config chromium valgrind
 
 .PHONY: all bench test deps clean configure
 

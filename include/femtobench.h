@@ -162,6 +162,21 @@ uint64_t fb_result_total_iterations(const fb_result *r);
 double fb_result_total_s(const fb_result *r); /* time in recorded epochs */
 bool fb_result_unstable(const fb_result *r);  /* err% >= 5 */
 
+/* Exact counts from Valgrind's Callgrind (the runner's -valgrind, or
+ * FEMTOBENCH_VALGRIND=1 under valgrind --tool=callgrind; docs/valgrind.md),
+ * per iteration like the measures above: (count at n2 - count at n1) / (n2 - n1). */
+typedef enum fb_vg_measure {
+    FB_VG_INSTRUCTIONS = 0, /* "instructions": Ir */
+    FB_VG_L1_MISSES,        /* "l1_misses": I1mr + D1mr + D1mw (-valgrind=cache) */
+    FB_VG_LL_MISSES,        /* "ll_misses": ILmr + DLmr + DLmw (-valgrind=cache) */
+    FB_VG_BRANCHES,         /* "branches": Bc + Bi (-valgrind=cache) */
+    FB_VG_BRANCH_MISSES,    /* "branch_misses": Bcm + Bim (-valgrind=cache) */
+    FB_VG_MEASURE_COUNT
+} fb_vg_measure;
+const char *fb_vg_measure_name(fb_vg_measure m);                /* NULL for an invalid m */
+bool fb_result_counted(const fb_result *r);                     /* counted under Callgrind */
+double fb_result_valgrind(const fb_result *r, fb_vg_measure m); /* NAN when not counted */
+
 /* -------------------------------------------------------------- writers */
 /* Writers only read results. Each returns 0 or a negative FB_E* code. */
 

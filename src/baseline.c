@@ -94,6 +94,11 @@ int fb__baseline_from_bench(const fb_bench *b, fb__baseline *out) {
         for (int m = 0; m < FB_MEASURE_COUNT; ++m)
             if (m != FB_ELAPSED && fb_result_has(r, (fb_measure)m)) c->counters = 1;
         if (code < 0 && !rec->error) code = r->callsite;
+        if (!rec->error && fb_result_counted(r)) {
+            rec->counted = true;
+            rec->ins_per_unit = fb_result_valgrind(r, FB_VG_INSTRUCTIONS) / rec->batch;
+            continue;
+        }
         if (rec->error || !fb_result_has(r, FB_ELAPSED)) continue;
         size_t e = fb_result_epochs(r);
         rec->per_unit_s = malloc((e ? e : 1) * sizeof *rec->per_unit_s);
@@ -223,6 +228,19 @@ static int fb__bl_result(fb__bl_reader *rd, uint32_t ri, size_t index, fb__bl_re
         for (uint32_t k = d->v[stats].first; k; k = d->v[k].next)
             if (strcmp(fb__jr_key(d, k), "elapsed") != 0) *counters = 1;
 
+    uint32_t vg = fb__jr_get(d, ri, "valgrind");
+    if (vg && d->v[vg].type == FB__JR_OBJ && !error) {
+        /* counted under Callgrind: the exact count, compared exactly */
+        uint32_t pi = fb__jr_get(d, vg, "per_iteration");
+        uint32_t ins = pi && d->v[pi].type == FB__JR_OBJ ? fb__jr_get(d, pi, "instructions") : 0;
+        if (!ins || d->v[ins].type != FB__JR_NUM || !(d->v[ins].num >= 0) ||
+            !isfinite(d->v[ins].num / rec->batch))
+            return fb__bl_fail(rd, "%s: counted under Callgrind without a number of instructions",
+                               what);
+        rec->counted = true;
+        rec->ins_per_unit = d->v[ins].num / rec->batch;
+        return 0;
+    }
     uint32_t mv = fb__jr_get(d, ri, "measurements");
     if (!mv) return fb__bl_fail(rd, "%s: no \"measurements\"", what);
     if (d->v[mv].type != FB__JR_ARR)

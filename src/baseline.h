@@ -17,6 +17,10 @@ typedef struct fb__bl_record {
     size_t epochs;
     double *per_unit_s; /* [epochs] */
     double err_pct;     /* MdAPE of the epochs' times, in % (as the table's err%) */
+    /* counted under Callgrind (-valgrind): exact instructions per unit, and no
+     * epochs of time */
+    bool counted;
+    double ins_per_unit;
 } fb__bl_record;
 
 /* What a comparison needs to know about where each side ran. */

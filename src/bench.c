@@ -94,6 +94,8 @@ void fb__bench_diag(const fb_bench *b, const char *fmt, ...) {
 fb__perf *fb__bench_prepare(fb_bench *b, int callsite) {
     fb__process_first_run(b->table->out ? b->diag : NULL, callsite);
     if (!b->cfg.counters) return NULL;
+    /* counted under Callgrind (-valgrind): the counts replace the counters */
+    if (fb__process_callgrind()->exact) return NULL;
     FILE *note = b->table->out ? b->diag : NULL;
     fb__perf *p = fb__process_perf(note);
     if (p) return p;

@@ -225,3 +225,16 @@ int fb__change_parse_threshold(const char *text, double *pct) {
     *pct = v;
     return 0;
 }
+
+void fb__change_counted(double old_ins, double now_ins, fb__change *out) {
+    out->mw_lo = out->mw_hi = out->lo = out->hi = NAN;
+    out->shift = out->change_pct = out->lo_pct = out->hi_pct = NAN;
+    if (isnan(old_ins) || isnan(now_ins)) {
+        out->verdict = FB__V_UNSURE; /* one side counted, the other timed */
+        return;
+    }
+    double pct = old_ins > 0 ? 100.0 * (now_ins / old_ins - 1.0) : now_ins > 0 ? INFINITY : 0;
+    out->change_pct = out->lo_pct = out->hi_pct = pct;
+    out->shift = out->lo = out->hi = old_ins > 0 && now_ins > 0 ? log(now_ins / old_ins) : NAN;
+    out->verdict = now_ins > old_ins ? FB__V_SLOWER : now_ins < old_ins ? FB__V_FASTER : FB__V_SAME;
+}

@@ -49,6 +49,12 @@ FB__PRIVATE void fb__change_compare(const double *old_s, size_t m, double old_er
                                     const double *now_s, size_t n, double now_err_pct,
                                     double threshold_pct, fb__change *out);
 
+/* Two exact counts (instructions per unit under Callgrind, NAN when that
+ * side was timed): no noise, so no interval and no threshold: any change of
+ * the count is `slower` or `faster` (one instruction per op more is a
+ * change); a count against a time is `unsure`. */
+FB__PRIVATE void fb__change_counted(double old_ins, double now_ins, fb__change *out);
+
 /* The change table of `now` against `base`: context warnings, one row per
  * benchmark, the summary line. counts[] receives the number of each
  * verdict. Returns 0 or FB_ENOMEM. */

@@ -22,6 +22,32 @@
 #define FB_HAVE_PERF_EVENTS 0
 #endif
 
+/* Callgrind client requests (src/valgrind.c, docs/valgrind.md): on when
+ * <valgrind/callgrind.h> (Debian/Ubuntu: package valgrind; Fedora:
+ * valgrind-devel) was there at build time. The CMake build decides with
+ * check_include_file and passes FB_HAVE_CALLGRIND_H=0/1; other builds (the
+ * single header) ask the compiler. FB_DISABLE_VALGRIND turns it off. */
+#if defined(FB_DISABLE_VALGRIND)
+#define FB_HAVE_VALGRIND 0
+#elif defined(FB_HAVE_CALLGRIND_H)
+#define FB_HAVE_VALGRIND FB_HAVE_CALLGRIND_H
+#elif defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#define FB_HAVE_VALGRIND 1
+#else
+#define FB_HAVE_VALGRIND 0
+#endif
+#else
+#define FB_HAVE_VALGRIND 0
+#endif
+#if FB_HAVE_VALGRIND && !defined(__VALGRIND_H)
+/* <valgrind/valgrind.h> defines two static functions; in the single header
+ * they would be unprefixed names in the user's translation unit. Renamed, a
+ * later VALGRIND_PRINTF in that file still works (it calls the renamed one). */
+#define VALGRIND_PRINTF fb__valgrind_printf
+#define VALGRIND_PRINTF_BACKTRACE fb__valgrind_printf_backtrace
+#endif
+
 /* /sys and /proc checks for the environment warnings. */
 #define FB_HAVE_SYSFS FB_HAVE_LINUX
 

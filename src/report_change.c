@@ -57,6 +57,12 @@ static void fb__rc_time(char *buf, size_t len, const fb__bl_record *r) {
         snprintf(buf, len, "-");
         return;
     }
+    if (!r->error && r->counted) { /* counted: exact instructions */
+        char num[64];
+        fb__fmt_grouped(num, sizeof num, r->ins_per_unit, 2);
+        snprintf(buf, len, "%s ins/%.24s", num, r->unit);
+        return;
+    }
     if (r->error || r->epochs == 0) {
         snprintf(buf, len, "failed");
         return;
@@ -131,7 +137,17 @@ static int fb__rc_row(FILE *f, const fb__bl_record *old, const fb__bl_record *no
         v = FB__V_NEW;
     else if (!now)
         v = FB__V_GONE;
-    else {
+    else if (!old->error && !now->error && (old->counted || now->counted)) {
+        fb__change_counted(old->counted ? old->ins_per_unit : NAN,
+                           now->counted ? now->ins_per_unit : NAN, &c);
+        v = c.verdict;
+        if (isnan(c.change_pct))
+            snprintf(ci, sizeof ci, "counted vs timed");
+        else {
+            fb__rc_pct(ch, sizeof ch, c.change_pct);
+            snprintf(ci, sizeof ci, "exact");
+        }
+    } else {
         fb__change_compare(old->per_unit_s, old->error ? 0 : old->epochs, old->err_pct,
                            now->per_unit_s, now->error ? 0 : now->epochs, now->err_pct,
                            threshold_pct, &c);
@@ -164,7 +180,7 @@ static int fb__rc_row(FILE *f, const fb__bl_record *old, const fb__bl_record *no
     }
     fputc('\n', f);
     if (!view) return 0;
-    bool few = isinf(c.lo_pct) || isinf(c.hi_pct);
+    bool few = isinf(c.lo) || isinf(c.hi);
     return fb__change_view_add(view, r->name, fb__rc_median(old), fb__rc_median(now), c.change_pct,
                                few ? NAN : c.lo_pct, few ? NAN : c.hi_pct, (int)v);
 }

@@ -9,6 +9,7 @@
 #include "report.h"
 
 #include "json.h"
+#include "valgrind.h" /* counted results (-valgrind) */
 
 #include <inttypes.h>
 #include <math.h>
@@ -55,6 +56,8 @@ int fb_write_csv(const fb_bench *b, FILE *f) {
         const char *m = fb_measure_name(fb__csv_counters[c]);
         fprintf(f, ",%s_per_unit", m ? m : "");
     }
+    for (int m = 0; m < FB_VG_MEASURE_COUNT; ++m) /* -valgrind: exact counts */
+        fprintf(f, ",valgrind_%s_per_unit", fb_vg_measure_name((fb_vg_measure)m));
     fputs(",total_s,error\n", f);
 
     for (size_t i = 0; i < fb_result_count(b); ++i) {
@@ -89,6 +92,10 @@ int fb_write_csv(const fb_bench *b, FILE *f) {
             fb_measure m = fb__csv_counters[c];
             fputc(',', f);
             if (ok && (r->has & FB__BIT(m))) fb__csv_num(f, r->summary[m].median / r->config.batch);
+        }
+        for (int m = 0; m < FB_VG_MEASURE_COUNT; ++m) {
+            fputc(',', f);
+            if (ok) fb__csv_num(f, fb_result_valgrind(r, (fb_vg_measure)m) / r->config.batch);
         }
         fputc(',', f);
         if (ok) fb__csv_num(f, r->total_s);

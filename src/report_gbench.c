@@ -24,6 +24,7 @@
 #include "process.h"
 #include "result.h"
 #include "text.h"
+#include "valgrind.h" /* counted results (-valgrind) */
 
 #include <math.h>
 #include <stdlib.h>
@@ -144,11 +145,34 @@ static void fb__gb_error_row(fb__json *j, const fb_result *r, fb__gb_row w) {
     fb__json_end_obj(j);
 }
 
+/* A result counted under Callgrind (-valgrind) has no time: one iteration
+ * row over the n2 - n1 iterations that make the count, times 0, and the
+ * exact counts per unit as counters named valgrind_<measure>. */
+static void fb__gb_counted(fb__json *j, const fb_result *r, fb__gb_row *w) {
+    w->repetitions = 1;
+    fb__gb_head(j, w, "", false);
+    fb__json_ku64(j, "repetition_index", 0);
+    fb__json_ku64(j, "threads", 1);
+    fb__json_ku64(j, "iterations", r->vg->n2 - r->vg->n1);
+    fb__gb_times(j, w, 0);
+    for (int m = 0; m < FB_VG_MEASURE_COUNT; ++m) {
+        double v = fb_result_valgrind(r, (fb_vg_measure)m) / r->config.batch;
+        char key[64];
+        snprintf(key, sizeof key, "valgrind_%s", fb_vg_measure_name((fb_vg_measure)m));
+        if (isfinite(v)) fb__json_knum(j, key, v);
+    }
+    fb__json_end_obj(j);
+}
+
 /* Returns FB_OK or FB_ENOMEM (scratch for the aggregate rates). */
 static int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row, int rows) {
     fb__gb_row w = *row;
     double tu_s;
     fb__gb_unit(r, &w.unit, &tu_s);
+    if (r->vg && !r->error) {
+        fb__gb_counted(j, r, &w);
+        return FB_OK;
+    }
     if (r->error || !(r->has & FB__BIT(FB_ELAPSED)) || !r->values[FB_ELAPSED] || r->epochs == 0) {
         fb__gb_error_row(j, r, w);
         return FB_OK;

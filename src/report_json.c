@@ -7,6 +7,7 @@
 #include "bench.h"
 #include "json.h"
 #include "process.h"
+#include "valgrind.h" /* counted results (-valgrind) */
 
 #include <string.h>
 
@@ -52,6 +53,38 @@ static void fb__jr_context(fb__json *j, const fb__sysinfo *si) {
     } else {
         fb__json_knull(j, "warnings");
     }
+    fb__json_end_obj(j);
+}
+
+/* "valgrind": the exact counts of a result counted under Callgrind
+ * (docs/valgrind.md), null otherwise. */
+static void fb__jr_valgrind(fb__json *j, const fb_result *r) {
+    const struct fb__vg_result *g = r->vg;
+    if (!g) {
+        fb__json_knull(j, "valgrind");
+        return;
+    }
+    fb__json_obj(j, "valgrind", false);
+    fb__json_kstr(j, "tool", "callgrind");
+    fb__json_kbool(j, "cache_sim", g->cache);
+    fb__json_arr(j, "iterations", true);
+    fb__json_ku64(j, NULL, g->n1);
+    fb__json_ku64(j, NULL, g->n2);
+    fb__json_end_arr(j);
+    fb__json_obj(j, "events", false);
+    for (int e = 0; e < FB__VG_EVENTS; ++e) {
+        if (!(g->have & (1u << e))) continue;
+        fb__json_arr(j, fb__vg_event_name(e), true);
+        fb__json_ku64(j, NULL, g->c1[e]);
+        fb__json_ku64(j, NULL, g->c2[e]);
+        fb__json_end_arr(j);
+    }
+    fb__json_end_obj(j);
+    fb__json_obj(j, "per_iteration", true);
+    for (int m = 0; m < FB_VG_MEASURE_COUNT; ++m)
+        if (!r->error && g->per_iter[m] == g->per_iter[m]) /* not NAN */
+            fb__json_knum(j, fb_vg_measure_name((fb_vg_measure)m), g->per_iter[m]);
+    fb__json_end_obj(j);
     fb__json_end_obj(j);
 }
 
@@ -105,6 +138,7 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
         fb__json_end_obj(j);
     }
     fb__json_end_arr(j);
+    fb__jr_valgrind(j, r);
     fb__json_end_obj(j);
 }
 

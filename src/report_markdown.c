@@ -4,6 +4,7 @@
 #include "numfmt.h"
 #include "process.h"
 #include "text.h"
+#include "valgrind.h" /* counted results (-valgrind) */
 
 #include <math.h>
 #include <stdlib.h>
@@ -20,14 +21,31 @@ typedef enum {
     FB__COL_IPC,
     FB__COL_BRA,
     FB__COL_MISS,
+    FB__COL_VG_L1,    /* -valgrind=cache: "L1 miss/op" */
+    FB__COL_VG_LL,    /* "LL miss/op" */
+    FB__COL_VG_BMISS, /* "bra miss%" */
     FB__COL_TOTAL,
     FB__COLS
 } fb__col;
 
 /* cell width including the leading "| " and the trailing space */
-static const int fb__md_width[FB__COLS] = {11, 14, 22, 22, 10, 18, 18, 9, 17, 10, 12};
+static const int fb__md_width[FB__COLS] = {11, 14, 22, 22, 10, 18, 18, 9, 17, 10, 17, 17, 12, 12};
 
 static bool fb__md_has_col(const fb_result *r, fb__col c) {
+    if (r->vg) { /* counted under Callgrind: counts instead of times */
+        switch (c) {
+        case FB__COL_N:
+            return r->config.complexity_n > 0;
+        case FB__COL_INS:
+            return true;
+        case FB__COL_VG_L1:
+        case FB__COL_VG_LL:
+        case FB__COL_VG_BMISS:
+            return r->vg->cache;
+        default:
+            return false;
+        }
+    }
     switch (c) {
     case FB__COL_RELATIVE:
         return r->config.relative;
@@ -43,6 +61,10 @@ static bool fb__md_has_col(const fb_result *r, fb__col c) {
         return fb_result_has(r, FB_BRANCHINSTRUCTIONS);
     case FB__COL_MISS:
         return fb_result_has(r, FB_BRANCHINSTRUCTIONS) && fb_result_has(r, FB_BRANCHMISSES);
+    case FB__COL_VG_L1:
+    case FB__COL_VG_LL:
+    case FB__COL_VG_BMISS:
+        return false;
     default:
         return true;
     }
@@ -92,7 +114,8 @@ static void fb__md_cell(FILE *f, fb__col c, const char *text) {
 /* The header cell of column c for result r. */
 static void fb__md_col_name(const fb_result *r, fb__col c, char *name, size_t len) {
     static const char *const fixed[FB__COLS] = {
-        "relative", "complexityN", NULL, NULL, "err%", NULL, NULL, "IPC", NULL, "miss%", "total"};
+        "relative", "complexityN", NULL,    NULL, "err%", NULL,        NULL,
+        "IPC",      NULL,          "miss%", NULL, NULL,   "bra miss%", "total"};
     switch (c) {
     case FB__COL_TIME:
         snprintf(name, len, "%s/%s", r->config.time_unit_label, r->config.unit);
@@ -108,6 +131,12 @@ static void fb__md_col_name(const fb_result *r, fb__col c, char *name, size_t le
         break;
     case FB__COL_BRA:
         snprintf(name, len, "bra/%s", r->config.unit);
+        break;
+    case FB__COL_VG_L1:
+        snprintf(name, len, "L1 miss/%s", r->config.unit);
+        break;
+    case FB__COL_VG_LL:
+        snprintf(name, len, "LL miss/%s", r->config.unit);
         break;
     default:
         snprintf(name, len, "%s", fixed[c]);
@@ -199,10 +228,28 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
         case FB__COL_ERR:
             fb__md_num(f, (fb__col)c, fb_result_err_pct(r, FB_ELAPSED), 1, "%");
             break;
-        case FB__COL_INS:
-            fb__md_num(f, (fb__col)c, fb_result_median(r, FB_INSTRUCTIONS) / r->config.batch, 2,
+        case FB__COL_INS: /* exact under Callgrind, else the counter's median */
+            fb__md_num(f, (fb__col)c,
+                       (r->vg ? fb_result_valgrind(r, FB_VG_INSTRUCTIONS)
+                              : fb_result_median(r, FB_INSTRUCTIONS)) /
+                           r->config.batch,
+                       2, "");
+            break;
+        case FB__COL_VG_L1:
+            fb__md_num(f, (fb__col)c, fb_result_valgrind(r, FB_VG_L1_MISSES) / r->config.batch, 2,
                        "");
             break;
+        case FB__COL_VG_LL:
+            fb__md_num(f, (fb__col)c, fb_result_valgrind(r, FB_VG_LL_MISSES) / r->config.batch, 2,
+                       "");
+            break;
+        case FB__COL_VG_BMISS: {
+            double bra = fb_result_valgrind(r, FB_VG_BRANCHES);
+            fb__md_num(f, (fb__col)c,
+                       bra > 0 ? 100.0 * fb_result_valgrind(r, FB_VG_BRANCH_MISSES) / bra : NAN, 2,
+                       "%");
+            break;
+        }
         case FB__COL_CYC:
             fb__md_num(f, (fb__col)c, fb_result_median(r, FB_CPUCYCLES) / r->config.batch, 2, "");
             break;

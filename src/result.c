@@ -20,6 +20,7 @@ void fb__result_free(fb_result *r) {
     fb__config_free(&r->config);
     free(r->iterations);
     for (int m = 0; m < FB_MEASURE_COUNT; ++m) free(r->values[m]);
+    free(r->vg); /* Callgrind counts (src/valgrind.c) */
     free(r);
 }
 

@@ -26,6 +26,8 @@ struct fb_result {
     fb__summary summary[FB_MEASURE_COUNT];
     uint64_t total_iterations;
     double total_s;
+    /* counted under Callgrind (-valgrind; src/valgrind.h), else NULL */
+    struct fb__vg_result *vg;
 };
 
 FB__PRIVATE void fb__result_free(fb_result *r);

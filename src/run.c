@@ -10,6 +10,7 @@
 #include "process.h"
 #include "result.h"
 #include "text.h"
+#include "valgrind.h" /* -valgrind: Callgrind hooks around the loop */
 
 #include <math.h>
 #include <signal.h>
@@ -55,6 +56,7 @@ struct fb__run {
     double *values[FB_MEASURE_COUNT];
     char *error;
     uint64_t endless_epochs;
+    fb__vg_run *vg;                     /* under Valgrind (src/valgrind.c), else NULL */
     struct sigaction old_int, old_term; /* restored when endless mode ends */
 };
 
@@ -78,6 +80,7 @@ static void fb__run_free(struct fb__run *r) {
     free(r->iterations);
     for (int m = 0; m < FB_MEASURE_COUNT; ++m) free(r->values[m]);
     free(r->error);
+    fb__vg_run_free(r->vg);
     free(r);
 }
 
@@ -174,6 +177,11 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
         fb__run_free(r);
         return l;
     }
+    /* under Valgrind, Callgrind collects inside the loops only; with
+     * FEMTOBENCH_VALGRIND its fixed schedule of counted epochs replaces the
+     * time-based one (fb__bench_prepare then gives no counters and the
+     * process state no machine warnings; docs/valgrind.md) */
+    r->vg = fb__vg_run_new(r->name, r->exact_iters, r->min_iters);
     r->perf_mask = r->perf ? fb__perf_available(r->perf) & ~FB__BIT(FB_ELAPSED) : 0;
     for (int m = 1; m < FB_MEASURE_COUNT; ++m)
         if (r->perf_mask & FB__BIT(m)) {
@@ -195,6 +203,9 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
         fb__run_stop_flag = 0;
         fb__run_catch(SIGINT, &r->old_int);
         fb__run_catch(SIGTERM, &r->old_term);
+    } else if (fb__vg_exact(r->vg)) {
+        l.state = FB__ST_MEASURE;
+        l.n = fb__vg_first(r->vg);
     } else if (warmup > 0) {
         l.state = FB__ST_WARMUP;
         l.n = warmup;
@@ -212,7 +223,8 @@ int fb__loop_next(fb__loop *l) {
     if (l->state == FB__ST_DONE) return 0;
     struct fb__run *r = l->bench->run;
     if (r->perf_mask) fb__perf_begin(r->perf);
-    l->t0_ns = r->clock(r->clock_ctx); /* last thing before the loop */
+    l->t0_ns = r->clock(r->clock_ctx);   /* last thing before the loop */
+    if (r->vg) fb__vg_loop_start(r->vg); /* Callgrind: collect from here */
     return 1;
 }
 
@@ -240,6 +252,7 @@ static void fb__run_finish(fb_bench *b);
 
 void fb__loop_done(fb__loop *l, uint64_t left) {
     struct fb__run *r = l->bench->run;
+    if (r->vg) fb__vg_loop_stop(r->vg);   /* Callgrind: collect up to here */
     uint64_t t1 = r->clock(r->clock_ctx); /* first thing after the loop */
     double counts[FB_MEASURE_COUNT] = {0};
     if (r->perf_mask) fb__perf_end(r->perf, l->n, r->shape, counts);
@@ -249,6 +262,13 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
     if (left) {
         fb__run_fail(r, "`break` inside FB_RUN's body is not supported: use a flag, or fb_run()");
         l->state = FB__ST_DONE;
+    }
+    if (l->state == FB__ST_MEASURE && fb__vg_exact(r->vg)) {
+        /* -valgrind: the next epoch of the fixed schedule, 0 when complete */
+        l->n = fb__vg_next(r->vg);
+        if (!l->n) l->state = FB__ST_DONE;
+        if (l->state == FB__ST_DONE) fb__run_finish(l->bench);
+        return;
     }
     switch (l->state) {
     case FB__ST_WARMUP:
@@ -336,6 +356,7 @@ static void fb__run_finish(fb_bench *b) {
             r->values[m] = NULL;
         }
     }
+    fb__vg_finish(r->vg, res); /* -valgrind: the exact counts replace the times */
     fb__run_free(r);
     fb__bench_publish(b, res);
 }

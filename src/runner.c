@@ -6,6 +6,7 @@
 #include "report.h"
 #include "numfmt.h" /* locale-independent numbers */
 #include "text.h"
+#include "valgrind.h" /* -valgrind */
 
 #include "change.h" /* -baseline, -threshold, -fail_on_slower (issue 13) */
 
@@ -40,11 +41,13 @@ typedef struct fb__opts {
     double epochs;                     /* --benchmark_repetitions; 0: not given */
     double min_epoch_time_s;           /* --benchmark_min_time=<t>[s]; < 0: not given */
     double epoch_iterations;           /* --benchmark_min_time=<n>x; 0: not given */
+    int valgrind;                      /* 0, 1 = -valgrind, 2 = -valgrind=cache */
 } fb__opts;
 
 /* takes_value: FB__V_NONE, FB__V_REQUIRED, or FB__V_BOOL (Google Benchmark's
  * boolean flags: bare, or =true/false/1/0/yes/no). */
-enum { FB__V_NONE = 0, FB__V_REQUIRED = 1, FB__V_BOOL = 2 };
+/* FB__V_OPTIONAL: a value may follow (-valgrind or -valgrind=cache). */
+enum { FB__V_NONE = 0, FB__V_REQUIRED = 1, FB__V_BOOL = 2, FB__V_OPTIONAL = 3 };
 
 typedef struct fb__opt_spec {
     const char *name;
@@ -95,6 +98,9 @@ static const fb__opt_spec fb__opt_specs[] = {
      "n epochs, and -gbench_rows=repetitions (GB: n runs, each a row, then aggregates)"},
     {"benchmark_report_aggregates_only", FB__V_BOOL, "[=true]",
      "true: -gbench_rows=aggregates; false: -gbench_rows=repetitions"},
+    {"valgrind", FB__V_OPTIONAL, "[=cache]",
+     "exact instruction counts per op under Valgrind's Callgrind instead of times; "
+     "=cache adds simulated cache and branch misses (docs/valgrind.md)"},
 };
 #define FB__N_OPTS (sizeof fb__opt_specs / sizeof fb__opt_specs[0])
 
@@ -303,6 +309,12 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
         } else if (!strcmp(spec->name, "filter")) {
             o->filter = val;
             o->filter_search = o->filter_negate = false;
+        } else if (!strcmp(spec->name, "valgrind")) { /* src/valgrind_runner.c */
+            if (eq && strcmp(val, "cache") != 0)
+                return fb__runner_error("-valgrind=%s: unknown value (use -valgrind or "
+                                        "-valgrind=cache)",
+                                        val);
+            o->valgrind = eq ? 2 : 1;
         } else if (!strcmp(spec->name, "min_time")) {
             if (!fb__parse_nonneg(val, &o->min_time_ms))
                 return fb__runner_error("-min_time=%s: not a non-negative number of milliseconds",
@@ -481,6 +493,21 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__registration ***se
             return fb__runner_error("-%s=%s: %s", names[i], outs[i], why);
         }
     }
+    if (o->valgrind) { /* -valgrind: what cannot work is refused before anything runs */
+        const char *opt = o->valgrind == 2 ? "-valgrind=cache" : "-valgrind";
+        if (o->sanity) return fb__runner_error("%s and -sanity_check do not go together", opt);
+        if (o->min_time_ms >= 0)
+            return fb__runner_error("-min_time: has no effect with %s (it counts, it does not "
+                                    "time)",
+                                    opt);
+        if (fb__process_endless())
+            return fb__runner_error("%s: FEMTOBENCH_ENDLESS is set (an endless run never ends "
+                                    "under Valgrind either)",
+                                    opt);
+        char why[512];
+        if (fb__vg_runner_check(why, sizeof why) != FB_OK)
+            return fb__runner_error("%s: %s", opt, why);
+    }
     /* issue 13: the baseline is read and fully checked before anything runs */
     if (!o->baseline && o->threshold_pct >= 0)
         return fb__runner_error("-threshold needs -baseline=<file>");
@@ -514,6 +541,11 @@ int fb_main(int argc, char **argv) {
         free(o.asymptote);
         fb__baseline_free(&o.base);
         return 0;
+    }
+    if (o.valgrind) { /* the same options again, in a child under Callgrind */
+        free(sel);
+        free(o.asymptote);
+        return fb__vg_runner_exec(argc, argv, o.valgrind == 2);
     }
     if (o.quiet) fb__process_set_quiet(true);
     bool to_stdout = (o.out_csv && !strcmp(o.out_csv, "-")) ||

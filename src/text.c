@@ -71,3 +71,12 @@ char *fb__strdup(const char *s) {
     if (p) memcpy(p, s ? s : "", n);
     return p;
 }
+
+char *fb__str_unconst(const char *s) {
+    union {
+        const char *c;
+        char *m;
+    } u;
+    u.c = s;
+    return u.m;
+}

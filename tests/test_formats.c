@@ -10,6 +10,7 @@
 #include "internal.h"
 #include "numfmt.h"
 #include "report_gbench.h"
+#include "valgrind.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -54,6 +55,31 @@ static fb_result *make_error(const char *name, const char *error) {
     fb_result *r = make_result("errors", name, "op", 1, 0, 0, NULL, 0,
                                (const double *const[FB_MEASURE_COUNT]){0});
     r->error = fb__strdup(error);
+    return r;
+}
+
+/* A result counted under Callgrind (-valgrind): two epochs (n, 2n) with
+ * the events' totals; cache adds the cache and branch simulation events. */
+static fb_result *make_counted(const char *name, double batch, bool cache, const char *error) {
+    uint64_t it[2] = {64, 128};
+    fb_result *r = make_result("counted", name, batch > 1 ? "byte" : "op", batch, 0, 2, it, 0,
+                               (const double *const[FB_MEASURE_COUNT]){0});
+    struct fb__vg_result *g = calloc(1, sizeof *g);
+    g->n1 = 64;
+    g->n2 = 128;
+    g->cache = cache;
+    g->have = cache ? (1u << FB__VG_EVENTS) - 1 : 1u << FB__VG_IR;
+    for (int e = 0; e < FB__VG_EVENTS; ++e) {
+        g->c1[e] = 1000u + 64u * (unsigned)(e + 1);
+        g->c2[e] = 1000u + 128u * (unsigned)(e + 1);
+    }
+    g->c2[FB__VG_BCM] = g->c1[FB__VG_BCM] - 1; /* fewer misses in the longer epoch */
+    fb__vg_derive(g);
+    r->vg = g;
+    if (error) {
+        r->error = fb__strdup(error);
+        for (int m = 0; m < FB_VG_MEASURE_COUNT; ++m) g->per_iter[m] = NAN;
+    }
     return r;
 }
 
@@ -113,6 +139,9 @@ static fb_bench *golden_bench(void) {
             make_result("odd", "nonfinite", "op", 1, 0, 3, it,
                         FB__BIT(FB_ELAPSED) | FB__BIT(FB_INSTRUCTIONS) | FB__BIT(FB_CPUCYCLES), v));
     }
+    fb__bench_add_result(b, make_counted("add", 1, false, NULL));
+    fb__bench_add_result(b, make_counted("hash", 32, true, NULL));
+    fb__bench_add_result(b, make_counted("lost", 1, false, "no Callgrind output"));
     return b;
 }
 
@@ -269,10 +298,17 @@ static void test_golden(void) {
     CHECK(strstr(csv, "nan") == NULL && strstr(csv, "inf") == NULL);
     /* nonfinite row: instructions empty, cpucycles median 2 */
     CHECK(
-        strstr(csv, "odd,nonfinite,op,1,,3,3,1000000,1000000,1000000,1000000,0,,2,,,,,0.003,\n") !=
+        strstr(csv,
+               "odd,nonfinite,op,1,,3,3,1000000,1000000,1000000,1000000,0,,2,,,,,,,,,,0.003,\n") !=
         NULL);
     /* the error row: text cells filled, measured cells empty */
-    CHECK(strstr(csv, "errors,broken,op,1,,,,,,,,,,,,,,,,the op was optimized away\n") != NULL);
+    CHECK(strstr(csv, "errors,broken,op,1,,,,,,,,,,,,,,,,,,,,,the op was optimized away\n") !=
+          NULL);
+    /* counted under Callgrind: no time, the exact count per unit (1 per
+     * iteration), two epochs of 64 + 128 iterations; in GB a counter */
+    CHECK(strstr(csv, "counted,add,op,1,,2,192,,,,,,,,,,,,1,,,,,0,\n") != NULL);
+    CHECK(strstr(gb, "\"valgrind_instructions\": 0.03125") != NULL);
+    CHECK(strstr(json, "\"per_iteration\": {\"instructions\": 1}") != NULL);
     /* GB: the complexity series become sort/100, sort/200, sort/400 */
     CHECK(strstr(gb, "\"name\": \"sort/200_median\"") != NULL);
     CHECK(strstr(gb, "\"error_occurred\": true") != NULL);

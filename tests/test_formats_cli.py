@@ -36,7 +36,9 @@ CSV_HEADER = ["title", "name", "unit", "batch", "complexityN", "epochs", "iterat
               "median_ns_per_unit", "min_ns_per_unit", "max_ns_per_unit", "mean_ns_per_unit",
               "err_pct", "instructions_per_unit", "cpucycles_per_unit",
               "branchinstructions_per_unit", "branchmisses_per_unit", "pagefaults_per_unit",
-              "contextswitches_per_unit", "total_s", "error"]
+              "contextswitches_per_unit", "valgrind_instructions_per_unit",
+              "valgrind_l1_misses_per_unit", "valgrind_ll_misses_per_unit",
+              "valgrind_branches_per_unit", "valgrind_branch_misses_per_unit", "total_s", "error"]
 failures = []
 
 

@@ -5,7 +5,8 @@
 #      ($FB_BUILD_DIR/single/femtobench.h) equals a fresh generation;
 #   2. with gcc and clang, as C11, C17 and gnu11, -Wall -Wextra -Wpedantic -Wshadow
 #      -Werror: an implementation TU (the header included twice) plus two user
-#      TUs link cleanly, with and without FB_DISABLE_PERF_COUNTERS;
+#      TUs link cleanly, with and without FB_DISABLE_PERF_COUNTERS (+ FB_DISABLE_VALGRIND,
+#      whose -valgrind must say what to install);
 #   3. the public part compiles as C++11/17 with g++ and clang++ and links with
 #      the C implementation;
 #   4. nm: every external symbol the implementation defines starts with fb_,
@@ -86,6 +87,7 @@ cat >"$tmp/impl.c" <<'C'
 C
 cat >"$tmp/impl_noperf.c" <<'C'
 #define FB_DISABLE_PERF_COUNTERS
+#define FB_DISABLE_VALGRIND
 #define FEMTOBENCH_IMPLEMENTATION
 #include "femtobench.h"
 C
@@ -267,6 +269,18 @@ if [ -x "$suite" ]; then
     fi
     [ -x "$tmp/$cc0-c11/suite_noperf" ] && try "suite without perf counters" "$tmp/$cc0-c11/suite_noperf" -sanity_check &&
         ok "FB_DISABLE_PERF_COUNTERS suite: -sanity_check"
+    # Built without Valgrind's client requests: -valgrind says what to install, exit 2.
+    if [ -x "$tmp/$cc0-c11/suite_noperf" ]; then
+        "$tmp/$cc0-c11/suite_noperf" -valgrind >"$tmp/log" 2>&1
+        rc=$?
+        if [ $rc = 2 ] && [ "$(wc -l <"$tmp/log")" = 1 ] &&
+            grep -q 'femtobench: error: -valgrind: this program was built without <valgrind/callgrind.h>: install' "$tmp/log"; then
+            ok "FB_DISABLE_VALGRIND suite: -valgrind is one line naming the package, exit 2"
+        else
+            sed 's/^/    /' "$tmp/log" >&2
+            fail "FB_DISABLE_VALGRIND suite: -valgrind gave exit status $rc"
+        fi
+    fi
 fi
 
 # --- 6. the test suite against the single header -------------------------------
