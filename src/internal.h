@@ -114,6 +114,8 @@ struct fb_result {
     double time_unit_s;
     double batch;
     double complexity_n;
+    bool has_arg; /* issue 15: run as an instance of a family (src/registry.c) */
+    int64_t arg;  /* its argument (fb_arg), 0 without one */
     bool relative;
     int callsite; /* FB__CALLSITE of the run */
     /* the effective configuration of the run */
@@ -165,6 +167,12 @@ struct fb_bench {
     char *name;                /* registered name (runner), or NULL */
     bool interrupted;          /* endless mode ended by a signal */
     struct fb__run *run;       /* the run in progress, or NULL */
+    /* issue 15 (src/setup.c, src/registry.c): the untimed hooks around each
+     * epoch, and the argument of a family's instance (set by the runner) */
+    fb_op setup, teardown;
+    void *setup_ctx, *teardown_ctx;
+    bool has_arg;
+    int64_t arg;
     /* results */
     fb_result **results;
     size_t n_results, cap_results;

@@ -5,6 +5,7 @@
  * measuring, or endless) picks n so that an epoch lasts about `target`
  * seconds; docs/design.md explains every rule and default. */
 #include "internal.h"
+#include "setup.h" /* issue 15: setup/teardown hooks, the argument in the name */
 
 #include <math.h>
 #include <signal.h>
@@ -115,7 +116,7 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
     }
     struct fb__run *r = calloc(1, sizeof *r);
     if (!r) return l;
-    r->name = fb__strdup(name ? name : b->name ? b->name : "noname");
+    r->name = fb__run_name(b, name); /* name, or b's; "/<arg>" appended in a family */
     r->callsite = callsite;
     r->shape = FB__SHAPE_INLINE;
     for (int k = 0; k < FB__K_COUNT; ++k) r->cfg[k] = fb__cfg(b, (fb__key)k);
@@ -185,6 +186,7 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
 int fb__loop_next(fb__loop *l) {
     if (l->state == FB__ST_DONE) return 0;
     struct fb__run *r = l->bench->run;
+    fb__setup_before_epoch(l->bench); /* untimed: before the counters and the clock */
     if (r->perf_mask) fb__perf_begin(r->perf);
     l->t0_ns = r->clock(r->clock_ctx); /* last thing before the loop */
     return 1;
@@ -217,6 +219,7 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
     uint64_t t1 = r->clock(r->clock_ctx); /* first thing after the loop */
     double counts[FB_MEASURE_COUNT] = {0};
     if (r->perf_mask) fb__perf_end(r->perf, l->n, r->shape, counts);
+    fb__teardown_after_epoch(l->bench); /* untimed: after the clock and the counters */
     double e = t1 >= l->t0_ns ? (double)(t1 - l->t0_ns) * 1e-9 : 0;
     uint64_t n = l->n;
     r->spent_s += e;
@@ -299,6 +302,8 @@ static void fb__run_finish(fb_bench *b) {
     res->time_unit_s = b->time_unit_s;
     res->batch = b->batch;
     res->complexity_n = b->complexity_n;
+    res->has_arg = b->has_arg; /* issue 15 */
+    res->arg = b->arg;
     res->relative = b->relative;
     res->callsite = r->callsite;
     memcpy(res->config, r->cfg, sizeof res->config);
