@@ -46,7 +46,7 @@ static void fb__csv_num(FILE *f, double v) {
 
 int fb_write_csv(const fb_bench *b, FILE *f) {
     if (!b || !f) return FB_EINVAL;
-    fputs("title,name,unit,batch,complexityN,epochs,iterations,"
+    fputs("title,name,arg,unit,batch,complexityN,epochs,iterations,"
           "median_ns_per_unit,min_ns_per_unit,max_ns_per_unit,mean_ns_per_unit,err_pct",
           f);
     for (size_t c = 0; c < FB__CSV_NCOUNTERS; ++c) {
@@ -65,6 +65,8 @@ int fb_write_csv(const fb_bench *b, FILE *f) {
         fb__csv_text(f, r->title);
         fputc(',', f);
         fb__csv_text(f, r->name);
+        fputc(',', f);
+        if (r->has_arg) fprintf(f, "%" PRId64, r->arg); /* issue 15: empty without one */
         fputc(',', f);
         fb__csv_text(f, r->unit);
         fputc(',', f);

@@ -3,6 +3,9 @@
  * Field by field in docs/formats.md. Values are per iteration (one op call)
  * in seconds for elapsed, as in nanobench; batch says how many units that is. */
 #include "internal.h"
+#include "registry.h" /* issue 15: fit groups of families */
+
+#include <stdlib.h>
 
 #include <string.h>
 
@@ -55,6 +58,10 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
     fb__json_obj(j, NULL, false);
     fb__json_kstr(j, "title", r->title);
     fb__json_kstr(j, "name", r->name);
+    if (r->has_arg) /* issue 15: the argument of a family's instance */
+        fb__json_kint(j, "arg", r->arg);
+    else
+        fb__json_knull(j, "arg");
     fb__json_kstr(j, "unit", r->unit);
     fb__json_kstr(j, "error", r->error);
     fb__json_knum(j, "batch", r->batch);
@@ -103,24 +110,25 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
     fb__json_end_obj(j);
 }
 
-/* One entry per benchmark name that has results with a complexity N, in
- * the order the names first appear. */
+/* One entry per fit group with a complexity N (a benchmark name, or a
+ * family's series: src/registry.c), in the order the groups first appear. */
 static void fb__jr_complexity(fb__json *j, const fb_bench *b) {
     fb__json_arr(j, "complexity", false);
     size_t n = fb_result_count(b);
     for (size_t i = 0; i < n; ++i) {
         const fb_result *r = fb_result_at(b, i);
-        if (!(r->complexity_n > 0) || !r->name) continue;
-        bool seen = false;
-        for (size_t k = 0; k < i && !seen; ++k) {
-            const fb_result *q = fb_result_at(b, k);
-            seen = q->complexity_n > 0 && q->name && strcmp(q->name, r->name) == 0;
-        }
-        if (seen) continue;
+        if (!r->name || fb__fit_group_first(b, i) != i) continue;
         fb_fit fits[FB_FIT_MODELS];
-        size_t nf = fb_complexity_fit(b, r->name, fits, FB_FIT_MODELS);
+        size_t nf = fb__fit_group(b, i, fits, FB_FIT_MODELS);
+        size_t len = fb__fit_family_wide(b, i) ? fb__result_series_len(r) : strlen(r->name);
+        char *name = malloc(len + 1);
+        if (name) {
+            memcpy(name, r->name, len);
+            name[len] = '\0';
+        }
         fb__json_obj(j, NULL, false);
-        fb__json_kstr(j, "name", r->name);
+        fb__json_kstr(j, "name", name ? name : r->name);
+        free(name);
         fb__json_arr(j, "fits", false);
         for (size_t k = 0; k < nf && k < FB_FIT_MODELS; ++k) {
             fb__json_obj(j, NULL, true);

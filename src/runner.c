@@ -1,6 +1,8 @@
 /* The suite runner: registry, command line, orchestration (fb_main).
  * It measures nothing itself: each benchmark gets a fresh fb_bench. */
 #include "internal.h"
+#include "registry.h" /* issue 15: families expanded into instances */
+#include "setup.h"
 
 #include <errno.h>
 #include <math.h>
@@ -182,11 +184,6 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
     return 0;
 }
 
-static int fb__cmp_reg(const void *a, const void *b) {
-    return strcmp((*(const fb__registration *const *)a)->name,
-                  (*(const fb__registration *const *)b)->name);
-}
-
 /* Applies the command line to a fresh bench: it wins over code and env. */
 static void fb__runner_configure(fb_bench *b, const fb__opts *o, FILE *table) {
     fb_set_output(b, o->sanity ? NULL : table);
@@ -212,25 +209,22 @@ static int fb__runner_write(const char *path, int (*writer)(const fb_bench *, FI
     return 0;
 }
 
-static int fb__runner(int argc, char **argv, fb__opts *o, fb__registration ***sel_out) {
+static int fb__runner(int argc, char **argv, fb__opts *o, fb__instance ***sel_out) {
     int rc = fb__parse_args(argc, argv, o);
     if (rc) return rc;
     if (o->help) {
         fb__runner_help(stdout, argc > 0 ? argv[0] : "femtobench");
         return -1;
     }
-    /* everything registered, sorted by name, duplicates refused */
-    size_t n = 0;
-    for (const fb__registration *r = fb__registry(); r; r = r->next) ++n;
-    fb__registration **all = calloc(n + 1, sizeof *all); /* NULL-terminated */
-    if (!all) return fb__runner_error("out of memory");
+    /* everything registered, families expanded into instances ("fn/arg"),
+     * sorted by name, bad registrations and duplicates refused (registry.c) */
+    fb__instance **all;
+    char why_reg[512];
+    if (fb__registry_expand(fb__registry(), &all, why_reg, sizeof why_reg) != FB_OK)
+        return fb__runner_error("%s", why_reg);
     *sel_out = all;
-    n = 0;
-    for (fb__registration *r = (fb__registration *)fb__registry(); r; r = r->next) all[n++] = r;
-    qsort(all, n, sizeof *all, fb__cmp_reg);
-    for (size_t i = 1; i < n; ++i)
-        if (!strcmp(all[i]->name, all[i - 1]->name))
-            return fb__runner_error("benchmark name '%s' is registered twice", all[i]->name);
+    size_t n = 0;
+    while (all[n]) ++n;
 
     const char *filter = o->filter ? o->filter : ".*";
     size_t plen = strlen(filter) + 5;
@@ -247,7 +241,10 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__registration ***se
     }
     size_t k = 0;
     for (size_t i = 0; i < n; ++i)
-        if (regexec(&re, all[i]->name, 0, NULL, 0) == 0) all[k++] = all[i];
+        if (fb__instance_selected(all[i], &re)) /* its name or its family's */
+            all[k++] = all[i];
+        else
+            fb__instance_free(all[i]);
     regfree(&re);
     all[k] = NULL;
     if (k == 0) {
@@ -275,16 +272,16 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__registration ***se
 int fb_main(int argc, char **argv) {
     fb__opts o = {0};
     o.min_time_ms = -1;
-    fb__registration **sel = NULL;
+    fb__instance **sel = NULL;
     int rc = fb__runner(argc, argv, &o, &sel);
     if (rc) {
-        free(sel);
+        fb__instances_free(sel);
         free(o.asymptote);
         return rc < 0 ? 0 : rc;
     }
     if (o.list) {
         for (size_t i = 0; sel[i]; ++i) printf("%s\n", sel[i]->name);
-        free(sel);
+        fb__instances_free(sel);
         free(o.asymptote);
         return 0;
     }
@@ -301,6 +298,7 @@ int fb_main(int argc, char **argv) {
     int status = 0;
     size_t ran = 0, failed = 0;
     bool interrupted = false;
+    size_t family_first = 0; /* issue 15: the suite's first result of the current family */
     for (size_t i = 0; sel[i] && !interrupted; ++i) {
         size_t rounds = o.n_asymptote ? o.n_asymptote : 1;
         fb_bench *b = fb__bench_new_in(&session);
@@ -310,9 +308,11 @@ int fb_main(int argc, char **argv) {
         }
         fb__runner_configure(b, &o, table);
         b->name = fb__strdup(sel[i]->name); /* FB_RUN(b, NULL) runs under it */
+        if (sel[i]->has_arg) fb__bench_set_arg(b, sel[i]->arg); /* fb_arg(b) */
+        if (i == 0 || sel[i]->reg != sel[i - 1]->reg) family_first = suite->n_results;
         for (size_t r = 0; r < rounds && !b->interrupted; ++r) {
             if (o.n_asymptote) fb_set_complexity_n(b, o.asymptote[r]);
-            sel[i]->fn(b);
+            sel[i]->reg->fn(b);
         }
         interrupted = b->interrupted;
         ++ran;
@@ -323,7 +323,8 @@ int fb_main(int argc, char **argv) {
                     fprintf(stderr, "femtobench: %s: %s\n", b->results[r]->name,
                             b->results[r]->error);
             }
-        if (o.n_asymptote && !o.sanity && !interrupted) {
+        if (o.n_asymptote && !o.sanity && !interrupted &&
+            !(sel[i]->has_arg && !fb__fit_alone(b))) { /* issue 15: else fitted with its family */
             /* one fit per name the benchmark ran (usually just one) */
             for (size_t r = 0; r < b->n_results; ++r) {
                 const char *name = b->results[r]->name;
@@ -338,6 +339,13 @@ int fb_main(int argc, char **argv) {
         }
         fb__bench_take_results(suite, b);
         fb_bench_free(b);
+        /* issue 15: after a family's last instance, the fit over the family
+         * when its instances set N (docs/complexity.md, "Families") */
+        if (sel[i]->has_arg && (!sel[i + 1] || sel[i + 1]->reg != sel[i]->reg) && !o.sanity &&
+            !interrupted && fb__family_write_fits(suite, family_first, table)) {
+            fputc('\n', table);
+            session.last_out = NULL; /* the next table starts with a header */
+        }
     }
     if (interrupted) {
         fprintf(stderr, "femtobench: interrupted%s\n",
@@ -354,7 +362,7 @@ int fb_main(int argc, char **argv) {
     }
     fb_bench_free(suite);
     fb__session_close(&session);
-    free(sel);
+    fb__instances_free(sel);
     free(o.asymptote);
     return status;
 }
