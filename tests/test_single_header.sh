@@ -279,6 +279,9 @@ cp "$single/femtobench.h" "$stub_pub/"
 cp "$single/femtobench.h" "$stub_int/"
 printf '#include "femtobench.h"\n' >"$stub_int/internal.h"
 printf '#include "femtobench.h"\n' >"$stub_int/config.h"
+for h in "$src"/src/*.h; do # every module header (registry.h, setup.h, ...)
+    printf '#include "femtobench.h"\n' >"$stub_int/$(basename "$h")"
+done
 # Tests that cannot be built this way, with the reason (keep short).
 declare -A excluded=()
 # The tests include system headers first, so they get the banner's flags.
