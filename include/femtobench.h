@@ -278,7 +278,8 @@ void fb__register(fb__registration *reg);
 
 /* FB_BENCHMARK_ARGS(fn, a1, a2, ...) { body } registers fn once per integer
  * argument, as the benchmarks "fn/a1", "fn/a2", ... (in that order); the body
- * reads its argument with fb_arg(b). FB_BENCHMARK_RANGE(fn, lo, hi, mult)
+ * reads its argument with fb_arg(b), and its runs are named "name/a1"
+ * (FB_RUN(b, NULL): "fn/a1"); results carry it (fb_result_arg). FB_BENCHMARK_RANGE(fn, lo, hi, mult)
  * does the same for lo, lo*mult, lo*mult^2, ... up to and including hi (hi is
  * added when the steps miss it; lo = 0 gives 0, 1, mult, ...). Bad arguments
  * (none, mult < 2, lo < 0, lo > hi, an argument twice, a name taken) make

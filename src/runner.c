@@ -41,7 +41,8 @@ static const fb__opt_spec fb__opt_specs[] = {
     {"help", false, "", "print this help and exit"},
     {"list", false, "", "list the selected benchmarks, one a line, without running them"},
     {"filter", true, "<regex>",
-     "run the benchmarks whose whole name matches this POSIX extended regex (default: .*)"},
+     "run the benchmarks whose whole name (or family's name) matches this POSIX extended regex "
+     "(default: .*)"},
     {"min_time", true, "<ms>",
      "minimum measured time per benchmark in milliseconds, spread over its epochs"},
     {"sanity_check", false, "",
