@@ -149,8 +149,8 @@ const char *fb_result_unit(const fb_result *r);
 const char *fb_result_error(const fb_result *r); /* NULL when measured */
 double fb_result_batch(const fb_result *r);
 double fb_result_complexity_n(const fb_result *r); /* 0 when unset */
-bool fb_result_has_arg(const fb_result *r);       /* ran as an instance of a family */
-int64_t fb_result_arg(const fb_result *r);        /* its argument, 0 without one */
+bool fb_result_has_arg(const fb_result *r);        /* ran as an instance of a family */
+int64_t fb_result_arg(const fb_result *r);         /* its argument, 0 without one */
 size_t fb_result_epochs(const fb_result *r);       /* recorded epochs */
 bool fb_result_has(const fb_result *r, fb_measure m);
 /* Per iteration (one op call, not divided by batch); elapsed in seconds. */
@@ -276,22 +276,23 @@ void fb__register(fb__registration *reg);
     FB__CONSTRUCTOR(fb__register_##fn) { fb__register(&fb__reg_##fn); }                            \
     static void fn(fb_bench *b)
 
-/* FB_BENCHMARK_ARGS(fn, a1, a2, ...) { body } registers fn once per integer
- * argument, as the benchmarks "fn/a1", "fn/a2", ... (in that order); the body
- * reads its argument with fb_arg(b), and its runs are named "name/a1"
- * (FB_RUN(b, NULL): "fn/a1"); results carry it (fb_result_arg). FB_BENCHMARK_RANGE(fn, lo, hi, mult)
- * does the same for lo, lo*mult, lo*mult^2, ... up to and including hi (hi is
- * added when the steps miss it; lo = 0 gives 0, 1, mult, ...). Bad arguments
- * (none, mult < 2, lo < 0, lo > hi, an argument twice, a name taken) make
- * the runner exit with status 2 before anything runs. The leading 0 of the
- * array is not an argument: it lets an empty list, FB_BENCHMARK_ARGS(fn, ),
- * compile, so that the runner can say what is wrong. */
+/* FB_BENCHMARK_ARGS(fn, a1, a2, ...) { body } registers fn once per
+ * integer argument, as the benchmarks "fn/a1", "fn/a2", ... (in that order).
+ * The body reads its argument with fb_arg(b); its runs are named "name/a1"
+ * (FB_RUN(b, NULL): "fn/a1") and their results carry it (fb_result_arg).
+ * FB_BENCHMARK_RANGE(fn, lo, hi, mult) does the same for lo, lo*mult,
+ * lo*mult^2, ... up to and including hi (hi is added when the steps miss it;
+ * lo = 0 gives 0, 1, mult, ...). Bad arguments (none, mult < 2, lo < 0,
+ * lo > hi, an argument twice, a name taken) make the runner exit with status
+ * 2 before anything runs. The leading 0 of the array is not an argument: it
+ * lets an empty list, FB_BENCHMARK_ARGS(fn, ), compile, so that the runner
+ * can say what is wrong. */
+#define FB__NARGS(a) (sizeof(a) / sizeof((a)[0]) - 1)
 #define FB_BENCHMARK_ARGS(fn, ...)                                                                 \
     static void fn(fb_bench *b);                                                                   \
     static const int64_t fb__args_##fn[] = {0, __VA_ARGS__};                                       \
     static fb__registration fb__reg_##fn = {                                                       \
-        #fn, fn, NULL, FB__REG_ARGS, fb__args_##fn + 1,                                            \
-        sizeof fb__args_##fn / sizeof fb__args_##fn[0] - 1, 0, 0, 0};                              \
+        #fn, fn, NULL, FB__REG_ARGS, fb__args_##fn + 1, FB__NARGS(fb__args_##fn), 0, 0, 0};        \
     FB__CONSTRUCTOR(fb__register_##fn) { fb__register(&fb__reg_##fn); }                            \
     static void fn(fb_bench *b)
 

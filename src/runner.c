@@ -309,7 +309,8 @@ int fb_main(int argc, char **argv) {
         }
         fb__runner_configure(b, &o, table);
         b->name = fb__strdup(sel[i]->name); /* FB_RUN(b, NULL) runs under it */
-        if (sel[i]->has_arg) fb__bench_set_arg(b, sel[i]->arg); /* fb_arg(b) */
+        /* issue 15: the instance's argument (fb_arg), and where its family starts */
+        if (sel[i]->has_arg) fb__bench_set_arg(b, sel[i]->arg);
         if (i == 0 || sel[i]->reg != sel[i - 1]->reg) family_first = suite->n_results;
         for (size_t r = 0; r < rounds && !b->interrupted; ++r) {
             if (o.n_asymptote) fb_set_complexity_n(b, o.asymptote[r]);

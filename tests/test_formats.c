@@ -265,7 +265,8 @@ static void test_golden(void) {
     CHECK(strstr(gb, "memcpy/64/64") == NULL);
     CHECK(strstr(csv, "\nfamily,memcpy/64,64,byte,64,64,3,300,") != NULL);
     CHECK(strstr(json, "\"name\": \"memcpy/512\",\n      \"arg\": 512,") != NULL);
-    CHECK(strstr(json, "\"name\": \"memcpy\",\n      \"fits\": [\n        {\"model\": \"O(n)\"") != NULL);
+    CHECK(strstr(json, "\"name\": \"memcpy\",\n      \"fits\": [\n        {\"model\": \"O(n)\"") !=
+          NULL);
     CHECK(strstr(gb, "\"error_occurred\": true") != NULL);
     CHECK(strstr(json, "\"complexity\": [") != NULL && strstr(json, "\"model\": \"O(n)\"") != NULL);
     free(csv);
