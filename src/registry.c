@@ -3,6 +3,9 @@
  * registrations, and the grouping of their results for complexity fits. */
 #include "registry.h"
 
+#include "report.h"
+#include "stats.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,9 +233,9 @@ bool fb__instance_selected(const fb__instance *in, const regex_t *re) {
 size_t fb__result_series_len(const fb_result *r) {
     const char *name = r->name ? r->name : "";
     size_t n = strlen(name);
-    if (!r->has_arg) return n;
+    if (!r->config.has_arg) return n;
     char suffix[24];
-    snprintf(suffix, sizeof suffix, "/%" PRId64, r->arg);
+    snprintf(suffix, sizeof suffix, "/%" PRId64, r->config.arg);
     size_t k = strlen(suffix);
     return n >= k && strcmp(name + n - k, suffix) == 0 ? n - k : n;
 }
@@ -247,86 +250,65 @@ static bool fb__same_series(const fb_result *a, const fb_result *b) {
            strncmp(a->name ? a->name : "", b->name ? b->name : "", n) == 0;
 }
 
-bool fb__fit_family_wide(const fb_bench *b, size_t i) {
-    const fb_result *r = b->results[i];
-    if (!r->has_arg || !(r->complexity_n > 0)) return false;
-    for (size_t k = 0; k < b->n_results; ++k) {
-        const fb_result *q = b->results[k];
-        if (q->complexity_n > 0 && q->complexity_n != r->complexity_n && fb__same_name(q, r))
+bool fb__fit_family_wide(const fb_result *const *rs, size_t n, size_t i) {
+    const fb_result *r = rs[i];
+    if (!r->config.has_arg || !(r->config.complexity_n > 0)) return false;
+    for (size_t k = 0; k < n; ++k) {
+        const fb_result *q = rs[k];
+        if (q->config.complexity_n > 0 && q->config.complexity_n != r->config.complexity_n &&
+            fb__same_name(q, r))
             return false; /* its own name varies N: -asymptote did, fit it alone */
     }
     return true;
 }
 
-bool fb__fit_alone(const fb_bench *b) {
-    for (size_t i = 0; i < b->n_results; ++i)
-        if (b->results[i]->complexity_n > 0 && !fb__fit_family_wide(b, i)) return true;
+bool fb__fit_alone(const fb_result *const *rs, size_t n) {
+    for (size_t i = 0; i < n; ++i)
+        if (rs[i]->config.complexity_n > 0 && !fb__fit_family_wide(rs, n, i)) return true;
     return false;
 }
 
-/* Whether results i and j (both with an N) are fitted together. */
-static bool fb__fit_together(const fb_bench *b, size_t i, size_t j, bool wide_i) {
-    const fb_result *ri = b->results[i], *rj = b->results[j];
-    if (!(rj->complexity_n > 0)) return false;
+/* Whether results i and j (i with an N) are fitted together. */
+static bool fb__fit_together(const fb_result *const *rs, size_t n, size_t i, size_t j,
+                             bool wide_i) {
+    const fb_result *ri = rs[i], *rj = rs[j];
+    if (!(rj->config.complexity_n > 0)) return false;
     if (!wide_i) return fb__same_name(ri, rj);
-    return rj->has_arg && fb__same_series(ri, rj) && fb__fit_family_wide(b, j);
+    return rj->config.has_arg && fb__same_series(ri, rj) && fb__fit_family_wide(rs, n, j);
 }
 
-size_t fb__fit_group_first(const fb_bench *b, size_t i) {
-    if (i >= b->n_results || !(b->results[i]->complexity_n > 0)) return (size_t)-1;
-    bool wide = fb__fit_family_wide(b, i);
+size_t fb__fit_group_first(const fb_result *const *rs, size_t n, size_t i) {
+    if (i >= n || !(rs[i]->config.complexity_n > 0)) return (size_t)-1;
+    bool wide = fb__fit_family_wide(rs, n, i);
     for (size_t k = 0; k < i; ++k)
-        if (fb__fit_together(b, i, k, wide)) return k;
+        if (fb__fit_together(rs, n, i, k, wide)) return k;
     return i;
 }
 
-/* The results fitted with result i, into members (room for all of b's);
- * returns how many. A bench whose results are members is a view that only
- * lends them to the fit functions, which read results through
- * fb_result_count / fb_result_at alone. */
-static size_t fb__fit_members(const fb_bench *b, size_t i, fb_result **members) {
-    bool wide = fb__fit_family_wide(b, i);
+int fb__fit_group(const fb_result *const *rs, size_t n, size_t i, fb__fit_set *out) {
+    memset(out, 0, sizeof *out);
+    if (i >= n || !(rs[i]->config.complexity_n > 0)) return FB_OK;
+    const fb_result **members = malloc(n * sizeof *members);
+    if (!members) return FB_ENOMEM;
+    bool wide = fb__fit_family_wide(rs, n, i);
     size_t m = 0;
-    for (size_t k = 0; k < b->n_results; ++k)
-        if (fb__fit_together(b, i, k, wide)) members[m++] = b->results[k];
-    return m;
-}
-
-static void fb__view(fb_bench *view, fb_result **results, size_t n) {
-    memset(view, 0, sizeof *view);
-    view->results = results;
-    view->n_results = n;
-}
-
-size_t fb__fit_group(const fb_bench *b, size_t i, fb_fit *fits, size_t cap) {
-    if (i >= b->n_results || !(b->results[i]->complexity_n > 0)) return 0;
-    fb_result **members = malloc(b->n_results * sizeof *members);
-    if (!members) return 0;
-    fb_bench view;
-    fb__view(&view, members, fb__fit_members(b, i, members));
-    size_t n = fb_complexity_fit(&view, NULL, fits, cap);
+    for (size_t k = 0; k < n; ++k)
+        if (fb__fit_together(rs, n, i, k, wide)) members[m++] = rs[k];
+    fb__fit_compute(members, m, NULL, out);
     free(members);
-    return n;
+    return FB_OK;
 }
 
-size_t fb__family_write_fits(const fb_bench *b, size_t first, FILE *f) {
-    if (first >= b->n_results) return 0;
-    fb_bench fam; /* results [first, count): the family's own */
-    fb__view(&fam, b->results + first, b->n_results - first);
-    fb_result **members = malloc(fam.n_results * sizeof *members);
-    if (!members) return 0;
+size_t fb__family_write_fits(const fb_result *const *rs, size_t n, FILE *f) {
     size_t printed = 0;
-    for (size_t i = 0; i < fam.n_results; ++i) {
-        if (!fb__fit_family_wide(&fam, i) || fb__fit_group_first(&fam, i) != i) continue;
-        fb_bench view;
-        fb__view(&view, members, fb__fit_members(&fam, i, members));
-        if (fb_complexity_fit(&view, NULL, NULL, 0) == 0) continue; /* one N: nothing to fit */
-        const fb_result *r = fam.results[i];
-        fprintf(f, "\nComplexity of `%.*s` over its instances:\n", (int)fb__result_series_len(r),
-                r->name ? r->name : "");
-        fb_write_complexity(&view, NULL, f);
+    for (size_t i = 0; i < n; ++i) {
+        if (!fb__fit_family_wide(rs, n, i) || fb__fit_group_first(rs, n, i) != i) continue;
+        fb__fit_set s;
+        if (fb__fit_group(rs, n, i, &s) != FB_OK || s.n == 0) continue; /* one N: no fit */
+        fprintf(f, "\nComplexity of `%.*s` over its instances:\n",
+                (int)fb__result_series_len(rs[i]), rs[i]->name ? rs[i]->name : "");
+        fb__write_fit_set(&s, f);
         printed++;
     }
-    free(members);
     return printed;
 }

@@ -6,7 +6,9 @@
  * start/end with a space; quotes inside are doubled. Numbers have 15
  * significant digits and '.' whatever the locale; a value that was not measured, or is
  * NaN/infinite, is an empty cell. Text is written as UTF-8, ill-formed bytes replaced by U+FFFD. */
-#include "internal.h"
+#include "report.h"
+
+#include "json.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -60,19 +62,20 @@ int fb_write_csv(const fb_bench *b, FILE *f) {
         const struct fb__summary *el = &r->summary[FB_ELAPSED];
         bool ok = !r->error;
         bool timed = ok && (r->has & FB__BIT(FB_ELAPSED));
-        double per_unit_ns = 1e9 / r->batch;
+        double per_unit_ns = 1e9 / r->config.batch;
 
-        fb__csv_text(f, r->title);
+        fb__csv_text(f, r->config.title);
         fputc(',', f);
         fb__csv_text(f, r->name);
         fputc(',', f);
-        if (r->has_arg) fprintf(f, "%" PRId64, r->arg); /* issue 15: empty without one */
+        if (r->config.has_arg) /* issue 15: empty without one */
+            fprintf(f, "%" PRId64, r->config.arg);
         fputc(',', f);
-        fb__csv_text(f, r->unit);
+        fb__csv_text(f, r->config.unit);
         fputc(',', f);
-        fb__csv_num(f, r->batch);
+        fb__csv_num(f, r->config.batch);
         fputc(',', f);
-        if (r->complexity_n > 0) fb__csv_num(f, r->complexity_n);
+        if (r->config.complexity_n > 0) fb__csv_num(f, r->config.complexity_n);
         fputc(',', f);
         if (ok)
             fprintf(f, "%zu,%" PRIu64, r->epochs, r->total_iterations);
@@ -88,7 +91,7 @@ int fb_write_csv(const fb_bench *b, FILE *f) {
         for (size_t c = 0; c < FB__CSV_NCOUNTERS; ++c) {
             fb_measure m = fb__csv_counters[c];
             fputc(',', f);
-            if (ok && (r->has & FB__BIT(m))) fb__csv_num(f, r->summary[m].median / r->batch);
+            if (ok && (r->has & FB__BIT(m))) fb__csv_num(f, r->summary[m].median / r->config.batch);
         }
         fputc(',', f);
         if (ok) fb__csv_num(f, r->total_s);

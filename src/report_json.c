@@ -2,7 +2,11 @@
  * (context, configuration, statistics, every epoch, complexity fits).
  * Field by field in docs/formats.md. Values are per iteration (one op call)
  * in seconds for elapsed, as in nanobench; batch says how many units that is. */
-#include "internal.h"
+#include "report.h"
+
+#include "bench.h"
+#include "json.h"
+#include "process.h"
 #include "registry.h" /* issue 15: fit groups of families */
 
 #include <stdlib.h>
@@ -56,25 +60,26 @@ static void fb__jr_context(fb__json *j, const fb__sysinfo *si) {
 
 static void fb__jr_result(fb__json *j, const fb_result *r) {
     fb__json_obj(j, NULL, false);
-    fb__json_kstr(j, "title", r->title);
+    fb__json_kstr(j, "title", r->config.title);
     fb__json_kstr(j, "name", r->name);
-    if (r->has_arg) /* issue 15: the argument of a family's instance */
-        fb__json_kint(j, "arg", r->arg);
+    if (r->config.has_arg) /* issue 15: the argument of a family's instance */
+        fb__json_kint(j, "arg", r->config.arg);
     else
         fb__json_knull(j, "arg");
-    fb__json_kstr(j, "unit", r->unit);
+    fb__json_kstr(j, "unit", r->config.unit);
     fb__json_kstr(j, "error", r->error);
-    fb__json_knum(j, "batch", r->batch);
-    if (r->complexity_n > 0)
-        fb__json_knum(j, "complexityN", r->complexity_n);
+    fb__json_knum(j, "batch", r->config.batch);
+    if (r->config.complexity_n > 0)
+        fb__json_knum(j, "complexityN", r->config.complexity_n);
     else
         fb__json_knull(j, "complexityN");
-    fb__json_kbool(j, "relative", r->relative);
-    fb__json_kstr(j, "time_unit", r->time_unit_label);
-    fb__json_knum(j, "time_unit_s", r->time_unit_s);
+    fb__json_kbool(j, "relative", r->config.relative);
+    fb__json_kstr(j, "time_unit", r->config.time_unit_label);
+    fb__json_knum(j, "time_unit_s", r->config.time_unit_s);
     fb__jr_build(j, "callsite_build", r->callsite);
     fb__json_obj(j, "config", false);
-    for (int k = 0; k < FB__K_COUNT; ++k) fb__json_knum(j, fb__keys[k].name, r->config[k]);
+    for (int k = 0; k < FB__K_COUNT; ++k)
+        fb__json_knum(j, fb__key_info_of((fb__key)k)->name, r->config.num[k]);
     fb__json_end_obj(j);
     fb__json_knum(j, "clock_resolution_s", r->clock_resolution_s);
     fb__json_knum(j, "clock_overhead_s", r->clock_overhead_s);
@@ -110,32 +115,41 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
     fb__json_end_obj(j);
 }
 
-/* One entry per fit group with a complexity N (a benchmark name, or a
- * family's series: src/registry.c), in the order the groups first appear. */
+/* One entry per fit group with a complexity N, in the order the groups
+ * first appear: a benchmark name (its fit stored with the results), or a
+ * family's series whose instances set N (issue 15, src/registry.c: fitted
+ * here over the series, which no stored fit covers). */
 static void fb__jr_complexity(fb__json *j, const fb_bench *b) {
     fb__json_arr(j, "complexity", false);
-    size_t n = fb_result_count(b);
-    for (size_t i = 0; i < n; ++i) {
-        const fb_result *r = fb_result_at(b, i);
-        if (!r->name || fb__fit_group_first(b, i) != i) continue;
-        fb_fit fits[FB_FIT_MODELS];
-        size_t nf = fb__fit_group(b, i, fits, FB_FIT_MODELS);
-        size_t len = fb__fit_family_wide(b, i) ? fb__result_series_len(r) : strlen(r->name);
+    const fb_result *const *rs = (const fb_result *const *)b->results;
+    for (size_t i = 0; i < b->n_results; ++i) {
+        const fb_result *r = rs[i];
+        if (!r->name || fb__fit_group_first(rs, b->n_results, i) != i) continue;
+        fb__fit_set own;
+        const fb__fit_set *s = NULL;
+        size_t len = strlen(r->name);
+        if (fb__fit_family_wide(rs, b->n_results, i)) {
+            len = fb__result_series_len(r);
+            if (fb__fit_group(rs, b->n_results, i, &own) == FB_OK) s = &own;
+        } else {
+            s = fb__bench_fit(b, r->name);
+        }
+        if (!s) continue;
+        fb__json_obj(j, NULL, false);
         char *name = malloc(len + 1);
         if (name) {
             memcpy(name, r->name, len);
             name[len] = '\0';
         }
-        fb__json_obj(j, NULL, false);
         fb__json_kstr(j, "name", name ? name : r->name);
         free(name);
         fb__json_arr(j, "fits", false);
-        for (size_t k = 0; k < nf && k < FB_FIT_MODELS; ++k) {
+        for (size_t k = 0; k < s->n && k < FB_FIT_MODELS; ++k) {
             fb__json_obj(j, NULL, true);
-            fb__json_kstr(j, "model", fits[k].name);
-            fb__json_knum(j, "coefficient", fits[k].coefficient);
-            fb__json_knum(j, "constant", fits[k].constant);
-            fb__json_knum(j, "err_pct", fits[k].err_pct);
+            fb__json_kstr(j, "model", s->fits[k].name);
+            fb__json_knum(j, "coefficient", s->fits[k].coefficient);
+            fb__json_knum(j, "constant", s->fits[k].constant);
+            fb__json_knum(j, "err_pct", s->fits[k].err_pct);
             fb__json_end_obj(j);
         }
         fb__json_end_arr(j);
@@ -163,7 +177,5 @@ int fb__write_json_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
 
 int fb_write_json(const fb_bench *b, FILE *f) {
     if (!b || !f) return FB_EINVAL;
-    fb__sysinfo si;
-    fb__sysinfo_read("/", &si);
-    return fb__write_json_with(b, f, &si);
+    return fb__write_json_with(b, f, fb__process_sysinfo());
 }

@@ -2,6 +2,8 @@
  * fb_set_teardown) and the argument of a family's instance (fb_arg). */
 #include "setup.h"
 
+#include "text.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,21 +26,21 @@ void fb__teardown_after_epoch(fb_bench *b) {
     if (b->teardown) b->teardown(b->teardown_ctx);
 }
 
-int64_t fb_arg(const fb_bench *b) { return b->has_arg ? b->arg : 0; }
+int64_t fb_arg(const fb_bench *b) { return b->cfg.has_arg ? b->cfg.arg : 0; }
 
 void fb__bench_set_arg(fb_bench *b, int64_t arg) {
-    b->has_arg = true;
-    b->arg = arg;
+    b->cfg.has_arg = true;
+    b->cfg.arg = arg;
 }
 
-bool fb_result_has_arg(const fb_result *r) { return r->has_arg; }
-int64_t fb_result_arg(const fb_result *r) { return r->has_arg ? r->arg : 0; }
+bool fb_result_has_arg(const fb_result *r) { return r->config.has_arg; }
+int64_t fb_result_arg(const fb_result *r) { return r->config.has_arg ? r->config.arg : 0; }
 
 char *fb__run_name(const fb_bench *b, const char *name) {
     const char *base = name ? name : b->name ? b->name : "noname";
-    if (!b->has_arg) return fb__strdup(base);
+    if (!b->cfg.has_arg) return fb__strdup(base);
     char suffix[24];
-    snprintf(suffix, sizeof suffix, "/%" PRId64, b->arg);
+    snprintf(suffix, sizeof suffix, "/%" PRId64, b->cfg.arg);
     size_t n = strlen(base), k = strlen(suffix);
     if (n >= k && strcmp(base + n - k, suffix) == 0) return fb__strdup(base);
     char *s = malloc(n + k + 1);

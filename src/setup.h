@@ -4,21 +4,21 @@
 #ifndef FB_SETUP_H
 #define FB_SETUP_H
 
-#include "internal.h"
+#include "bench.h"
 
 /* Calls b's setup, if any. Call it before an epoch's performance counters
  * start and before its first clock read. */
-void fb__setup_before_epoch(fb_bench *b);
+FB__PRIVATE void fb__setup_before_epoch(fb_bench *b);
 /* Calls b's teardown, if any. Call it after the epoch's last clock read and
  * after its counters were read. */
-void fb__teardown_after_epoch(fb_bench *b);
+FB__PRIVATE void fb__teardown_after_epoch(fb_bench *b);
 
 /* Gives b an argument: fb_arg(b) returns it, and the results of b's runs
  * carry it, with "/<arg>" appended to their names (src/registry.c). */
-void fb__bench_set_arg(fb_bench *b, int64_t arg);
+FB__PRIVATE void fb__bench_set_arg(fb_bench *b, int64_t arg);
 /* The name a run on b records: name, or b's registered name, or "noname";
  * when b has an argument and the name does not end in "/<arg>" already, with
  * "/<arg>" appended. Allocated; NULL when out of memory. */
-char *fb__run_name(const fb_bench *b, const char *name);
+FB__PRIVATE char *fb__run_name(const fb_bench *b, const char *name);
 
 #endif

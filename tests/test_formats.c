@@ -24,15 +24,15 @@ static fb_result *make_result(const char *title, const char *name, const char *u
                               double n_cx, size_t epochs, const uint64_t *iters, fb__mask has,
                               const double *const values[FB_MEASURE_COUNT]) {
     fb_result *r = calloc(1, sizeof *r);
-    r->title = fb__strdup(title);
+    r->config.title = fb__strdup(title);
     r->name = fb__strdup(name);
-    r->unit = fb__strdup(unit);
-    snprintf(r->time_unit_label, sizeof r->time_unit_label, "ns");
-    r->time_unit_s = 1e-9;
-    r->batch = batch;
-    r->complexity_n = n_cx;
+    r->config.unit = fb__strdup(unit);
+    snprintf(r->config.time_unit_label, sizeof r->config.time_unit_label, "ns");
+    r->config.time_unit_s = 1e-9;
+    r->config.batch = batch;
+    r->config.complexity_n = n_cx;
     r->callsite = 7;
-    for (int k = 0; k < FB__K_COUNT; ++k) r->config[k] = fb__keys[k].def;
+    for (int k = 0; k < FB__K_COUNT; ++k) r->config.num[k] = fb__key_info_of((fb__key)k)->def;
     r->clock_resolution_s = 2e-8;
     r->clock_overhead_s = 1.5e-8;
     r->epochs = epochs;
@@ -124,8 +124,8 @@ static fb_bench *golden_bench(void) {
         const double *v[FB_MEASURE_COUNT] = {[FB_ELAPSED] = el};
         fb_result *r = make_result("family", name, "byte", (double)arg, (double)arg, 3, it,
                                    FB__BIT(FB_ELAPSED), v);
-        r->has_arg = true;
-        r->arg = arg;
+        r->config.has_arg = true;
+        r->config.arg = arg;
         fb__bench_add_result(b, r);
     }
     return b;
@@ -285,12 +285,12 @@ static void test_gbench_names(void) {
     fb__bench_add_result(b, make_result("t", "y", "op", 1, 0, 2, it, FB__BIT(FB_ELAPSED), v));
     fb__bench_add_result(b, make_result("t", "x", "op", 1, 0, 2, it, FB__BIT(FB_ELAPSED), v));
     fb_result *us = make_result("t", "z", "op", 1, 0, 2, it, FB__BIT(FB_ELAPSED), v);
-    snprintf(us->time_unit_label, sizeof us->time_unit_label, "us");
-    us->time_unit_s = 1e-6;
+    snprintf(us->config.time_unit_label, sizeof us->config.time_unit_label, "us");
+    us->config.time_unit_s = 1e-6;
     fb__bench_add_result(b, us);
     fb_result *odd = make_result("t", "w", "op", 1, 0, 2, it, FB__BIT(FB_ELAPSED), v);
-    snprintf(odd->time_unit_label, sizeof odd->time_unit_label, "cyc");
-    odd->time_unit_s = 3e-10;
+    snprintf(odd->config.time_unit_label, sizeof odd->config.time_unit_label, "cyc");
+    odd->config.time_unit_s = 3e-10;
     fb__bench_add_result(b, odd);
     fb__sysinfo si;
     golden_context(&si);

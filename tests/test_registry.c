@@ -138,12 +138,12 @@ static void test_bad_registrations(void) {
 static void add(fb_bench *b, const char *name, bool has_arg, int64_t arg, double n, double t) {
     fb_result *r = calloc(1, sizeof *r);
     r->name = fb__strdup(name);
-    r->title = fb__strdup("t");
-    r->unit = fb__strdup("op");
-    r->batch = 1;
-    r->has_arg = has_arg;
-    r->arg = arg;
-    r->complexity_n = n;
+    r->config.title = fb__strdup("t");
+    r->config.unit = fb__strdup("op");
+    r->config.batch = 1;
+    r->config.has_arg = has_arg;
+    r->config.arg = arg;
+    r->config.complexity_n = n;
     r->epochs = 1;
     r->iterations = calloc(1, sizeof *r->iterations);
     r->iterations[0] = 1;
@@ -153,6 +153,8 @@ static void add(fb_bench *b, const char *name, bool has_arg, int64_t arg, double
     fb__stats_compute(r);
     fb__bench_add_result(b, r);
 }
+
+#define RS(b) ((const fb_result *const *)(b)->results), (b)->n_results
 
 static void test_fit_groups(void) {
     fb_bench *b = fb_bench_new();
@@ -171,40 +173,40 @@ static void test_fit_groups(void) {
     add(b, "none", false, 0, 0, 1e-6);
     /* 10: the name keeps "/4" but the argument is 5: its own series */
     add(b, "Odd/4", true, 5, 100, 1e-6);
+    CHECK(b->n_results == 11);
     size_t want_first[] = {0, 0, 0, 3, 3, 5, 5, 7, 7, (size_t)-1, 10};
-    for (size_t i = 0; i < 11; i++) CHECK(fb__fit_group_first(b, i) == want_first[i]);
-    CHECK(fb__fit_family_wide(b, 0) && fb__fit_family_wide(b, 2));
-    CHECK(!fb__fit_family_wide(b, 3) && !fb__fit_family_wide(b, 7));
+    for (size_t i = 0; i < 11; i++) CHECK(fb__fit_group_first(RS(b), i) == want_first[i]);
+    CHECK(fb__fit_family_wide(RS(b), 0) && fb__fit_family_wide(RS(b), 2));
+    CHECK(!fb__fit_family_wide(RS(b), 3) && !fb__fit_family_wide(RS(b), 7));
     CHECK(fb__result_series_len(b->results[1]) == 4);  /* "Scan" */
     CHECK(fb__result_series_len(b->results[10]) == 5); /* "Odd/4" */
-    fb_fit fits[FB_FIT_MODELS];
-    CHECK(fb__fit_group(b, 1, fits, FB_FIT_MODELS) == FB_FIT_MODELS);
-    CHECK_STR(fits[0].name, "O(n)");
-    CHECK(fb__fit_group(b, 5, fits, FB_FIT_MODELS) == FB_FIT_MODELS);
-    CHECK_STR(fits[0].name, "O(n^2)"); /* Grow/2 alone: 4 -> 16 us for N 10 -> 20 */
-    CHECK(fb__fit_group(b, 10, fits, FB_FIT_MODELS) == 0);
-    CHECK(fb__fit_group(b, 9, fits, FB_FIT_MODELS) == 0);
-    CHECK(fb__fit_alone(b));
+    fb__fit_set s;
+    CHECK(fb__fit_group(RS(b), 1, &s) == FB_OK && s.n == FB_FIT_MODELS && s.distinct == 3);
+    CHECK_STR(s.fits[0].name, "O(n)");
+    CHECK(fb__fit_group(RS(b), 5, &s) == FB_OK && s.n == FB_FIT_MODELS);
+    CHECK_STR(s.fits[0].name, "O(n^2)"); /* Grow/2 alone: 4 -> 16 us for N 10 -> 20 */
+    CHECK(fb__fit_group(RS(b), 10, &s) == FB_OK && s.n == 0);
+    CHECK(fb__fit_group(RS(b), 9, &s) == FB_OK && s.n == 0);
+    CHECK(fb__fit_alone(RS(b)));
 
-    /* the runner's printout after the family Scan (results 0..2 of a bench
-     * of its own), and nothing for a family under -asymptote */
+    /* the runner's printout after the family Scan (its results alone), and
+     * nothing for a family under -asymptote */
     fb_bench *fam = fb_bench_new();
-    add(fam, "Plain", false, 0, 0, 1e-6);
     add(fam, "Scan/100", true, 100, 100, 1e-6);
     add(fam, "Scan/200", true, 200, 200, 2e-6);
     add(fam, "Scan/400", true, 400, 400, 4e-6);
-    CHECK(!fb__fit_alone(fam));
+    CHECK(!fb__fit_alone(RS(fam)));
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    CHECK(fb__family_write_fits(fam, 1, f) == 1);
+    CHECK(fb__family_write_fits(RS(fam), f) == 1);
     fclose(f);
     const char *head = "\nComplexity of `Scan` over its instances:\n|   coefficient |";
     CHECK(buf && strncmp(buf, head, strlen(head)) == 0);
     CHECK(buf && strstr(buf, "| O(n)\n") != NULL);
     free(buf);
     f = open_memstream(&buf, &len);
-    CHECK(fb__family_write_fits(b, 3, f) == 0); /* Grow: fitted per instance, not here */
+    CHECK(fb__family_write_fits((const fb_result *const *)b->results + 3, 8, f) == 0);
     fclose(f);
     CHECK(buf && strstr(buf, "Grow") == NULL);
     free(buf);

@@ -223,8 +223,7 @@ static void test_argument(void) {
     CHECK(!fb_result_has_arg(fb_last_result(b)) && fb_result_arg(fb_last_result(b)) == 0);
     CHECK_STR(fb_result_name(fb_last_result(b)), "plain");
 
-    b->has_arg = true; /* as the runner sets it for an instance (src/registry.c) */
-    b->arg = -4096;
+    fb__bench_set_arg(b, -4096); /* as the runner does for an instance */
     int64_t seen = 0;
     FB_RUN(b, "memcpy") {
         seen = fb_arg(b);
