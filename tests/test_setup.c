@@ -165,6 +165,7 @@ static void run_inner(fb_bench *b, hooked *h) {
 static void test_nested_run_calls_no_hook(void) {
     hooked h = {{0, 100, 0, 0}, 0, 0, 0, 0, 0, 0};
     fb_bench *b = hooked_bench(&h);
+    fb_set_diagnostics(b, NULL); /* the refusal is expected */
     fb_set_epoch_iterations(b, 10);
     fb_set_epochs(b, 2);
     fb_set_setup(b, hooked_setup, &h);
