@@ -45,7 +45,7 @@ def rows_named(out):
 
 
 COPY = ["Copy/8", "Copy/64", "Copy/512", "Copy/4096"]  # RANGE(8, 4096, 8)
-SCAN = ["Scan/1000", "Scan/3000", "Scan/10000", "Scan/30000"]
+SCAN = ["Scan/1000", "Scan/2000", "Scan/4000", "Scan/8000", "Scan/16000", "Scan/32000"]
 ALL = COPY + ["Grow/1", "Grow/4", "Pair/2", "Pair/5", "Plain"] + SCAN
 
 # -list: every instance, families in the order of their arguments
@@ -53,7 +53,7 @@ rc, out, err = run("-list")
 check(rc == 0 and out.split() == ALL, f"-list: {out.split()}")
 # -filter: whole instance names, or the family's name for all its instances
 for flt, want in [("Copy/(8|64)", ["Copy/8", "Copy/64"]), ("Copy", COPY), ("Scan/1000", ["Scan/1000"]),
-                  (".*/4.*", ["Copy/4096", "Grow/4"]), ("Plain|Pair/5", ["Pair/5", "Plain"])]:
+                  (".*/4.*", ["Copy/4096", "Grow/4", "Scan/4000"]), ("Plain|Pair/5", ["Pair/5", "Plain"])]:
     rc, out, err = run("-list", "-filter=" + flt)
     check(rc == 0 and out.split() == want, f"-list -filter={flt}: {out.split()} {err}")
 rc, out, err = run("-list", "-filter=Cop")
@@ -130,11 +130,11 @@ with tempfile.TemporaryDirectory() as tmp:
     check(rc == 0, f"Scan: rc={rc} {err}")
     rows = rows_named(out)
     check([n for n, _ in rows] == ["Plain"] + SCAN, f"Scan rows {rows}")
-    check([c[0] for n, c in rows if n.startswith("Scan")] == ["1,000", "3,000", "10,000", "30,000"],
+    check([c[0] for n, c in rows if n.startswith("Scan")] == ["1,000", "2,000", "4,000", "8,000", "16,000", "32,000"],
           f"Scan complexityN cells {rows}")
     check(out.count("Complexity of `Scan` over its instances:") == 1, f"one family fit: {out}")
     tail = out[out.find("Complexity of `Scan`"):]
-    check(out.rfind("`Scan/30000`") < out.find("Complexity of `Scan`"), "fit after the last instance")
+    check(out.rfind("`Scan/32000`") < out.find("Complexity of `Scan`"), "fit after the last instance")
     models = re.findall(r"^\|\s+\S+ \|\s+[\d.]+% \| (O\([^)]*\))", tail, re.M)
     check(sorted(models) == sorted(["O(1)", "O(n)", "O(log n)", "O(n log n)", "O(n^2)", "O(n^3)"]),
           f"fit table models {models}")
@@ -145,7 +145,7 @@ with tempfile.TemporaryDirectory() as tmp:
           cx[0]["fits"][0]["model"] == (models[0] if models else None), f"JSON complexity {cx}")
 
     # two instances are enough for a fit; one is not (and prints nothing)
-    rc, out, err = run("-filter=Scan/(1000|30000)")
+    rc, out, err = run("-filter=Scan/(1000|32000)")
     check(rc == 0 and out.count("Complexity of `Scan`") == 1, f"two instances: {out}")
     rc, out, err = run("-filter=Scan/1000")
     check(rc == 0 and "Complexity" not in out and "coefficient" not in out, f"one instance: {out}")
@@ -156,14 +156,14 @@ with tempfile.TemporaryDirectory() as tmp:
     # right after its rows; Scan sets N from its argument (the body's call
     # comes after the runner's), so its rounds share one N and the family
     # is fitted as without -asymptote
-    rc, out, err = run("-filter=Grow|Scan/(1000|30000)", "-asymptote=1000,2000,4000,8000",
+    rc, out, err = run("-filter=Grow|Scan/(1000|32000)", "-asymptote=1000,2000,4000,8000",
                        "-output_json=" + P("a.json"))
     check(rc == 0, f"-asymptote: rc={rc} {err}")
     rows = rows_named(out)
-    check([n for n, _ in rows] == ["Grow/1"] * 4 + ["Grow/4"] * 4 + ["Scan/1000"] * 4 + ["Scan/30000"] * 4,
+    check([n for n, _ in rows] == ["Grow/1"] * 4 + ["Grow/4"] * 4 + ["Scan/1000"] * 4 + ["Scan/32000"] * 4,
           f"-asymptote rows {[n for n, _ in rows]}")
     check([c[0] for _, c in rows[:8]] == ["1,000", "2,000", "4,000", "8,000"] * 2, f"Grow N {rows[:8]}")
-    check([c[0] for _, c in rows[8:]] == ["1,000"] * 4 + ["30,000"] * 4, f"Scan N {rows[8:]}")
+    check([c[0] for _, c in rows[8:]] == ["1,000"] * 4 + ["32,000"] * 4, f"Scan N {rows[8:]}")
     check(out.count("|   coefficient |") == 3, f"-asymptote: 3 fit tables (Grow/1, Grow/4, Scan): {out}")
     check(out.count("Complexity of `Scan` over its instances:") == 1 and "Complexity of `Grow`" not in out,
           f"-asymptote: only Scan fitted as a family: {out}")
