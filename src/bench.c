@@ -160,16 +160,15 @@ int fb__bench_publish(fb_bench *b, fb_result *r) {
 int fb__bench_take_results(fb_bench *dst, fb_bench *src) {
     size_t i = 0;
     int rc = FB_OK;
+    if (!src->n_results) return FB_OK; /* results may be NULL: no memmove */
     for (; i < src->n_results; ++i) {
         size_t before = dst->n_results;
         int rc_add = fb__bench_add_result(dst, src->results[i]);
         if (dst->n_results == before) break;
         if (rc_add != FB_OK) rc = rc_add; /* stored, but its fit could not be */
     }
-    /* whatever could not be moved stays with src and is freed with it (a
-     * bench without results has results == NULL: memmove(NULL, ...) is UB) */
-    if (src->results)
-        memmove(src->results, src->results + i, (src->n_results - i) * sizeof *src->results);
+    /* whatever could not be moved stays with src and is freed with it */
+    memmove(src->results, src->results + i, (src->n_results - i) * sizeof *src->results);
     src->n_results -= i;
     if (src->n_results) rc = FB_ENOMEM;
     return rc;
