@@ -180,6 +180,9 @@ int fb_write_markdown(const fb_bench *b, FILE *f);
 int fb_write_csv(const fb_bench *b, FILE *f);
 int fb_write_json(const fb_bench *b, FILE *f);
 int fb_write_gbench_json(const fb_bench *b, FILE *f);
+/* A self-contained HTML page: charts (inline SVG) and tables of every result,
+ * no script or network needed to view it (docs/html.md). */
+int fb_write_html(const fb_bench *b, FILE *f);
 
 /* ----------------------------------------------------------- complexity */
 

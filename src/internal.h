@@ -18,6 +18,8 @@
 #include "json.h"
 #include "outfile.h"
 #include "report.h"
+#include "svg.h"
+#include "report_html.h"
 #include "bench.h"
 #include "setup.h"
 #include "registry.h"

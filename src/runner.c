@@ -23,6 +23,7 @@ typedef struct fb__opts {
     double *asymptote;
     size_t n_asymptote;
     const char *out_csv, *out_json, *out_gbench;
+    const char *out_html; /* issue 14: the HTML report */
 } fb__opts;
 
 typedef struct fb__opt_spec {
@@ -46,6 +47,8 @@ static const fb__opt_spec fb__opt_specs[] = {
     {"output_csv", true, "<file>", "write all results as CSV ('-' = stdout)"},
     {"output_json", true, "<file>", "write all results as femtobench JSON ('-' = stdout)"},
     {"output_gbench", true, "<file>", "write all results as Google Benchmark JSON ('-' = stdout)"},
+    {"output_html", true, "<file>",
+     "write a self-contained HTML report with charts ('-' = stdout)"},
     {"quiet", false, "",
      "no environment warnings or unstable markers (as FEMTOBENCH_SUPPRESS_WARNINGS=1)"},
 };
@@ -172,6 +175,8 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
                 o->out_csv = val;
             else if (!strcmp(spec->name, "output_json"))
                 o->out_json = val;
+            else if (!strcmp(spec->name, "output_html"))
+                o->out_html = val;
             else
                 o->out_gbench = val;
         }
@@ -269,10 +274,10 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__instance ***sel_ou
         return fb__runner_error("no benchmark is registered");
     }
 
-    const char *outs[3] = {o->out_csv, o->out_json, o->out_gbench};
-    const char *names[3] = {"output_csv", "output_json", "output_gbench"};
+    const char *outs[4] = {o->out_csv, o->out_json, o->out_gbench, o->out_html};
+    const char *names[4] = {"output_csv", "output_json", "output_gbench", "output_html"};
     int to_stdout = 0;
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < 4; ++i) {
         if (!outs[i]) continue;
         char why[512];
         if (!strcmp(outs[i], "-")) {
@@ -302,9 +307,9 @@ int fb_main(int argc, char **argv) {
         return 0;
     }
     if (o.quiet) fb__process_set_quiet(true);
-    bool to_stdout = (o.out_csv && !strcmp(o.out_csv, "-")) ||
-                     (o.out_json && !strcmp(o.out_json, "-")) ||
-                     (o.out_gbench && !strcmp(o.out_gbench, "-"));
+    bool to_stdout =
+        (o.out_csv && !strcmp(o.out_csv, "-")) || (o.out_json && !strcmp(o.out_json, "-")) ||
+        (o.out_gbench && !strcmp(o.out_gbench, "-")) || (o.out_html && !strcmp(o.out_html, "-"));
     /* one live table for the whole suite */
     fb__table table;
     memset(&table, 0, sizeof table);
@@ -363,7 +368,8 @@ int fb_main(int argc, char **argv) {
     }
     if (interrupted) {
         fprintf(stderr, "femtobench: interrupted%s\n",
-                o.out_csv || o.out_json || o.out_gbench ? "; no output file written" : "");
+                o.out_csv || o.out_json || o.out_gbench || o.out_html ? "; no output file written"
+                                                                      : "");
         status = 130;
     } else if (!status) {
         if (o.sanity)
@@ -371,7 +377,8 @@ int fb_main(int argc, char **argv) {
                     ran == 1 ? "" : "s", collector.failed);
         int werr = fb__runner_write(o.out_csv, fb_write_csv, suite) |
                    fb__runner_write(o.out_json, fb_write_json, suite) |
-                   fb__runner_write(o.out_gbench, fb_write_gbench_json, suite);
+                   fb__runner_write(o.out_gbench, fb_write_gbench_json, suite) |
+                   fb__runner_write(o.out_html, fb_write_html, suite);
         status = werr ? 1 : collector.failed ? 1 : 0;
     }
     fb_bench_free(suite);
