@@ -144,6 +144,13 @@ with tempfile.TemporaryDirectory() as tmp:
     check([c["name"] for c in cx] == ["Scan"] and len(cx[0]["fits"]) == 6 and
           cx[0]["fits"][0]["model"] == (models[0] if models else None), f"JSON complexity {cx}")
 
+    # the HTML report: one complexity chart for the family, a point per instance
+    rc, out, err = run("-filter=Scan", "-output_html=" + P("s.html"))
+    html = open(P("s.html"), encoding="utf-8").read() if rc == 0 else ""
+    charts = re.findall(r"Complexity: <code>([^<]*)</code>", html)
+    check(charts == ["Scan"], f"HTML complexity charts {charts}")
+    check(html.count('<circle class="point"') == len(SCAN), "HTML: a point per instance")
+
     # two instances are enough for a fit; one is not (and prints nothing)
     rc, out, err = run("-filter=Scan/(1000|32000)")
     check(rc == 0 and out.count("Complexity of `Scan`") == 1, f"two instances: {out}")
