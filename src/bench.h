@@ -22,6 +22,24 @@ typedef struct fb__sink {
 } fb__sink;
 #define FB__MAX_SINKS 4
 
+/* A run against a baseline (the runner's -baseline), kept with the results
+ * for the writers that draw it (the HTML report): one row per benchmark,
+ * times in seconds per unit, change and interval in %, verdict an
+ * fb__verdict of src/change.h. */
+typedef struct fb__change_view {
+    size_t n, cap;
+    char **names;
+    double *base_s, *now_s, *pct, *lo_pct, *hi_pct;
+    int *verdict;
+    double threshold_pct;
+} fb__change_view;
+
+/* Appends a row (FB_OK or FB_ENOMEM); frees a view and its rows. */
+FB__PRIVATE int fb__change_view_add(fb__change_view *v, const char *name, double base_s,
+                                    double now_s, double pct, double lo_pct, double hi_pct,
+                                    int verdict);
+FB__PRIVATE void fb__change_view_free(fb__change_view *v);
+
 struct fb_bench {
     /* configuration: the non-numeric part here, numeric keys by layer */
     fb__config cfg; /* cfg.num unused: keys are resolved at each run */
@@ -41,6 +59,7 @@ struct fb_bench {
     size_t n_results, cap_results;
     fb__fit_set *fits;
     size_t n_fits;
+    fb__change_view *change; /* against a baseline (runner), or NULL */
     /* sinks: sinks[0] is the live table (table points to own_table unless
      * the runner shares one) */
     fb__sink sinks[FB__MAX_SINKS];

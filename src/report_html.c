@@ -7,6 +7,9 @@
 #include "report_html.h"
 #include "svg.h"
 
+#include "bench.h"
+#include "change.h"
+
 #include "json.h"
 #include "process.h"
 #include "registry.h" /* issue 15: fit groups of families */
@@ -61,6 +64,7 @@ static const char fb__html_css[] =
     "svg .ratio{fill:#3b6fb6}svg .differs .ratio{fill:#12325e}"
     "svg .verdict-same{fill:#a7b0bc}svg .verdict-faster{fill:#2e8b57}"
     "svg .verdict-slower{fill:#c0392b}svg .verdict-unknown{fill:#e3e6ea}"
+    "svg .verdict-unsure{fill:#e0a526}tr.verdict-unsure td{background:#fdf5e3}"
     "svg .cil{stroke:#1d2430;stroke-width:1.5}"
     ".key{color:#5a6472;font-size:12px;margin:0 0 4px}"
     "dl.legend dt{font-weight:600;margin-top:6px}dl.legend dd{margin:0 0 0 18px}"
@@ -713,6 +717,42 @@ static void fb__html_legend(FILE *f) {
 
 /* --------------------------------------------------------- the page */
 
+/* The change against a baseline (kept by the runner with the suite). */
+static void fb__html_baseline(FILE *f, const fb__change_view *v) {
+    int *verdict = malloc(v->n * sizeof *verdict);
+    if (!verdict) return;
+    for (size_t i = 0; i < v->n; ++i) {
+        switch (v->verdict[i]) {
+        case FB__V_FASTER:
+            verdict[i] = FB__HTML_FASTER;
+            break;
+        case FB__V_SLOWER:
+            verdict[i] = FB__HTML_SLOWER;
+            break;
+        case FB__V_SAME:
+            verdict[i] = FB__HTML_SAME;
+            break;
+        case FB__V_UNSURE:
+            verdict[i] = FB__HTML_UNSURE;
+            break;
+        case FB__V_NEW:
+            verdict[i] = FB__HTML_NEW;
+            break;
+        case FB__V_GONE:
+            verdict[i] = FB__HTML_GONE;
+            break;
+        default:
+            verdict[i] = FB__HTML_UNKNOWN;
+            break;
+        }
+    }
+    char title[96];
+    snprintf(title, sizeof title, "Against the baseline (threshold %.0f%%)", v->threshold_pct);
+    fb__html_change_bars(f, title, v->n, (const char *const *)v->names, v->base_s, v->now_s, v->pct,
+                         v->lo_pct, v->hi_pct, verdict);
+    free(verdict);
+}
+
 int fb__write_html_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
     if (!b || !f || !si) return FB_EINVAL;
     size_t n = fb_result_count(b);
@@ -748,8 +788,8 @@ int fb__write_html_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
         fb__html_table(f, b, idx, m);
         fputs("</section>\n", f);
     }
-    /* Charts of other features go here when they land: fb__html_forest for
-     * paired comparisons, fb__html_change_bars for -baseline runs. */
+    /* a -baseline run: the change table with bars coloured by verdict */
+    if (rc == FB_OK && b->change && b->change->n) fb__html_baseline(f, b->change);
     /* one chart per fit group: a name, or a family's series (issue 15) */
     const fb_result **all = malloc((n ? n : 1) * sizeof *all);
     if (!all) rc = FB_ENOMEM;

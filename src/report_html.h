@@ -23,10 +23,13 @@ FB__PRIVATE void fb__html_forest(FILE *f, const char *title, size_t n, const cha
 
 /* Verdicts of a baseline comparison, for fb__html_change_bars. */
 enum {
-    FB__HTML_SAME = 0,   /* no significant change */
-    FB__HTML_FASTER = 1, /* improved */
-    FB__HTML_SLOWER = 2, /* regressed */
-    FB__HTML_UNKNOWN = 3 /* not comparable (missing in the baseline, an error) */
+    FB__HTML_SAME = 0,    /* no significant change */
+    FB__HTML_FASTER = 1,  /* improved */
+    FB__HTML_SLOWER = 2,  /* regressed */
+    FB__HTML_UNKNOWN = 3, /* not comparable (an error) */
+    FB__HTML_UNSURE = 4,  /* the interval straddles the threshold */
+    FB__HTML_NEW = 5,     /* not in the baseline */
+    FB__HTML_GONE = 6     /* in the baseline only */
 };
 
 /* The baseline change table in its own <section class="change">: a chart

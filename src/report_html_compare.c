@@ -180,6 +180,12 @@ static const char *fb__hc_verdict(int v) {
         return "faster";
     case FB__HTML_SLOWER:
         return "slower";
+    case FB__HTML_UNSURE:
+        return "unsure";
+    case FB__HTML_NEW:
+        return "new";
+    case FB__HTML_GONE:
+        return "gone";
     default:
         return "unknown";
     }

@@ -112,8 +112,8 @@ with tempfile.TemporaryDirectory() as tmp:
             py = cand
             break
     if os.path.exists(COMPARE) and py:
-        rc2, _, err2 = run("-filter=Copy", "-output_gbench=" + P("g2.json"))
-        rc3, _, err3 = run("-filter=Copy", "-output_gbench=" + P("g3.json"))
+        rc2, _, err2 = run("-filter=Copy", "-gbench_rows=repetitions", "-output_gbench=" + P("g2.json"))
+        rc3, _, err3 = run("-filter=Copy", "-gbench_rows=repetitions", "-output_gbench=" + P("g3.json"))
         c = subprocess.run([py, COMPARE, "--no-color", "benchmarks", P("g2.json"), P("g3.json")],
                            capture_output=True, text=True, timeout=300)
         check(rc2 == 0 and rc3 == 0 and c.returncode == 0, f"compare.py: {c.returncode} {c.stderr[-2000:]}")

@@ -218,6 +218,25 @@ def main():
         data = "".join(page.texts)
         check("(best)" in data and "O(n^3)" in data, "asymptote: the fit table")
 
+        # -baseline: the change table drawn with bars coloured by verdict
+        base = os.path.join(tmp, "base.json")
+        rc, out, err = run(SUITE, "-filter=Fast|Slow.*", f"-output_json={base}")
+        check(rc == 0, f"baseline run: exit {rc}: {err}")
+        rc, out, err = run(SUITE, "-filter=Fast", f"-baseline={base}", f"-output_html={html}")
+        check(rc == 0, f"-baseline: exit {rc}: {err}")
+        text = open(html, encoding="utf-8").read()
+        parse(text, "baseline")
+        verdict_rows = re.findall(r'<tr class="verdict-([a-z]+)">', text)
+        table_rows = [l for l in out.splitlines()
+                      if re.match(r"\|.*\| (faster|slower|same|unsure|new|gone)\s*\|", l)]
+        check('<section class="change">' in text, "baseline: no change section")
+        check(len(verdict_rows) == len(table_rows) and len(verdict_rows) >= 2,
+              f"baseline: {len(verdict_rows)} HTML rows, {len(table_rows)} table rows")
+        want = [re.search(r"\| (faster|slower|same|unsure|new|gone)\s*\|", l).group(1)
+                for l in table_rows]
+        check(verdict_rows == want, f"baseline: verdicts {verdict_rows} vs the table's {want}")
+        check("gone" in verdict_rows, f"baseline: the benchmarks not run now are gone: {verdict_rows}")
+
         # '-' writes the page to stdout, the table to stderr
         rc, out, err = run(SUITE, "-filter=Fast", "-output_html=-")
         check(rc == 0 and "| `fast`" in err, f"stdout: exit {rc}: {err}")
