@@ -136,6 +136,15 @@ const fb_result *fb_last_result(const fb_bench *b);
 
 #define fb_run(b, name, op, ctx) fb__run_at((b), (name), (op), (ctx), FB__CALLSITE)
 
+/* Untimed setup and teardown (docs/design.md, "Setup and teardown"):
+ * setup(ctx) runs before every epoch of the following runs on b (warmup,
+ * upscaling and measuring epochs alike), teardown(ctx) after every epoch,
+ * both outside the clock reads and the performance counters. Per epoch, not
+ * per iteration: with fb_set_epoch_iterations(b, 1) an epoch is one call.
+ * NULL removes it. */
+void fb_set_setup(fb_bench *b, fb_op setup, void *ctx);
+void fb_set_teardown(fb_bench *b, fb_op teardown, void *ctx);
+
 /* -------------------------------------------------------------- results */
 
 size_t fb_result_count(const fb_bench *b);
@@ -147,6 +156,8 @@ const char *fb_result_unit(const fb_result *r);
 const char *fb_result_error(const fb_result *r); /* NULL when measured */
 double fb_result_batch(const fb_result *r);
 double fb_result_complexity_n(const fb_result *r); /* 0 when unset */
+bool fb_result_has_arg(const fb_result *r);        /* ran as an instance of a family */
+int64_t fb_result_arg(const fb_result *r);         /* its argument, 0 without one */
 size_t fb_result_epochs(const fb_result *r);       /* recorded epochs */
 bool fb_result_has(const fb_result *r, fb_measure m);
 /* Per iteration (one op call, not divided by batch); elapsed in seconds. */
@@ -278,10 +289,18 @@ void fb__escape(const volatile void *p);
 
 typedef void (*fb_bench_fn)(fb_bench *b);
 
+/* A registration: one benchmark, or a family of instances over arguments
+ * (FB_BENCHMARK_ARGS / FB_BENCHMARK_RANGE; the runner expands it, see
+ * src/registry.c). */
+enum { FB__REG_ONE = 0, FB__REG_ARGS = 1, FB__REG_RANGE = 2 };
 typedef struct fb__registration {
     const char *name;
     fb_bench_fn fn;
     struct fb__registration *next;
+    int kind;            /* FB__REG_* */
+    const int64_t *args; /* FB__REG_ARGS: the arguments, n_args of them */
+    size_t n_args;
+    int64_t lo, hi, mult; /* FB__REG_RANGE */
 } fb__registration;
 
 void fb__register(fb__registration *reg);
@@ -304,9 +323,40 @@ void fb__register(fb__registration *reg);
 
 #define FB_BENCHMARK(fn)                                                                           \
     static void fn(fb_bench *b);                                                                   \
-    static fb__registration fb__reg_##fn = {#fn, fn, NULL};                                        \
+    static fb__registration fb__reg_##fn = {#fn, fn, NULL, FB__REG_ONE, NULL, 0, 0, 0, 0};         \
     FB__CONSTRUCTOR(fb__register_##fn) { fb__register(&fb__reg_##fn); }                            \
     static void fn(fb_bench *b)
+
+/* FB_BENCHMARK_ARGS(fn, a1, a2, ...) { body } registers fn once per
+ * integer argument, as the benchmarks "fn/a1", "fn/a2", ... (in that order).
+ * The body reads its argument with fb_arg(b); its runs are named "name/a1"
+ * (FB_RUN(b, NULL): "fn/a1") and their results carry it (fb_result_arg).
+ * FB_BENCHMARK_RANGE(fn, lo, hi, mult) does the same for lo, lo*mult,
+ * lo*mult^2, ... up to and including hi (hi is added when the steps miss it;
+ * lo = 0 gives 0, 1, mult, ...). Bad arguments (none, mult < 2, lo < 0,
+ * lo > hi, an argument twice, a name taken) make the runner exit with status
+ * 2 before anything runs. The leading 0 of the array is not an argument: it
+ * lets an empty list, FB_BENCHMARK_ARGS(fn, ), compile, so that the runner
+ * can say what is wrong. */
+#define FB__NARGS(a) (sizeof(a) / sizeof((a)[0]) - 1)
+#define FB_BENCHMARK_ARGS(fn, ...)                                                                 \
+    static void fn(fb_bench *b);                                                                   \
+    static const int64_t fb__args_##fn[] = {0, __VA_ARGS__};                                       \
+    static fb__registration fb__reg_##fn = {                                                       \
+        #fn, fn, NULL, FB__REG_ARGS, fb__args_##fn + 1, FB__NARGS(fb__args_##fn), 0, 0, 0};        \
+    FB__CONSTRUCTOR(fb__register_##fn) { fb__register(&fb__reg_##fn); }                            \
+    static void fn(fb_bench *b)
+
+#define FB_BENCHMARK_RANGE(fn, lo, hi, mult)                                                       \
+    static void fn(fb_bench *b);                                                                   \
+    static fb__registration fb__reg_##fn = {                                                       \
+        #fn, fn, NULL, FB__REG_RANGE, NULL, 0, (int64_t)(lo), (int64_t)(hi), (int64_t)(mult)};     \
+    FB__CONSTRUCTOR(fb__register_##fn) { fb__register(&fb__reg_##fn); }                            \
+    static void fn(fb_bench *b)
+
+/* The argument of the running instance of a family (FB_BENCHMARK_ARGS /
+ * FB_BENCHMARK_RANGE); 0 in a benchmark without one. */
+int64_t fb_arg(const fb_bench *b);
 
 /* Runs the registered suite with the runner's options (-help lists them).
  * Returns the process exit status: 0, 1 on a failed benchmark, 2 on bad input. */

@@ -51,6 +51,9 @@ struct fb_bench {
     char *name;                /* registered name (runner), or NULL */
     bool interrupted;          /* endless mode ended by a signal */
     struct fb__run *run;       /* the run in progress, or NULL */
+    /* issue 15 (src/setup.c): the untimed hooks around each epoch */
+    fb_op setup, teardown;
+    void *setup_ctx, *teardown_ctx;
     /* results, and the complexity fits computed from them */
     fb_result **results;
     size_t n_results, cap_results;

@@ -27,5 +27,7 @@
 #include "json_read.h"
 #include "baseline.h"
 #include "change.h"
+#include "setup.h"
+#include "registry.h"
 
 #endif

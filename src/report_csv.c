@@ -49,7 +49,7 @@ static void fb__csv_num(FILE *f, double v) {
 
 int fb_write_csv(const fb_bench *b, FILE *f) {
     if (!b || !f) return FB_EINVAL;
-    fputs("title,name,unit,batch,complexityN,epochs,iterations,"
+    fputs("title,name,arg,unit,batch,complexityN,epochs,iterations,"
           "median_ns_per_unit,min_ns_per_unit,max_ns_per_unit,mean_ns_per_unit,err_pct",
           f);
     for (size_t c = 0; c < FB__CSV_NCOUNTERS; ++c) {
@@ -70,6 +70,9 @@ int fb_write_csv(const fb_bench *b, FILE *f) {
         fb__csv_text(f, r->config.title);
         fputc(',', f);
         fb__csv_text(f, r->name);
+        fputc(',', f);
+        if (r->config.has_arg) /* issue 15: empty without one */
+            fprintf(f, "%" PRId64, r->config.arg);
         fputc(',', f);
         fb__csv_text(f, r->config.unit);
         fputc(',', f);

@@ -22,6 +22,7 @@
 #include "json.h"
 #include "numfmt.h"
 #include "process.h"
+#include "registry.h" /* issue 15: a family's instances are one GB family */
 #include "result.h"
 #include "text.h"
 #include "valgrind.h" /* counted results (-valgrind) */
@@ -51,12 +52,15 @@ static void fb__gb_unit(const fb_result *r, const char **label, double *seconds)
 }
 
 /* "name", "name/N" with a complexity N; a repeated run name gets "#2",
- * "#3", ... so that every run is its own benchmark for the tools. */
+ * "#3", ... so that every run is its own benchmark for the tools. An
+ * instance of a family is named "fn/arg" already (GB's own convention):
+ * "/N" is only added when N is not its argument. */
 static char *fb__gb_run_name(const fb_bench *b, size_t i, char **names) {
     const fb_result *r = fb_result_at(b, i);
     const char *name = r->name ? r->name : "";
     char n[64] = "";
-    if (r->config.complexity_n > 0) {
+    if (r->config.complexity_n > 0 &&
+        !(r->config.has_arg && r->config.complexity_n == (double)r->config.arg)) {
         n[0] = '/';
         fb__fmt_double(n + 1, sizeof n - 1, r->config.complexity_n, 0);
     }
@@ -73,8 +77,12 @@ static char *fb__gb_run_name(const fb_bench *b, size_t i, char **names) {
     }
 }
 
+/* One GB family per name, the instances of a family ("fn/8", "fn/64")
+ * counting as one: their names without "/<arg>" (issue 15). */
 static bool fb__gb_same_name(const fb_result *a, const fb_result *b) {
-    return strcmp(a->name ? a->name : "", b->name ? b->name : "") == 0;
+    size_t n = fb__result_series_len(a);
+    return n == fb__result_series_len(b) &&
+           strncmp(a->name ? a->name : "", b->name ? b->name : "", n) == 0;
 }
 
 typedef struct fb__gb_row {

@@ -12,6 +12,7 @@
 
 #include "json.h"
 #include "process.h"
+#include "registry.h" /* issue 15: fit groups of families */
 #include "result.h"
 #include "stats.h"
 #include "text.h"
@@ -574,16 +575,19 @@ static double fb__html_model(const char *model, double n) {
 #define FB__H_CX_B 44.0
 #define FB__H_CX_SAMPLES 64
 
-/* The log-log chart of median time per call against N for `name`, with the
- * best fit, and the fit table. */
-static void fb__html_complexity(FILE *f, const fb_bench *b, const char *name) {
-    size_t n = fb_result_count(b);
+/* The log-log chart of median time per call against N for the fit group of
+ * result `first` (its name, or a family's series: src/registry.c, issue 15),
+ * with the best fit, and the fit table. */
+static void fb__html_complexity(FILE *f, const fb_result *const *rs, size_t n, size_t first) {
+    char name[256]; /* the group's name: the series' for a family */
+    size_t len = fb__fit_family_wide(rs, n, first) ? fb__result_series_len(rs[first])
+                                                   : strlen(rs[first]->name);
+    snprintf(name, sizeof name, "%.*s", (int)len, rs[first]->name);
     double nlo = INFINITY, nhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
     size_t points = 0;
     for (size_t i = 0; i < n; ++i) {
-        const fb_result *r = fb_result_at(b, i);
-        if (!(r->config.complexity_n > 0) || !fb__html_same(r->name, name) || !fb__html_measured(r))
-            continue;
+        const fb_result *r = rs[i];
+        if (fb__fit_group_first(rs, n, i) != first || !fb__html_measured(r)) continue;
         double y = r->summary[FB_ELAPSED].median;
         if (!(y > 0) || !isfinite(r->config.complexity_n)) continue;
         ++points;
@@ -599,8 +603,10 @@ static void fb__html_complexity(FILE *f, const fb_bench *b, const char *name) {
         fputs("<p>No measured result with a complexity N.</p>\n</section>\n", f);
         return;
     }
-    fb_fit fits[FB_FIT_MODELS];
-    size_t nf = fb_complexity_fit(b, name, fits, FB_FIT_MODELS);
+    fb__fit_set set;
+    if (fb__fit_group(rs, n, first, &set) != FB_OK) set.n = 0;
+    const fb_fit *fits = set.fits;
+    size_t nf = set.n;
     double curve[FB__H_CX_SAMPLES];
     for (size_t s = 0; s < FB__H_CX_SAMPLES && nf; ++s) {
         double t = (double)s / (FB__H_CX_SAMPLES - 1);
@@ -640,9 +646,8 @@ static void fb__html_complexity(FILE *f, const fb_bench *b, const char *name) {
         fputs("</title></path>\n", f);
     }
     for (size_t i = 0; i < n; ++i) {
-        const fb_result *r = fb_result_at(b, i);
-        if (!(r->config.complexity_n > 0) || !fb__html_same(r->name, name) || !fb__html_measured(r))
-            continue;
+        const fb_result *r = rs[i];
+        if (fb__fit_group_first(rs, n, i) != first || !fb__html_measured(r)) continue;
         double y = r->summary[FB_ELAPSED].median;
         if (!(y > 0) || !isfinite(r->config.complexity_n)) continue;
         fputs("<circle class=\"point\"", f);
@@ -785,15 +790,13 @@ int fb__write_html_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
     }
     /* a -baseline run: the change table with bars coloured by verdict */
     if (rc == FB_OK && b->change && b->change->n) fb__html_baseline(f, b->change);
-    for (size_t i = 0; i < n && rc == FB_OK; ++i) {
-        const fb_result *r = fb_result_at(b, i);
-        if (!(r->config.complexity_n > 0) || !r->name) continue;
-        bool seen = false;
-        for (size_t k = 0; k < i && !seen; ++k)
-            seen = fb_result_at(b, k)->config.complexity_n > 0 &&
-                   fb__html_same(fb_result_at(b, k)->name, r->name);
-        if (!seen) fb__html_complexity(f, b, r->name);
-    }
+    /* one chart per fit group: a name, or a family's series (issue 15) */
+    const fb_result **all = malloc((n ? n : 1) * sizeof *all);
+    if (!all) rc = FB_ENOMEM;
+    for (size_t i = 0; i < n && all; ++i) all[i] = fb_result_at(b, i);
+    for (size_t i = 0; i < n && rc == FB_OK; ++i)
+        if (all[i]->name && fb__fit_group_first(all, n, i) == i) fb__html_complexity(f, all, n, i);
+    free(all);
     free(idx);
     free(done);
     if (rc != FB_OK) return rc;

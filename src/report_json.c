@@ -8,6 +8,9 @@
 #include "json.h"
 #include "process.h"
 #include "valgrind.h" /* counted results (-valgrind) */
+#include "registry.h" /* issue 15: fit groups of families */
+
+#include <stdlib.h>
 
 #include <string.h>
 
@@ -92,6 +95,10 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
     fb__json_obj(j, NULL, false);
     fb__json_kstr(j, "title", r->config.title);
     fb__json_kstr(j, "name", r->name);
+    if (r->config.has_arg) /* issue 15: the argument of a family's instance */
+        fb__json_kint(j, "arg", r->config.arg);
+    else
+        fb__json_knull(j, "arg");
     fb__json_kstr(j, "unit", r->config.unit);
     fb__json_kstr(j, "error", r->error);
     fb__json_knum(j, "batch", r->config.batch);
@@ -142,14 +149,34 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
     fb__json_end_obj(j);
 }
 
-/* One entry per benchmark name that has results with a complexity N, in
- * the order the names first appear: the fits stored with the results. */
+/* One entry per fit group with a complexity N, in the order the groups
+ * first appear: a benchmark name (its fit stored with the results), or a
+ * family's series whose instances set N (issue 15, src/registry.c: fitted
+ * here over the series, which no stored fit covers). */
 static void fb__jr_complexity(fb__json *j, const fb_bench *b) {
     fb__json_arr(j, "complexity", false);
-    for (size_t i = 0; i < b->n_fits; ++i) {
-        const fb__fit_set *s = &b->fits[i];
+    const fb_result *const *rs = (const fb_result *const *)b->results;
+    for (size_t i = 0; i < b->n_results; ++i) {
+        const fb_result *r = rs[i];
+        if (!r->name || fb__fit_group_first(rs, b->n_results, i) != i) continue;
+        fb__fit_set own;
+        const fb__fit_set *s = NULL;
+        size_t len = strlen(r->name);
+        if (fb__fit_family_wide(rs, b->n_results, i)) {
+            len = fb__result_series_len(r);
+            if (fb__fit_group(rs, b->n_results, i, &own) == FB_OK) s = &own;
+        } else {
+            s = fb__bench_fit(b, r->name);
+        }
+        if (!s) continue;
         fb__json_obj(j, NULL, false);
-        fb__json_kstr(j, "name", s->name);
+        char *name = malloc(len + 1);
+        if (name) {
+            memcpy(name, r->name, len);
+            name[len] = '\0';
+        }
+        fb__json_kstr(j, "name", name ? name : r->name);
+        free(name);
         fb__json_arr(j, "fits", false);
         for (size_t k = 0; k < s->n && k < FB_FIT_MODELS; ++k) {
             fb__json_obj(j, NULL, true);

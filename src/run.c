@@ -9,6 +9,7 @@
 #include "perf.h"
 #include "process.h"
 #include "result.h"
+#include "setup.h" /* issue 15: setup/teardown hooks, the argument in the name */
 #include "text.h"
 #include "valgrind.h" /* -valgrind: Callgrind hooks around the loop */
 
@@ -141,7 +142,7 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
         return l;
     }
     const double *cfg = r->config.num;
-    r->name = fb__strdup(name ? name : b->name ? b->name : "noname");
+    r->name = fb__run_name(b, name); /* name, or b's; "/<arg>" appended in a family */
     r->callsite = callsite;
     r->shape = FB__SHAPE_INLINE;
     r->perf = fb__bench_prepare(b, callsite);
@@ -222,6 +223,7 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
 int fb__loop_next(fb__loop *l) {
     if (l->state == FB__ST_DONE) return 0;
     struct fb__run *r = l->bench->run;
+    fb__setup_before_epoch(l->bench); /* untimed: before the counters and the clock */
     if (r->perf_mask) fb__perf_begin(r->perf);
     l->t0_ns = r->clock(r->clock_ctx);   /* last thing before the loop */
     if (r->vg) fb__vg_loop_start(r->vg); /* Callgrind: collect from here */
@@ -256,6 +258,7 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
     uint64_t t1 = r->clock(r->clock_ctx); /* first thing after the loop */
     double counts[FB_MEASURE_COUNT] = {0};
     if (r->perf_mask) fb__perf_end(r->perf, l->n, r->shape, counts);
+    fb__teardown_after_epoch(l->bench); /* untimed: after the clock and the counters */
     double e = t1 >= l->t0_ns ? (double)(t1 - l->t0_ns) * 1e-9 : 0;
     uint64_t n = l->n;
     r->spent_s += e;
@@ -341,7 +344,7 @@ static void fb__run_finish(fb_bench *b) {
     r->name = NULL;
     res->error = r->error;
     r->error = NULL;
-    res->config = r->config; /* moved */
+    res->config = r->config; /* moved (with the argument of a family, issue 15) */
     memset(&r->config, 0, sizeof r->config);
     res->callsite = r->callsite;
     res->clock_resolution_s = r->clock_info.resolution_s;

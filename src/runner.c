@@ -3,8 +3,10 @@
 #include "bench.h"
 #include "outfile.h"
 #include "process.h"
+#include "registry.h" /* issue 15: families expanded into instances */
 #include "report.h"
 #include "numfmt.h" /* locale-independent numbers */
+#include "setup.h"
 #include "text.h"
 #include "valgrind.h" /* -valgrind */
 
@@ -59,7 +61,8 @@ static const fb__opt_spec fb__opt_specs[] = {
     {"help", false, "", "print this help and exit"},
     {"list", false, "", "list the selected benchmarks, one a line, without running them"},
     {"filter", true, "<regex>",
-     "run the benchmarks whose whole name matches this POSIX extended regex (default: .*)"},
+     "run the benchmarks whose whole name (or family's name) matches this POSIX extended regex "
+     "(default: .*)"},
     {"min_time", true, "<ms>",
      "minimum measured time per benchmark in milliseconds, spread over its epochs"},
     {"sanity_check", false, "",
@@ -340,11 +343,6 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
     return 0;
 }
 
-static int fb__cmp_reg(const void *a, const void *b) {
-    return strcmp((*(const fb__registration *const *)a)->name,
-                  (*(const fb__registration *const *)b)->name);
-}
-
 /* Applies the command line to a fresh bench: it wins over code and env. */
 static void fb__runner_configure(fb_bench *b, const fb__opts *o) {
     /* Google Benchmark's flags (issue 18); -sanity_check below wins */
@@ -409,7 +407,7 @@ static int fb__runner_write(const char *path, int (*writer)(const fb_bench *, FI
     return 0;
 }
 
-static int fb__runner(int argc, char **argv, fb__opts *o, fb__registration ***sel_out) {
+static int fb__runner(int argc, char **argv, fb__opts *o, fb__instance ***sel_out) {
     int rc = fb__parse_args(argc, argv, o);
     if (rc) return rc;
     if (fb__process_config_errors() && !o->help) {
@@ -432,18 +430,15 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__registration ***se
         o->gb_rows = o->gb_aggregates_only == 1                    ? FB_GBENCH_AGGREGATES
                      : o->gb_aggregates_only == 0 || o->epochs > 0 ? FB_GBENCH_REPETITIONS
                                                                    : FB_GBENCH_MEDIAN;
-    /* everything registered, sorted by name, duplicates refused */
-    size_t n = 0;
-    for (const fb__registration *r = fb__process_registry(); r; r = r->next) ++n;
-    fb__registration **all = calloc(n + 1, sizeof *all); /* NULL-terminated */
-    if (!all) return fb__runner_error("out of memory");
+    /* everything registered, families expanded into instances ("fn/arg"),
+     * sorted by name, bad registrations and duplicates refused (registry.c) */
+    fb__instance **all;
+    char why_reg[512];
+    if (fb__registry_expand(fb__process_registry(), &all, why_reg, sizeof why_reg) != FB_OK)
+        return fb__runner_error("%s", why_reg);
     *sel_out = all;
-    n = 0;
-    for (fb__registration *r = fb__process_registry(); r; r = r->next) all[n++] = r;
-    qsort(all, n, sizeof *all, fb__cmp_reg);
-    for (size_t i = 1; i < n; ++i)
-        if (!strcmp(all[i]->name, all[i - 1]->name))
-            return fb__runner_error("benchmark name '%s' is registered twice", all[i]->name);
+    size_t n = 0;
+    while (all[n]) ++n;
     for (size_t i = 0; i < n; ++i)
         if (fb__runner_bad_name(all[i]->name))
             return fb__runner_error("benchmark name '%.40s...' %s", all[i]->name,
@@ -466,7 +461,10 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__registration ***se
     }
     size_t k = 0;
     for (size_t i = 0; i < n; ++i)
-        if ((regexec(&re, all[i]->name, 0, NULL, 0) == 0) != o->filter_negate) all[k++] = all[i];
+        if (fb__instance_selected(all[i], &re) != o->filter_negate) /* its or its family's name */
+            all[k++] = all[i];
+        else
+            fb__instance_free(all[i]);
     regfree(&re);
     all[k] = NULL;
     if (k == 0) {
@@ -527,17 +525,17 @@ int fb_main(int argc, char **argv) {
     o.threshold_pct = -1;
     o.gb_rows = o.gb_aggregates_only = -1; /* issue 18: not given */
     o.min_epoch_time_s = -1;
-    fb__registration **sel = NULL;
+    fb__instance **sel = NULL;
     int rc = fb__runner(argc, argv, &o, &sel);
     if (rc) {
-        free(sel);
+        fb__instances_free(sel);
         free(o.asymptote);
         fb__baseline_free(&o.base);
         return rc < 0 ? 0 : rc;
     }
     if (o.list) {
         for (size_t i = 0; sel[i]; ++i) printf("%s\n", sel[i]->name);
-        free(sel);
+        fb__instances_free(sel);
         free(o.asymptote);
         fb__baseline_free(&o.base);
         return 0;
@@ -564,6 +562,7 @@ int fb_main(int argc, char **argv) {
     int status = 0;
     size_t ran = 0;
     bool interrupted = false;
+    size_t family_first = 0; /* issue 15: the suite's first result of the current family */
     for (size_t i = 0; sel[i] && !interrupted; ++i) {
         size_t rounds = o.n_asymptote ? o.n_asymptote : 1;
         fb_bench *b = fb_bench_new();
@@ -575,9 +574,12 @@ int fb_main(int argc, char **argv) {
         fb__bench_share_table(b, &table);
         fb__runner_configure(b, &o);
         b->name = fb__strdup(sel[i]->name); /* FB_RUN(b, NULL) runs under it */
+        /* issue 15: the instance's argument (fb_arg), and where its family starts */
+        if (sel[i]->has_arg) fb__bench_set_arg(b, sel[i]->arg);
+        if (i == 0 || sel[i]->reg != sel[i - 1]->reg) family_first = suite->n_results;
         for (size_t r = 0; r < rounds && !b->interrupted; ++r) {
             if (o.n_asymptote) fb_set_complexity_n(b, o.asymptote[r]);
-            sel[i]->fn(b);
+            sel[i]->reg->fn(b);
         }
         interrupted = b->interrupted;
         ++ran;
@@ -586,7 +588,9 @@ int fb_main(int argc, char **argv) {
                 status =
                     fb__runner_error("%s: a run's name '%.40s' %s; nothing written", sel[i]->name,
                                      b->results[r]->name, fb__runner_bad_name(b->results[r]->name));
-        if (o.n_asymptote && !o.sanity && !interrupted) {
+        if (o.n_asymptote && !o.sanity && !interrupted &&
+            !(sel[i]->has_arg && !fb__fit_alone((const fb_result *const *)b->results,
+                                                b->n_results))) { /* else with its family */
             /* one fit per name the benchmark ran (usually just one) */
             for (size_t f = 0; f < b->n_fits; ++f) {
                 fputc('\n', tout);
@@ -598,6 +602,15 @@ int fb_main(int argc, char **argv) {
         fb__bench_take_results(suite, b);
         fb_bench_free(b);
         if (status) break;
+        /* issue 15: after a family's last instance, the fit over the family
+         * when its instances set N (docs/complexity.md, "Families") */
+        if (sel[i]->has_arg && (!sel[i + 1] || sel[i + 1]->reg != sel[i]->reg) && !o.sanity &&
+            !interrupted &&
+            fb__family_write_fits((const fb_result *const *)suite->results + family_first,
+                                  suite->n_results - family_first, tout)) {
+            fputc('\n', tout);
+            fb__table_restart(&table); /* the next table starts with a header */
+        }
     }
     if (interrupted) {
         fprintf(stderr, "femtobench: interrupted%s\n",
@@ -635,7 +648,7 @@ int fb_main(int argc, char **argv) {
         if (!status && o.fail_on_slower && counts[FB__V_SLOWER]) status = 3;
     }
     fb_bench_free(suite);
-    free(sel);
+    fb__instances_free(sel);
     free(o.asymptote);
     fb__baseline_free(&o.base);
     return status;

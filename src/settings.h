@@ -59,6 +59,8 @@ typedef struct fb__config {
     char time_unit_label[16];
     bool relative;
     double complexity_n; /* 0 = unset */
+    bool has_arg;        /* issue 15: an instance of a family (src/registry.c) */
+    int64_t arg;         /* its argument (fb_arg), 0 without one */
     bool counters;
     double min_time_s;       /* the runner's -min_time, spread over the epochs; 0 = none */
     double num[FB__K_COUNT]; /* resolved numeric keys */

@@ -10,6 +10,21 @@ static void op(void *ctx) { fake_now += *static_cast<uint64_t *>(ctx); }
 
 FB_BENCHMARK(CxxRegistered) { (void)b; }
 
+// families: every instance adds its argument; setup counts epochs
+static int64_t arg_sum;
+static int setups;
+static void count_setup(void *ctx) { ++*static_cast<int *>(ctx); }
+FB_BENCHMARK_ARGS(CxxArgs, 3, 5) { arg_sum += fb_arg(b); }
+FB_BENCHMARK_RANGE(CxxRange, 1, 8, 2) {
+    arg_sum += fb_arg(b);
+    fb_set_setup(b, count_setup, &setups);
+    uint64_t y = 1;
+    FB_RUN(b, NULL) {
+        y += y;
+        fb_do_not_optimize(y);
+    }
+}
+
 int main() {
     fb_bench *b = fb_bench_new();
     fb_set_clock(b, fake_clock, nullptr, 1e-9);
@@ -35,6 +50,9 @@ int main() {
     char prog[] = "test_cxx", filter[] = "-filter=CxxRegistered", sanity[] = "-sanity_check";
     char *argv[] = {prog, filter, sanity, nullptr};
     if (fb_main(3, argv) != 0) ++failures;
+    char families[] = "-filter=CxxArgs|CxxRange";
+    char *argv2[] = {prog, families, sanity, nullptr};
+    if (fb_main(3, argv2) != 0 || arg_sum != 3 + 5 + 1 + 2 + 4 + 8 || setups != 4) ++failures;
     fb_bench_free(b);
     std::printf(failures ? "FAILED\n" : "ok\n");
     return failures ? 1 : 0;

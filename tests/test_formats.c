@@ -142,6 +142,23 @@ static fb_bench *golden_bench(void) {
     fb__bench_add_result(b, make_counted("add", 1, false, NULL));
     fb__bench_add_result(b, make_counted("hash", 32, true, NULL));
     fb__bench_add_result(b, make_counted("lost", 1, false, "no Callgrind output"));
+    /* issue 15: a family's instances (memcpy/8, memcpy/64, memcpy/512) with N set
+     * from the argument: an "arg" field and column, one complexity entry
+     * "memcpy", one Google Benchmark family named memcpy/<arg> */
+    for (int k = 0; k < 3; ++k) {
+        int64_t arg = (int64_t)8 << (3 * k);
+        char name[32];
+        snprintf(name, sizeof name, "memcpy/%d", (int)arg);
+        uint64_t it[3] = {100, 100, 100};
+        double t = (double)arg * 1e-10 + 2e-9; /* the median: exactly linear in N */
+        double el[3] = {t, t * 1.1, t * 0.95};
+        const double *v[FB_MEASURE_COUNT] = {[FB_ELAPSED] = el};
+        fb_result *r = make_result("family", name, "byte", (double)arg, (double)arg, 3, it,
+                                   FB__BIT(FB_ELAPSED), v);
+        r->config.has_arg = true;
+        r->config.arg = arg;
+        fb__bench_add_result(b, r);
+    }
     return b;
 }
 
@@ -299,18 +316,26 @@ static void test_golden(void) {
     /* nonfinite row: instructions empty, cpucycles median 2 */
     CHECK(
         strstr(csv,
-               "odd,nonfinite,op,1,,3,3,1000000,1000000,1000000,1000000,0,,2,,,,,,,,,,0.003,\n") !=
+               "odd,nonfinite,,op,1,,3,3,1000000,1000000,1000000,1000000,0,,2,,,,,,,,,,0.003,\n") !=
         NULL);
     /* the error row: text cells filled, measured cells empty */
-    CHECK(strstr(csv, "errors,broken,op,1,,,,,,,,,,,,,,,,,,,,,the op was optimized away\n") !=
+    CHECK(strstr(csv, "errors,broken,,op,1,,,,,,,,,,,,,,,,,,,,,the op was optimized away\n") !=
           NULL);
     /* counted under Callgrind: no time, the exact count per unit (1 per
      * iteration), two epochs of 64 + 128 iterations; in GB a counter */
-    CHECK(strstr(csv, "counted,add,op,1,,2,192,,,,,,,,,,,,1,,,,,0,\n") != NULL);
+    CHECK(strstr(csv, "counted,add,,op,1,,2,192,,,,,,,,,,,,1,,,,,0,\n") != NULL);
     CHECK(strstr(gb, "\"valgrind_instructions\": 0.03125") != NULL);
     CHECK(strstr(json, "\"per_iteration\": {\"instructions\": 1}") != NULL);
     /* GB: the complexity series become sort/100, sort/200, sort/400 */
     CHECK(strstr(gb, "\"name\": \"sort/200_median\"") != NULL);
+    /* issue 15: a family's instances keep their names (N is their argument),
+     * carry the argument in CSV and JSON, and are fitted as one series */
+    CHECK(strstr(gb, "\"name\": \"memcpy/64_median\"") != NULL);
+    CHECK(strstr(gb, "memcpy/64/64") == NULL);
+    CHECK(strstr(csv, "\nfamily,memcpy/64,64,byte,64,64,3,300,") != NULL);
+    CHECK(strstr(json, "\"name\": \"memcpy/512\",\n      \"arg\": 512,") != NULL);
+    CHECK(strstr(json, "\"name\": \"memcpy\",\n      \"fits\": [\n        {\"model\": \"O(n)\"") !=
+          NULL);
     CHECK(strstr(gb, "\"error_occurred\": true") != NULL);
     CHECK(strstr(json, "\"complexity\": [") != NULL && strstr(json, "\"model\": \"O(n)\"") != NULL);
     free(csv);
@@ -728,7 +753,7 @@ static void test_outfile(const char *tmp) {
     snprintf(path, sizeof path, "%s/real.csv", tmp);
     CHECK(fb__outfile_write(path, fb_write_csv, b, err, sizeof err) == FB_OK);
     s = slurp(path);
-    CHECK(s && !strncmp(s, "title,name,unit,", 16));
+    CHECK(s && !strncmp(s, "title,name,arg,unit,", 20));
     free(s);
     fb_bench_free(b);
 }

@@ -32,7 +32,7 @@ MEASURES = {"iterations", "elapsed", "pagefaults", "cpucycles", "contextswitches
 WEIRD = 'a"b,c;d\\e|f\n\t\u00e9'
 WEIRD_TITLE = 't "q", ;\\ | \u00e9'
 CTRL = "ctrl\x01\x1f\x7f\ufffd end"  # the ill-formed byte 0xff becomes U+FFFD
-CSV_HEADER = ["title", "name", "unit", "batch", "complexityN", "epochs", "iterations",
+CSV_HEADER = ["title", "name", "arg", "unit", "batch", "complexityN", "epochs", "iterations",
               "median_ns_per_unit", "min_ns_per_unit", "max_ns_per_unit", "mean_ns_per_unit",
               "err_pct", "instructions_per_unit", "cpucycles_per_unit",
               "branchinstructions_per_unit", "branchmisses_per_unit", "pagefaults_per_unit",
@@ -97,13 +97,13 @@ def check_csv(rows, names):
         check(name in body, f"CSV lacks row {name!r}: {list(body)}")
     w = body.get(WEIRD)
     if w:
-        check(w[0] == WEIRD_TITLE and w[2] == 'b"yte' and w[3] == "8", f"CSV weird row {w}")
+        check(w[0] == WEIRD_TITLE and w[2] == "" and w[3] == 'b"yte' and w[4] == "8", f"CSV weird row {w}")
     for r in rows[1:]:
         d = dict(zip(CSV_HEADER, r))
         if d["error"]:
-            check(all(d[k] == "" for k in CSV_HEADER[5:-1]), f"CSV error row has values: {r}")
+            check(all(d[k] == "" for k in CSV_HEADER[6:-1]), f"CSV error row has values: {r}")
             continue
-        for k in CSV_HEADER[3:-1]:
+        for k in CSV_HEADER[4:-1]:
             if d[k] != "":
                 v = float(d[k])
                 check(math.isfinite(v), f"CSV {k}={d[k]}")
