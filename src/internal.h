@@ -19,5 +19,8 @@
 #include "outfile.h"
 #include "report.h"
 #include "bench.h"
+#include "cli_check.h"
+#include "filter.h"
+#include "isolate.h"
 
 #endif

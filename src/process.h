@@ -57,6 +57,9 @@ FB__PRIVATE void fb__process_note_perf(FILE *diag, const char *why);
  * main runs, then only read. */
 FB__PRIVATE const fb__registration *fb__process_registry(void);
 
+/* In a child forked by -isolate: forget the parent's counters (issue 17). */
+FB__PRIVATE void fb__process_forked(void);
+
 /* Tests only: forget everything and read the environment again. */
 FB__PRIVATE void fb__process_reload(void);
 

@@ -1,6 +1,9 @@
 /* The suite runner: registry, command line, orchestration (fb_main).
  * It measures nothing itself: each benchmark gets a fresh fb_bench. */
 #include "bench.h"
+#include "cli_check.h"
+#include "filter.h"
+#include "isolate.h"
 #include "outfile.h"
 #include "process.h"
 #include "report.h"
@@ -10,12 +13,14 @@
 
 #include <errno.h>
 #include <math.h>
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct fb__opts {
     bool help, list, sanity, quiet;
+    bool isolate;     /* -isolate, or implied by -timeout (issue 17) */
+    double timeout_s; /* -timeout; 0 = none */
     const char *filter;
     double min_time_ms; /* < 0: not given */
     double *asymptote;
@@ -45,17 +50,25 @@ static const fb__opt_spec fb__opt_specs[] = {
     {"output_gbench", true, "<file>", "write all results as Google Benchmark JSON ('-' = stdout)"},
     {"quiet", false, "",
      "no environment warnings or unstable markers (as FEMTOBENCH_SUPPRESS_WARNINGS=1)"},
+    {"isolate", false, "",
+     "run each benchmark in a child process: a crash or exit() becomes an error row"},
+    {"timeout", true, "<seconds>",
+     "kill a benchmark that runs longer than this (an error row); implies -isolate"},
 };
 #define FB__N_OPTS (sizeof fb__opt_specs / sizeof fb__opt_specs[0])
 
 static int fb__runner_error(const char *fmt, ...) FB__PRINTF(1, 2);
 static int fb__runner_error(const char *fmt, ...) {
+    /* one line, whatever the values quoted in it hold (issue 17): control
+     * characters are shown as \xNN (src/cli_check.c) */
+    char line[1536];
     va_list ap;
     va_start(ap, fmt);
-    fputs("femtobench: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    fputs("femtobench: error: ", stderr);
+    fb__cli_put_line(stderr, line);
+    fputc('\n', stderr);
     return 2;
 }
 
@@ -86,6 +99,8 @@ static bool fb__parse_nonneg(const char *s, double *out) {
 static int fb__parse_asymptote(const char *text, fb__opts *o) {
     size_t cap = 1;
     for (const char *p = text; *p; ++p) cap += *p == ',';
+    if (cap > FB__CLI_MAX_ASYMPTOTE) /* issue 17: each N is a run */
+        return fb__runner_error("-asymptote: %zu entries (at most %d)", cap, FB__CLI_MAX_ASYMPTOTE);
     o->asymptote = calloc(cap, sizeof *o->asymptote);
     if (!o->asymptote) return fb__runner_error("-asymptote: out of memory");
     const char *p = text;
@@ -103,6 +118,9 @@ static int fb__parse_asymptote(const char *text, fb__opts *o) {
         double v;
         if (!fb__parse_nonneg(item, &v) || v <= 0)
             return fb__runner_error("-asymptote=%s: '%s' is not a number > 0", text, item);
+        if (v > FB__MAX_COMPLEXITY_N) /* issue 17 */
+            return fb__runner_error("-asymptote=%s: '%s' is out of range (at most 2^53)", text,
+                                    item);
         o->asymptote[o->n_asymptote++] = v;
         if (!comma) break;
         p = comma + 1;
@@ -151,12 +169,24 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
             o->sanity = true;
         else if (!strcmp(spec->name, "quiet"))
             o->quiet = true;
-        else if (!strcmp(spec->name, "filter"))
+        else if (!strcmp(spec->name, "isolate"))
+            o->isolate = true;
+        else if (!strcmp(spec->name, "timeout")) { /* issue 17 */
+            char why[96];
+            if (!fb__parse_nonneg(val, &o->timeout_s) || o->timeout_s <= 0)
+                return fb__runner_error("-timeout=%s: not a number of seconds > 0", val);
+            if (fb__cli_range(o->timeout_s, 0, FB__CLI_MAX_TIMEOUT_S, "s", why, sizeof why))
+                return fb__runner_error("-timeout=%s: %s", val, why);
+            o->isolate = true;
+        } else if (!strcmp(spec->name, "filter"))
             o->filter = val;
         else if (!strcmp(spec->name, "min_time")) {
+            char why[96];
             if (!fb__parse_nonneg(val, &o->min_time_ms))
                 return fb__runner_error("-min_time=%s: not a non-negative number of milliseconds",
                                         val);
+            if (fb__cli_range(o->min_time_ms, 0, FB__CLI_MAX_MIN_TIME_MS, "ms", why, sizeof why))
+                return fb__runner_error("-min_time=%s: %s", val, why); /* issue 17 */
         } else if (!strcmp(spec->name, "asymptote")) {
             free(o->asymptote);
             o->asymptote = NULL;
@@ -208,6 +238,40 @@ static void fb__collector_sink(void *ctx, const fb_bench *b, const fb_result *r)
     if (c->sanity) fprintf(stderr, "femtobench: %s: %s\n", fb_result_name(r), fb_result_error(r));
 }
 
+/* One benchmark: its rounds, then (issue 17) nothing silently dropped: a
+ * run that recorded nothing, or under -sanity_check a body that never
+ * reached FB_RUN / fb_run, is an error row. Runs in-process or in
+ * -isolate's child (src/isolate.c). */
+typedef struct fb__runner_job {
+    const fb__opts *o;
+    const fb__registration *reg;
+    bool unreported; /* an error row could not be made (out of memory) */
+} fb__runner_job;
+
+static void fb__runner_body(fb_bench *b, void *ctx) {
+    fb__runner_job *job = ctx;
+    const fb__opts *o = job->o;
+    size_t rounds = o->n_asymptote ? o->n_asymptote : 1;
+    for (size_t r = 0; r < rounds && !b->interrupted; ++r) {
+        if (o->n_asymptote) fb_set_complexity_n(b, o->asymptote[r]);
+        job->reg->fn(b);
+    }
+    if (b->interrupted) return;
+    char msg[160];
+    if (b->dropped)
+        snprintf(msg, sizeof msg, "%zu run%s recorded nothing (see the diagnostics above)",
+                 b->dropped, b->dropped == 1 ? "" : "s");
+    else if (o->sanity && b->n_results == 0)
+        snprintf(msg, sizeof msg, "measured nothing: the benchmark never reached FB_RUN or fb_run");
+    else
+        return;
+    if (fb__bench_error_row(b, job->reg->name, msg) != FB_OK) {
+        fprintf(stderr, "femtobench: error: %s: %s\n", job->reg->name, msg);
+        job->unreported = true;
+        if (b->n_sinks == 1 && o->isolate) _exit(1); /* -isolate's child: the parent says it */
+    }
+}
+
 static int fb__runner_write(const char *path, int (*writer)(const fb_bench *, FILE *),
                             const fb_bench *suite) {
     char err[512];
@@ -249,22 +313,28 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__registration ***se
             return fb__runner_error("benchmark name '%s' is registered twice", all[i]->name);
 
     const char *filter = o->filter ? o->filter : ".*";
-    size_t plen = strlen(filter) + 5;
-    char *pattern = malloc(plen);
-    if (!pattern) return fb__runner_error("out of memory");
-    snprintf(pattern, plen, "^(%s)$", filter);
-    regex_t re;
-    int err = regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB);
-    free(pattern);
-    if (err) {
-        char msg[256];
-        regerror(err, &re, msg, sizeof msg);
-        return fb__runner_error("-filter=%s: invalid regular expression: %s", filter, msg);
+    /* issue 17: bounded, compiled and matched in a child, anchored by the
+     * match's offsets (src/filter.c) */
+    unsigned char *hit = calloc(n + 1, 1);
+    const char **fnames = calloc(n + 1, sizeof *fnames);
+    char fwhy[320];
+    if (!hit || !fnames) {
+        free(hit);
+        free(fnames);
+        return fb__runner_error("out of memory");
+    }
+    for (size_t i = 0; i < n; ++i) fnames[i] = all[i]->name;
+    int bad_filter = fb__filter_select(filter, fnames, n, hit, fwhy, sizeof fwhy);
+    free(fnames);
+    if (bad_filter) {
+        free(hit);
+        if (strlen(filter) > 64) return fb__runner_error("-filter=%.60s...: %s", filter, fwhy);
+        return fb__runner_error("-filter=%s: %s", filter, fwhy);
     }
     size_t k = 0;
     for (size_t i = 0; i < n; ++i)
-        if (regexec(&re, all[i]->name, 0, NULL, 0) == 0) all[k++] = all[i];
-    regfree(&re);
+        if (hit[i]) all[k++] = all[i];
+    free(hit);
     all[k] = NULL;
     if (k == 0) {
         if (o->filter)
@@ -321,7 +391,6 @@ int fb_main(int argc, char **argv) {
     size_t ran = 0;
     bool interrupted = false;
     for (size_t i = 0; sel[i] && !interrupted; ++i) {
-        size_t rounds = o.n_asymptote ? o.n_asymptote : 1;
         fb_bench *b = fb_bench_new();
         if (!b || fb__bench_add_sink(b, fb__collector_sink, &collector) != FB_OK) {
             fb_bench_free(b);
@@ -331,10 +400,25 @@ int fb_main(int argc, char **argv) {
         fb__bench_share_table(b, &table);
         fb__runner_configure(b, &o);
         b->name = fb__strdup(sel[i]->name); /* FB_RUN(b, NULL) runs under it */
-        for (size_t r = 0; r < rounds && !b->interrupted; ++r) {
-            if (o.n_asymptote) fb_set_complexity_n(b, o.asymptote[r]);
-            sel[i]->fn(b);
+        fb__runner_job job = {&o, sel[i], false};
+        if (o.isolate && !fb__process_endless()) { /* issue 17: crash isolation */
+            char why[320];
+            bool intr = false;
+            if (fb__isolate_run(b, sel[i]->name, o.timeout_s, fb__runner_body, &job, &intr, why,
+                                sizeof why) != FB_OK) {
+                fprintf(stderr, "femtobench: error: %s\n", why);
+                ++collector.failed;
+            }
+            if (b->dropped) { /* a result the parent could not store */
+                fprintf(stderr, "femtobench: error: %s: a result was lost (out of memory)\n",
+                        sel[i]->name);
+                ++collector.failed;
+            }
+            b->interrupted = b->interrupted || intr;
+        } else {
+            fb__runner_body(b, &job);
         }
+        if (job.unreported) ++collector.failed;
         interrupted = b->interrupted;
         ++ran;
         if (o.n_asymptote && !o.sanity && !interrupted) {
