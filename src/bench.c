@@ -167,7 +167,8 @@ int fb__bench_take_results(fb_bench *dst, fb_bench *src) {
         if (rc_add != FB_OK) rc = rc_add; /* stored, but its fit could not be */
     }
     /* whatever could not be moved stays with src and is freed with it */
-    memmove(src->results, src->results + i, (src->n_results - i) * sizeof *src->results);
+    if (i) /* (src->results may be NULL: no pointer arithmetic on it) */
+        memmove(src->results, src->results + i, (src->n_results - i) * sizeof *src->results);
     src->n_results -= i;
     if (src->n_results) rc = FB_ENOMEM;
     return rc;

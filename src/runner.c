@@ -272,16 +272,35 @@ static void fb__runner_body(fb_bench *b, void *ctx) {
     }
 }
 
-static int fb__runner_write(const char *path, int (*writer)(const fb_bench *, FILE *),
-                            const fb_bench *suite) {
-    char err[512];
-    if (!path) return 0;
-    if (fb__outfile_write(path, writer, suite, err, sizeof err) != FB_OK) {
+static int fb__runner_write(const fb__outfile_job *jobs, size_t n, const fb_bench *suite) {
+    char err[1024];
+    if (!n) return 0;
+    if (fb__outfile_write_set(jobs, n, suite, err, sizeof err) != FB_OK) {
         fprintf(stderr, "femtobench: error: %s\n", err);
         return 1;
     }
-    if (strcmp(path, "-")) fprintf(stderr, "femtobench: wrote '%s'\n", path);
+    for (size_t i = 0; i < n; ++i)
+        if (fb__outfile_fd_of(jobs[i].path) < 0)
+            fprintf(stderr, "femtobench: wrote '%s'\n", jobs[i].path);
     return 0;
+}
+
+/* The outputs asked for, as a set for src/outfile.c. */
+static size_t fb__runner_jobs(const fb__opts *o, fb__outfile_job *jobs) {
+    size_t n = 0;
+    if (o->out_csv) jobs[n++] = (fb__outfile_job){"output_csv", o->out_csv, fb_write_csv};
+    if (o->out_json) jobs[n++] = (fb__outfile_job){"output_json", o->out_json, fb_write_json};
+    if (o->out_gbench)
+        jobs[n++] = (fb__outfile_job){"output_gbench", o->out_gbench, fb_write_gbench_json};
+    return n;
+}
+
+/* The table goes to stdout, or to stderr when an output is stdout ("-",
+ * /dev/stdout, /proc/self/fd/1, a link to one of them). */
+static int fb__runner_table_fd(const fb__outfile_job *jobs, size_t n) {
+    for (size_t i = 0; i < n; ++i)
+        if (fb__outfile_fd_of(jobs[i].path) == 1) return 2;
+    return 1;
 }
 
 static int fb__runner(int argc, char **argv, fb__opts *o, fb__registration ***sel_out) {
@@ -342,19 +361,14 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__registration ***se
         return fb__runner_error("no benchmark is registered");
     }
 
-    const char *outs[3] = {o->out_csv, o->out_json, o->out_gbench};
-    const char *names[3] = {"output_csv", "output_json", "output_gbench"};
-    int to_stdout = 0;
-    for (int i = 0; i < 3; ++i) {
-        if (!outs[i]) continue;
-        char why[512];
-        if (!strcmp(outs[i], "-")) {
-            if (++to_stdout > 1)
-                return fb__runner_error("-%s=-: only one output can go to stdout", names[i]);
-        } else if (fb__outfile_check(outs[i], why, sizeof why) != FB_OK) {
-            return fb__runner_error("-%s=%s: %s", names[i], outs[i], why);
-        }
-    }
+    /* issue 17: the outputs as one set (src/outfile.c): each writable, no
+     * two the same file, none the file the table goes to */
+    fb__outfile_job jobs[FB__OUTFILE_MAX_SET];
+    size_t n_jobs = fb__runner_jobs(o, jobs);
+    int table_fd = o->sanity ? -1 : fb__runner_table_fd(jobs, n_jobs);
+    char why[1024];
+    if (fb__outfile_check_set(jobs, n_jobs, table_fd, why, sizeof why) != FB_OK)
+        return fb__runner_error("%s", why);
     return 0;
 }
 
@@ -375,9 +389,9 @@ int fb_main(int argc, char **argv) {
         return 0;
     }
     if (o.quiet) fb__process_set_quiet(true);
-    bool to_stdout = (o.out_csv && !strcmp(o.out_csv, "-")) ||
-                     (o.out_json && !strcmp(o.out_json, "-")) ||
-                     (o.out_gbench && !strcmp(o.out_gbench, "-"));
+    fb__outfile_job jobs[FB__OUTFILE_MAX_SET];
+    size_t n_jobs = fb__runner_jobs(&o, jobs);
+    bool to_stdout = fb__runner_table_fd(jobs, n_jobs) == 2;
     /* one live table for the whole suite */
     fb__table table;
     memset(&table, 0, sizeof table);
@@ -441,9 +455,7 @@ int fb_main(int argc, char **argv) {
         if (o.sanity)
             fprintf(stderr, "femtobench: sanity check: %zu benchmark%s ran, %zu failed\n", ran,
                     ran == 1 ? "" : "s", collector.failed);
-        int werr = fb__runner_write(o.out_csv, fb_write_csv, suite) |
-                   fb__runner_write(o.out_json, fb_write_json, suite) |
-                   fb__runner_write(o.out_gbench, fb_write_gbench_json, suite);
+        int werr = fb__runner_write(jobs, n_jobs, suite); /* all together (issue 17) */
         status = werr ? 1 : collector.failed ? 1 : 0;
     }
     fb_bench_free(suite);
