@@ -150,7 +150,7 @@ static char *fb__iso_get_str(fb__iso_rd *r, bool *is_null) {
         *is_null = true;
         return NULL;
     }
-    if ((size_t)(r->end - r->p) < n) {
+    if ((size_t)(r->end - r->p) < n || memchr(r->p, 0, n)) { /* short, or a NUL inside */
         r->bad = true;
         return NULL;
     }
@@ -182,9 +182,10 @@ size_t fb__isolate_decode(const unsigned char *buf, size_t len, fb_result **out)
     r->config.batch = fb__iso_get_f64(&rd);
     r->config.time_unit_s = fb__iso_get_f64(&rd);
     fb__iso_get(&rd, r->config.time_unit_label, sizeof r->config.time_unit_label);
-    r->config.time_unit_label[sizeof r->config.time_unit_label - 1] = '\0';
+    if (r->config.time_unit_label[sizeof r->config.time_unit_label - 1] != '\0') rd.bad = true;
     unsigned char flags = 0;
     fb__iso_get(&rd, &flags, 1);
+    if (flags > 3) rd.bad = true;
     r->config.relative = flags & 1;
     r->config.counters = (flags & 2) != 0;
     r->config.complexity_n = fb__iso_get_f64(&rd);
@@ -196,7 +197,7 @@ size_t fb__isolate_decode(const unsigned char *buf, size_t len, fb_result **out)
     uint64_t epochs = fb__iso_get_u64(&rd);
     r->has = fb__iso_get_u32(&rd);
     if (null_name || null_title || null_unit || (!r->error && !null_error) ||
-        (r->has & ~((1u << FB_MEASURE_COUNT) - 1)) ||
+        (r->error && (epochs || r->has)) || (r->has & ~((1u << FB_MEASURE_COUNT) - 1)) ||
         epochs > (uint64_t)(rd.end - rd.p) / sizeof(uint64_t))
         rd.bad = true;
     if (!rd.bad && !r->error) {

@@ -285,6 +285,13 @@ static void test_record_round_trip(void) {
     bad[5] = 0xff; /* the name's length */
     fb_result *x = NULL;
     CHECK(fb__isolate_decode(bad, one, &x) == 0 && x == NULL);
+    /* found by tests/fuzz/fuzz_record.c: a NUL inside a string is refused
+     * (it read back as a shorter name than the record said) */
+    memcpy(bad, buf, one);
+    CHECK(bad[9] == 'r' && bad[10] == 'e');
+    bad[10] = '\0';
+    x = NULL;
+    CHECK(fb__isolate_decode(bad, one, &x) == 0 && x == NULL);
     free(bad);
     fb__result_free(back);
     fb__result_free(back2);
