@@ -80,7 +80,10 @@ fb_bench *fb_bench_new(void);
 void fb_bench_free(fb_bench *b);
 
 /* Configuration. Settings made in code win over FEMTOBENCH_CONFIG; the
- * runner's command-line options win over both. */
+ * runner's command-line options win over both. Counts and times have a
+ * documented range (docs/reliability.md): a value outside it is clamped to
+ * it, a NaN or an invalid batch, time unit or complexity N is refused; both
+ * with a line on the diagnostics stream. */
 void fb_set_title(fb_bench *b, const char *title);         /* "benchmark" */
 void fb_set_unit(fb_bench *b, const char *unit);           /* "op" */
 void fb_set_batch(fb_bench *b, double batch);              /* 1: units per call */

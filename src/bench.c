@@ -177,7 +177,8 @@ int fb__bench_take_results(fb_bench *dst, fb_bench *src) {
         if (rc_add != FB_OK) rc = rc_add; /* stored, but its fit could not be */
     }
     /* whatever could not be moved stays with src and is freed with it */
-    memmove(src->results, src->results + i, (src->n_results - i) * sizeof *src->results);
+    if (i) /* (src->results may be NULL: no pointer arithmetic on it) */
+        memmove(src->results, src->results + i, (src->n_results - i) * sizeof *src->results);
     src->n_results -= i;
     if (src->n_results) rc = FB_ENOMEM;
     return rc;
@@ -232,39 +233,79 @@ void fb__change_view_free(fb__change_view *v) {
 void fb_set_title(fb_bench *b, const char *title) { fb__replace_str(&b->cfg.title, title); }
 void fb_set_unit(fb_bench *b, const char *unit) { fb__replace_str(&b->cfg.unit, unit); }
 void fb_set_batch(fb_bench *b, double batch) {
-    b->cfg.batch = batch > 0 && isfinite(batch) ? batch : 1.0;
+    /* hostile values (issue 17): refused with a diagnostic, never silently */
+    if (!(batch > 0) || !isfinite(batch)) {
+        fb__bench_diag(b, "fb_set_batch(%g): not a finite number > 0; batch stays %g", batch,
+                       b->cfg.batch);
+        return;
+    }
+    b->cfg.batch = batch;
+}
+/* Sets key k in the code layer, clamped to its documented range (settings.c)
+ * with a diagnostic naming the setter (issue 17). */
+static void fb__bench_set_key(fb_bench *b, fb__key k, double v, const char *setter) {
+    const fb__key_info *info = fb__key_info_of(k);
+    double given = v;
+    int c = fb__key_clamp(k, &v);
+    char lo[32], hi[32], now[32];
+    fb__key_format(info, info->min, lo, sizeof lo);
+    fb__key_format(info, info->max, hi, sizeof hi);
+    if (c < 0) {
+        fb__bench_diag(b, "%s(nan): not a number; %s unchanged (range %s to %s)", setter,
+                       info->name, lo, hi);
+        return;
+    }
+    if (c > 0) {
+        fb__key_format(info, v, now, sizeof now);
+        fb__bench_diag(b, "%s(%g): out of range (%s to %s); using %s", setter, given, lo, hi, now);
+    }
+    fb__cfg_set(b, FB__LAYER_CODE, k, v);
 }
 void fb_set_epochs(fb_bench *b, size_t epochs) {
-    fb__cfg_set(b, FB__LAYER_CODE, FB__K_EPOCHS, (double)(epochs ? epochs : 1));
+    fb__bench_set_key(b, FB__K_EPOCHS, (double)epochs, "fb_set_epochs");
 }
 void fb_set_epoch_iterations(fb_bench *b, uint64_t n) {
-    fb__cfg_set(b, FB__LAYER_CODE, FB__K_EPOCH_ITERATIONS, (double)n);
+    fb__bench_set_key(b, FB__K_EPOCH_ITERATIONS, (double)n, "fb_set_epoch_iterations");
 }
 void fb_set_min_epoch_iterations(fb_bench *b, uint64_t n) {
-    fb__cfg_set(b, FB__LAYER_CODE, FB__K_MIN_EPOCH_ITERATIONS, (double)(n ? n : 1));
+    fb__bench_set_key(b, FB__K_MIN_EPOCH_ITERATIONS, (double)n, "fb_set_min_epoch_iterations");
 }
 void fb_set_min_epoch_time(fb_bench *b, double s) {
-    fb__cfg_set(b, FB__LAYER_CODE, FB__K_MIN_EPOCH_TIME, s > 0 ? s : 0);
+    fb__bench_set_key(b, FB__K_MIN_EPOCH_TIME, s, "fb_set_min_epoch_time");
 }
 void fb_set_max_epoch_time(fb_bench *b, double s) {
-    fb__cfg_set(b, FB__LAYER_CODE, FB__K_MAX_EPOCH_TIME, s > 0 ? s : 0);
+    fb__bench_set_key(b, FB__K_MAX_EPOCH_TIME, s, "fb_set_max_epoch_time");
 }
 void fb_set_max_total_time(fb_bench *b, double s) {
-    fb__cfg_set(b, FB__LAYER_CODE, FB__K_MAX_TOTAL_TIME, s > 0 ? s : 0);
+    fb__bench_set_key(b, FB__K_MAX_TOTAL_TIME, s, "fb_set_max_total_time");
 }
 void fb_set_warmup(fb_bench *b, uint64_t n) {
-    fb__cfg_set(b, FB__LAYER_CODE, FB__K_WARMUP, (double)n);
+    fb__bench_set_key(b, FB__K_WARMUP, (double)n, "fb_set_warmup");
 }
 void fb_set_relative(fb_bench *b, bool relative) { b->cfg.relative = relative; }
 void fb_set_time_unit(fb_bench *b, double seconds, const char *label) {
-    if (!(seconds > 0) || !isfinite(seconds) || !label) return;
+    if (!(seconds > 0) || !isfinite(seconds) || !label) {
+        fb__bench_diag(b,
+                       "fb_set_time_unit(%g, %s): needs a finite number > 0 and a label; "
+                       "the time unit stays %s",
+                       seconds, label ? "label" : "NULL", b->cfg.time_unit_label);
+        return;
+    }
     b->cfg.time_unit_s = seconds;
+    if (strlen(label) >= sizeof b->cfg.time_unit_label)
+        fb__bench_diag(b, "fb_set_time_unit: label longer than %zu bytes; cut",
+                       sizeof b->cfg.time_unit_label - 1);
     snprintf(b->cfg.time_unit_label, sizeof b->cfg.time_unit_label, "%s", label);
 }
 void fb_set_output(fb_bench *b, FILE *out) { b->table->out = out; }
 void fb_set_diagnostics(fb_bench *b, FILE *diag) { b->diag = diag; }
 void fb_set_complexity_n(fb_bench *b, double n) {
-    b->cfg.complexity_n = n > 0 && isfinite(n) ? n : 0;
+    if (n != 0 && (!(n > 0) || !isfinite(n) || n > FB__MAX_COMPLEXITY_N)) {
+        fb__bench_diag(b, "fb_set_complexity_n(%g): not 0 (unset) or a number in (0, %g]; unset", n,
+                       FB__MAX_COMPLEXITY_N);
+        n = 0;
+    }
+    b->cfg.complexity_n = n;
 }
 void fb_set_performance_counters(fb_bench *b, bool on) { b->cfg.counters = on; }
 void fb_set_clock(fb_bench *b, fb_clock_fn now_ns, void *ctx, double resolution_s) {

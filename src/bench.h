@@ -50,6 +50,8 @@ struct fb_bench {
     double clock_resolution_s; /* of the custom clock */
     char *name;                /* registered name (runner), or NULL */
     bool interrupted;          /* endless mode ended by a signal */
+    size_t dropped;            /* runs that recorded nothing: refused or out of memory
+                                * (issue 17; the runner turns them into an error) */
     struct fb__run *run;       /* the run in progress, or NULL */
     /* issue 15 (src/setup.c): the untimed hooks around each epoch */
     fb_op setup, teardown;
@@ -97,6 +99,10 @@ FB__PRIVATE int fb__bench_add_result(fb_bench *b, fb_result *r);
 /* Moves all results of src to the end of dst, refitting dst (the runner's
  * suite record). */
 FB__PRIVATE int fb__bench_take_results(fb_bench *dst, fb_bench *src);
+/* Publishes an error result named name with message msg and b's current
+ * configuration (src/error_row.c): how the runner reports a benchmark that
+ * measured nothing, or a child that crashed. FB_OK or FB_ENOMEM. */
+FB__PRIVATE int fb__bench_error_row(fb_bench *b, const char *name, const char *msg);
 /* The stored fit of `name`, or NULL. */
 FB__PRIVATE const fb__fit_set *fb__bench_fit(const fb_bench *b, const char *name);
 

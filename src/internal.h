@@ -29,5 +29,8 @@
 #include "change.h"
 #include "setup.h"
 #include "registry.h"
+#include "cli_check.h"
+#include "filter.h"
+#include "isolate.h"
 
 #endif

@@ -313,6 +313,17 @@ char **fb__process_child_env(const char *const *set, size_t n) {
     return env;
 }
 
+void fb__process_forked(void) {
+    /* -isolate's child (src/isolate.c): the counters inherited from the
+     * parent count the parent's thread; close this copy and open new ones at
+     * the first run. Notes and warnings the parent printed stay printed. */
+    pthread_mutex_lock(&fb__proc.lock);
+    if (fb__proc.perf) fb__perf_close(fb__proc.perf);
+    fb__proc.perf = NULL;
+    fb__proc.perf_tried = false;
+    pthread_mutex_unlock(&fb__proc.lock);
+}
+
 void fb__register(fb__registration *reg) {
     /* constructors run before main, one at a time: no lock needed (nor
      * possible: the lock may not be usable before the process starts) */

@@ -88,6 +88,9 @@ FB__PRIVATE const char *fb__process_tmpdir(void);
  * memory. */
 FB__PRIVATE char **fb__process_child_env(const char *const *set, size_t n);
 
+/* In a child forked by -isolate: forget the parent's counters (issue 17). */
+FB__PRIVATE void fb__process_forked(void);
+
 /* Tests only: forget everything and read the environment again. */
 FB__PRIVATE void fb__process_reload(void);
 

@@ -107,8 +107,24 @@ static void fb__md_put_code(FILE *f, const char *s) {
     for (size_t i = 0; i <= longest; ++i) fputc('`', f);
 }
 
+/* Every cell's text is escaped like a name (issue 17: the header's unit and
+ * time-unit label too), then right-aligned. */
 static void fb__md_cell(FILE *f, fb__col c, const char *text) {
-    fprintf(f, "| %*s ", fb__md_width[c] - 3, text);
+    char esc[512];
+    FILE *m = fmemopen(esc, sizeof esc, "w");
+    if (!m) {
+        fprintf(f, "| %*s ", fb__md_width[c] - 3, "?");
+        return;
+    }
+    fb__md_put_text(m, text);
+    long n = ftell(m);
+    fclose(m);
+    if (n < 0 || (size_t)n >= sizeof esc) { /* never cut an escape in two */
+        fprintf(f, "| %*s ", fb__md_width[c] - 3, "...");
+        return;
+    }
+    esc[n] = '\0';
+    fprintf(f, "| %*s ", fb__md_width[c] - 3, esc);
 }
 
 /* The header cell of column c for result r. */

@@ -28,6 +28,9 @@ enum { FB__ST_WARMUP, FB__ST_UPSCALE, FB__ST_MEASURE, FB__ST_ENDLESS, FB__ST_DON
 #define FB__MAX_UPSCALE_ITERS 1e10
 #define FB__OPTIMIZED_AWAY_ITERS 100000
 #define FB__OPTIMIZED_AWAY_S 1e-11
+/* The budget never exceeds an hour, whatever epochs x target (issue 17:
+ * bounded settings); it equals the largest max_total_time (settings.c). */
+#define FB__MAX_BUDGET_S 3600.0
 /* Runs stopped by the time budget still record this many epochs. */
 #define FB__MIN_EPOCHS_UNDER_BUDGET 3
 
@@ -59,6 +62,7 @@ struct fb__run {
     uint64_t endless_epochs;
     fb__vg_run *vg;                     /* under Valgrind (src/valgrind.c), else NULL */
     struct sigaction old_int, old_term; /* restored when endless mode ends */
+    bool refused_nested;                /* a nested run was refused (said once) */
 };
 
 static uint64_t fb__run_default_clock(void *ctx) {
@@ -105,6 +109,17 @@ static uint64_t fb__run_upscale(struct fb__run *r, uint64_t n, double elapsed_s)
         /* 100,000 iterations in less than 10 ps each (a twentieth of a cycle)
          * is no real work; checked early so an op that is called but costs
          * nothing (e.g. under a fake clock) does not run 10^10 times */
+        if ((double)n * 10 > FB__MAX_UPSCALE_ITERS &&
+            elapsed_s >= (double)n * FB__OPTIMIZED_AWAY_S) {
+            /* the op takes real time: the target is what is too long (issue 17) */
+            char msg[160];
+            snprintf(msg, sizeof msg,
+                     "an epoch of %g s needs more than 10^10 iterations of this op: lower "
+                     "min_epoch_time",
+                     r->target_s);
+            fb__run_fail(r, msg);
+            return 0;
+        }
         if ((n >= FB__OPTIMIZED_AWAY_ITERS && elapsed_s < (double)n * FB__OPTIMIZED_AWAY_S) ||
             (double)n * 10 > FB__MAX_UPSCALE_ITERS) {
             fb__run_fail(r, "time does not grow with iterations: was the op optimized "
@@ -131,14 +146,20 @@ static void fb__run_catch(int sig, struct sigaction *old) {
 fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
     fb__loop l = {b, 0, 0, FB__ST_DONE};
     if (b->run) { /* nested or unfinished run: refuse, keep the outer one */
-        fb__bench_diag(b, "'%s' not run: another run of this bench is in progress",
-                       name ? name : "noname");
+        /* said once per outer run, not once per epoch (issue 17), and counted */
+        if (!b->run->refused_nested) {
+            b->run->refused_nested = true;
+            ++b->dropped;
+            fb__bench_diag(b, "'%s' not run: another run of this bench is in progress",
+                           name ? name : "noname");
+        }
         return l;
     }
     struct fb__run *r = calloc(1, sizeof *r);
-    if (!r) return l;
-    if (fb__bench_config(b, &r->config) != FB_OK) {
+    if (!r || fb__bench_config(b, &r->config) != FB_OK) {
         free(r);
+        ++b->dropped; /* nothing silently dropped (issue 17) */
+        fb__bench_diag(b, "'%s' not run: out of memory", name ? name : "noname");
         return l;
     }
     const double *cfg = r->config.num;
@@ -168,6 +189,7 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
     r->budget_s = cfg[FB__K_MAX_TOTAL_TIME];
     if (r->budget_s < 1.5 * (double)r->epochs_max * target)
         r->budget_s = 1.5 * (double)r->epochs_max * target;
+    if (r->budget_s > FB__MAX_BUDGET_S) r->budget_s = FB__MAX_BUDGET_S;
     r->exact_iters = (uint64_t)cfg[FB__K_EPOCH_ITERATIONS];
     r->min_iters =
         cfg[FB__K_MIN_EPOCH_ITERATIONS] >= 1 ? (uint64_t)cfg[FB__K_MIN_EPOCH_ITERATIONS] : 1;
@@ -176,6 +198,8 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
     r->values[FB_ELAPSED] = malloc(r->epochs_max * sizeof(double));
     if (!r->name || !r->iterations || !r->values[FB_ELAPSED]) {
         fb__run_free(r);
+        ++b->dropped; /* nothing silently dropped (issue 17) */
+        fb__bench_diag(b, "'%s' not run: out of memory", name ? name : "noname");
         return l;
     }
     /* under Valgrind, Callgrind collects inside the loops only; with
@@ -338,6 +362,7 @@ static void fb__run_finish(fb_bench *b) {
     fb_result *res = calloc(1, sizeof *res);
     if (!res) {
         fb__run_free(r);
+        ++b->dropped; /* nothing silently dropped (issue 17) */
         return;
     }
     res->name = r->name;
@@ -361,7 +386,9 @@ static void fb__run_finish(fb_bench *b) {
     }
     fb__vg_finish(r->vg, res); /* -valgrind: the exact counts replace the times */
     fb__run_free(r);
+    size_t before = b->n_results;
     fb__bench_publish(b, res);
+    if (b->n_results == before) ++b->dropped; /* not stored: out of memory (issue 17) */
 }
 
 FB__NOINLINE const fb_result *fb__run_at(fb_bench *b, const char *name, fb_op op, void *ctx,

@@ -1,6 +1,9 @@
 /* The suite runner: registry, command line, orchestration (fb_main).
  * It measures nothing itself: each benchmark gets a fresh fb_bench. */
 #include "bench.h"
+#include "cli_check.h"
+#include "filter.h"
+#include "isolate.h"
 #include "outfile.h"
 #include "process.h"
 #include "registry.h" /* issue 15: families expanded into instances */
@@ -16,12 +19,14 @@
 
 #include <errno.h>
 #include <math.h>
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct fb__opts {
     bool help, list, sanity, quiet;
+    bool isolate;     /* -isolate, or implied by -timeout (issue 17) */
+    double timeout_s; /* -timeout; 0 = none */
     const char *filter;
     double min_time_ms; /* < 0: not given */
     double *asymptote;
@@ -104,17 +109,25 @@ static const fb__opt_spec fb__opt_specs[] = {
     {"valgrind", FB__V_OPTIONAL, "[=cache]",
      "exact instruction counts per op under Valgrind's Callgrind instead of times; "
      "=cache adds simulated cache and branch misses (docs/valgrind.md)"},
+    {"isolate", false, "",
+     "run each benchmark in a child process: a crash or exit() becomes an error row"},
+    {"timeout", true, "<seconds>",
+     "kill a benchmark that runs longer than this (an error row); implies -isolate"},
 };
 #define FB__N_OPTS (sizeof fb__opt_specs / sizeof fb__opt_specs[0])
 
 static int fb__runner_error(const char *fmt, ...) FB__PRINTF(1, 2);
 static int fb__runner_error(const char *fmt, ...) {
+    /* one line, whatever the values quoted in it hold (issue 17): control
+     * characters are shown as \xNN (src/cli_check.c) */
+    char line[1536];
     va_list ap;
     va_start(ap, fmt);
-    fputs("femtobench: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    fputs("femtobench: error: ", stderr);
+    fb__cli_put_line(stderr, line);
+    fputc('\n', stderr);
     return 2;
 }
 
@@ -222,6 +235,8 @@ static int fb__parse_gb_flag(const char *name, const char *val, fb__opts *o) {
 static int fb__parse_asymptote(const char *text, fb__opts *o) {
     size_t cap = 1;
     for (const char *p = text; *p; ++p) cap += *p == ',';
+    if (cap > FB__CLI_MAX_ASYMPTOTE) /* issue 17: each N is a run */
+        return fb__runner_error("-asymptote: %zu entries (at most %d)", cap, FB__CLI_MAX_ASYMPTOTE);
     o->asymptote = calloc(cap, sizeof *o->asymptote);
     if (!o->asymptote) return fb__runner_error("-asymptote: out of memory");
     const char *p = text;
@@ -239,6 +254,9 @@ static int fb__parse_asymptote(const char *text, fb__opts *o) {
         double v;
         if (!fb__parse_nonneg(item, &v) || v <= 0)
             return fb__runner_error("-asymptote=%s: '%s' is not a number > 0", text, item);
+        if (v > FB__MAX_COMPLEXITY_N) /* issue 17 */
+            return fb__runner_error("-asymptote=%s: '%s' is out of range (at most 2^53)", text,
+                                    item);
         o->asymptote[o->n_asymptote++] = v;
         if (!comma) break;
         p = comma + 1;
@@ -301,7 +319,16 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
             o->sanity = true;
         else if (!strcmp(spec->name, "quiet"))
             o->quiet = true;
-        else if (!strcmp(spec->name, "fail_on_slower"))
+        else if (!strcmp(spec->name, "isolate"))
+            o->isolate = true;
+        else if (!strcmp(spec->name, "timeout")) { /* issue 17 */
+            char why[96];
+            if (!fb__parse_nonneg(val, &o->timeout_s) || o->timeout_s <= 0)
+                return fb__runner_error("-timeout=%s: not a number of seconds > 0", val);
+            if (fb__cli_range(o->timeout_s, 0, FB__CLI_MAX_TIMEOUT_S, "s", why, sizeof why))
+                return fb__runner_error("-timeout=%s: %s", val, why);
+            o->isolate = true;
+        } else if (!strcmp(spec->name, "fail_on_slower"))
             o->fail_on_slower = true;
         else if (!strcmp(spec->name, "threshold")) {
             if (fb__change_parse_threshold(val, &o->threshold_pct))
@@ -319,9 +346,12 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
                                         val);
             o->valgrind = eq ? 2 : 1;
         } else if (!strcmp(spec->name, "min_time")) {
+            char why[96];
             if (!fb__parse_nonneg(val, &o->min_time_ms))
                 return fb__runner_error("-min_time=%s: not a non-negative number of milliseconds",
                                         val);
+            if (fb__cli_range(o->min_time_ms, 0, FB__CLI_MAX_MIN_TIME_MS, "ms", why, sizeof why))
+                return fb__runner_error("-min_time=%s: %s", val, why); /* issue 17 */
         } else if (!strcmp(spec->name, "asymptote")) {
             free(o->asymptote);
             o->asymptote = NULL;
@@ -395,16 +425,74 @@ static const char *fb__runner_bad_name(const char *name) {
     return NULL;
 }
 
-static int fb__runner_write(const char *path, int (*writer)(const fb_bench *, FILE *),
-                            const fb_bench *suite) {
-    char err[512];
-    if (!path) return 0;
-    if (fb__outfile_write(path, writer, suite, err, sizeof err) != FB_OK) {
+/* One benchmark: its rounds, then (issue 17) nothing silently dropped: a
+ * run that recorded nothing, or under -sanity_check a body that never
+ * reached FB_RUN / fb_run, is an error row. Runs in-process or in
+ * -isolate's child (src/isolate.c). */
+typedef struct fb__runner_job {
+    const fb__opts *o;
+    const fb__instance *inst; /* a benchmark, or one instance of a family */
+    bool unreported;          /* an error row could not be made (out of memory) */
+} fb__runner_job;
+
+static void fb__runner_body(fb_bench *b, void *ctx) {
+    fb__runner_job *job = ctx;
+    const fb__opts *o = job->o;
+    size_t rounds = o->n_asymptote ? o->n_asymptote : 1;
+    for (size_t r = 0; r < rounds && !b->interrupted; ++r) {
+        if (o->n_asymptote) fb_set_complexity_n(b, o->asymptote[r]);
+        job->inst->reg->fn(b);
+    }
+    if (b->interrupted) return;
+    char msg[160];
+    if (b->dropped)
+        snprintf(msg, sizeof msg, "%zu run%s recorded nothing (see the diagnostics above)",
+                 b->dropped, b->dropped == 1 ? "" : "s");
+    else if (o->sanity && b->n_results == 0)
+        snprintf(msg, sizeof msg, "measured nothing: the benchmark never reached FB_RUN or fb_run");
+    else
+        return;
+    if (fb__bench_error_row(b, job->inst->name, msg) != FB_OK) {
+        fprintf(stderr, "femtobench: error: %s: %s\n", job->inst->name, msg);
+        job->unreported = true;
+        if (b->n_sinks == 1 && o->isolate) _exit(1); /* -isolate's child: the parent says it */
+    }
+}
+
+static int fb__runner_write(const fb__outfile_job *jobs, size_t n, const fb_bench *suite) {
+    char err[1024];
+    if (!n) return 0;
+    if (fb__outfile_write_set(jobs, n, suite, err, sizeof err) != FB_OK) {
         fprintf(stderr, "femtobench: error: %s\n", err);
         return 1;
     }
-    if (strcmp(path, "-")) fprintf(stderr, "femtobench: wrote '%s'\n", path);
+    for (size_t i = 0; i < n; ++i)
+        if (fb__outfile_fd_of(jobs[i].path) < 0)
+            fprintf(stderr, "femtobench: wrote '%s'\n", jobs[i].path);
     return 0;
+}
+
+/* The outputs asked for, as a set for src/outfile.c. */
+static size_t fb__runner_jobs(const fb__opts *o, fb__outfile_job *jobs) {
+    size_t n = 0;
+    /* the Google Benchmark JSON in the row layout asked for (issue 18) */
+    fb__writer_fn gb = o->gb_rows == FB_GBENCH_REPETITIONS  ? fb__runner_gb_repetitions
+                       : o->gb_rows == FB_GBENCH_AGGREGATES ? fb__runner_gb_aggregates
+                                                            : fb__runner_gb_median;
+    if (o->out_csv) jobs[n++] = (fb__outfile_job){"output_csv", o->out_csv, fb_write_csv, 0, 0};
+    if (o->out_json) jobs[n++] = (fb__outfile_job){"output_json", o->out_json, fb_write_json, 0, 0};
+    if (o->out_gbench) jobs[n++] = (fb__outfile_job){"output_gbench", o->out_gbench, gb, 0, 0};
+    if (o->out_html) jobs[n++] = (fb__outfile_job){"output_html", o->out_html, fb_write_html, 0, 0};
+    if (o->gb_stdout) jobs[n++] = (fb__outfile_job){"benchmark_format=json", "-", gb, 0, 0};
+    return n;
+}
+
+/* The table goes to stdout, or to stderr when an output is stdout ("-",
+ * /dev/stdout, /proc/self/fd/1, a link to one of them). */
+static int fb__runner_table_fd(const fb__outfile_job *jobs, size_t n) {
+    for (size_t i = 0; i < n; ++i)
+        if (fb__outfile_fd_of(jobs[i].path) == 1) return 2;
+    return 1;
 }
 
 static int fb__runner(int argc, char **argv, fb__opts *o, fb__instance ***sel_out) {
@@ -445,27 +533,37 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__instance ***sel_ou
                                     fb__runner_bad_name(all[i]->name));
 
     const char *filter = o->filter ? o->filter : ".*";
-    size_t plen = strlen(filter) + 5;
-    char *pattern = malloc(plen);
-    if (!pattern) return fb__runner_error("out of memory");
-    /* -filter: the whole name; --benchmark_filter: a match anywhere (GB) */
-    snprintf(pattern, plen, o->filter_search ? "(%s)" : "^(%s)$", filter);
-    regex_t re;
-    int err = regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB);
-    free(pattern);
-    if (err) {
-        char msg[256];
-        regerror(err, &re, msg, sizeof msg);
-        return fb__runner_error("-%s=%s: invalid regular expression: %s",
-                                o->filter_search ? "benchmark_filter" : "filter", filter, msg);
+    /* issue 17: bounded, compiled and matched in a child, anchored by the
+     * match's offsets (src/filter.c); an instance is selected by its own name
+     * or its family's (issue 15); --benchmark_filter matches anywhere (GB) */
+    unsigned char *hit = calloc(2 * n + 1, 1);
+    const char **fnames = calloc(2 * n + 1, sizeof *fnames);
+    char fwhy[320];
+    if (!hit || !fnames) {
+        free(hit);
+        free(fnames);
+        return fb__runner_error("out of memory");
+    }
+    for (size_t i = 0; i < n; ++i) {
+        fnames[i] = all[i]->name;
+        fnames[n + i] = all[i]->has_arg ? all[i]->reg->name : all[i]->name;
+    }
+    int bad_filter =
+        fb__filter_select_mode(filter, fnames, 2 * n, hit, o->filter_search, fwhy, sizeof fwhy);
+    free(fnames);
+    if (bad_filter) {
+        free(hit);
+        const char *opt = o->filter_search ? "benchmark_filter" : "filter";
+        if (strlen(filter) > 64) return fb__runner_error("-%s=%.60s...: %s", opt, filter, fwhy);
+        return fb__runner_error("-%s=%s: %s", opt, filter, fwhy);
     }
     size_t k = 0;
     for (size_t i = 0; i < n; ++i)
-        if (fb__instance_selected(all[i], &re) != o->filter_negate) /* its or its family's name */
+        if ((hit[i] || hit[n + i]) != o->filter_negate)
             all[k++] = all[i];
         else
             fb__instance_free(all[i]);
-    regfree(&re);
+    free(hit);
     all[k] = NULL;
     if (k == 0) {
         if (o->filter)
@@ -475,22 +573,14 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__instance ***sel_ou
         return fb__runner_error("no benchmark is registered");
     }
 
-    const char *outs[5] = {o->out_csv, o->out_json, o->out_gbench, o->out_html,
-                           o->gb_stdout ? "-" : NULL};
-    const char *names[5] = {"output_csv", "output_json", "output_gbench", "output_html",
-                            "benchmark_format=json"};
-    int to_stdout = 0;
-    for (int i = 0; i < 5; ++i) {
-        if (!outs[i]) continue;
-        char why[512];
-        if (!strcmp(outs[i], "-")) {
-            if (++to_stdout > 1)
-                return fb__runner_error("-%s%s: only one output can go to stdout", names[i],
-                                        i < 4 ? "=-" : "");
-        } else if (fb__outfile_check(outs[i], why, sizeof why) != FB_OK) {
-            return fb__runner_error("-%s=%s: %s", names[i], outs[i], why);
-        }
-    }
+    /* issue 17: the outputs as one set (src/outfile.c): each writable, no
+     * two the same file, none the file the table goes to */
+    fb__outfile_job jobs[FB__OUTFILE_MAX_SET];
+    size_t n_jobs = fb__runner_jobs(o, jobs);
+    int table_fd = o->sanity ? -1 : fb__runner_table_fd(jobs, n_jobs);
+    char why[1024];
+    if (fb__outfile_check_set(jobs, n_jobs, table_fd, why, sizeof why) != FB_OK)
+        return fb__runner_error("%s", why);
     if (o->valgrind) { /* -valgrind: what cannot work is refused before anything runs */
         const char *opt = o->valgrind == 2 ? "-valgrind=cache" : "-valgrind";
         if (o->sanity) return fb__runner_error("%s and -sanity_check do not go together", opt);
@@ -502,7 +592,6 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__instance ***sel_ou
             return fb__runner_error("%s: FEMTOBENCH_ENDLESS is set (an endless run never ends "
                                     "under Valgrind either)",
                                     opt);
-        char why[512];
         if (fb__vg_runner_check(why, sizeof why) != FB_OK)
             return fb__runner_error("%s: %s", opt, why);
     }
@@ -512,7 +601,6 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__instance ***sel_ou
     if (!o->baseline && o->fail_on_slower)
         return fb__runner_error("-fail_on_slower needs -baseline=<file>");
     if (o->baseline) {
-        char why[512];
         if (fb__baseline_load(o->baseline, &o->base, why, sizeof why))
             return fb__runner_error("-baseline=%s: %s", o->baseline, why);
     }
@@ -546,10 +634,9 @@ int fb_main(int argc, char **argv) {
         return fb__vg_runner_exec(argc, argv, o.valgrind == 2);
     }
     if (o.quiet) fb__process_set_quiet(true);
-    bool to_stdout = (o.out_csv && !strcmp(o.out_csv, "-")) ||
-                     (o.out_json && !strcmp(o.out_json, "-")) ||
-                     (o.out_gbench && !strcmp(o.out_gbench, "-")) ||
-                     (o.out_html && !strcmp(o.out_html, "-")) || o.gb_stdout;
+    fb__outfile_job jobs[FB__OUTFILE_MAX_SET];
+    size_t n_jobs = fb__runner_jobs(&o, jobs);
+    bool to_stdout = fb__runner_table_fd(jobs, n_jobs) == 2;
     /* one live table for the whole suite */
     fb__table table;
     memset(&table, 0, sizeof table);
@@ -564,7 +651,6 @@ int fb_main(int argc, char **argv) {
     bool interrupted = false;
     size_t family_first = 0; /* issue 15: the suite's first result of the current family */
     for (size_t i = 0; sel[i] && !interrupted; ++i) {
-        size_t rounds = o.n_asymptote ? o.n_asymptote : 1;
         fb_bench *b = fb_bench_new();
         if (!b || fb__bench_add_sink(b, fb__collector_sink, &collector) != FB_OK) {
             fb_bench_free(b);
@@ -577,10 +663,25 @@ int fb_main(int argc, char **argv) {
         /* issue 15: the instance's argument (fb_arg), and where its family starts */
         if (sel[i]->has_arg) fb__bench_set_arg(b, sel[i]->arg);
         if (i == 0 || sel[i]->reg != sel[i - 1]->reg) family_first = suite->n_results;
-        for (size_t r = 0; r < rounds && !b->interrupted; ++r) {
-            if (o.n_asymptote) fb_set_complexity_n(b, o.asymptote[r]);
-            sel[i]->reg->fn(b);
+        fb__runner_job job = {&o, sel[i], false};
+        if (o.isolate && !fb__process_endless()) { /* issue 17: crash isolation */
+            char iwhy[320];
+            bool intr = false;
+            if (fb__isolate_run(b, sel[i]->name, o.timeout_s, fb__runner_body, &job, &intr, iwhy,
+                                sizeof iwhy) != FB_OK) {
+                fprintf(stderr, "femtobench: error: %s\n", iwhy);
+                ++collector.failed;
+            }
+            if (b->dropped) { /* a result the parent could not store */
+                fprintf(stderr, "femtobench: error: %s: a result was lost (out of memory)\n",
+                        sel[i]->name);
+                ++collector.failed;
+            }
+            b->interrupted = b->interrupted || intr;
+        } else {
+            fb__runner_body(b, &job);
         }
+        if (job.unreported) ++collector.failed;
         interrupted = b->interrupted;
         ++ran;
         for (size_t r = 0; r < b->n_results && !status; ++r) /* issue 18 */
@@ -636,14 +737,7 @@ int fb_main(int argc, char **argv) {
                     : 0;
             if (cerr) fb__runner_error("out of memory");
         }
-        fb__writer_fn gb = o.gb_rows == FB_GBENCH_REPETITIONS  ? fb__runner_gb_repetitions
-                           : o.gb_rows == FB_GBENCH_AGGREGATES ? fb__runner_gb_aggregates
-                                                               : fb__runner_gb_median;
-        int werr = fb__runner_write(o.out_csv, fb_write_csv, suite) |
-                   fb__runner_write(o.out_json, fb_write_json, suite) |
-                   fb__runner_write(o.out_gbench, gb, suite) |
-                   fb__runner_write(o.out_html, fb_write_html, suite) |
-                   fb__runner_write(o.gb_stdout ? "-" : NULL, gb, suite);
+        int werr = fb__runner_write(jobs, n_jobs, suite); /* all together (issue 17) */
         status = werr || cerr ? 1 : collector.failed ? 1 : 0;
         if (!status && o.fail_on_slower && counts[FB__V_SLOWER]) status = 3;
     }

@@ -76,9 +76,15 @@ rc, out, err = run("-list", "-filter=Alpha|Linear")
 check(out.split() == ["Alpha", "Linear"], f"-list alternation: {out!r}")
 
 # -sanity_check: everything runs once, no table
+# Broken and Slow return before FB_RUN unless asked: a sanity check fails them
+# (issue 17: a benchmark that measured nothing is not a pass)
 rc, out, err = run("-sanity_check")
-check(rc == 0 and out == "", f"-sanity_check: rc={rc} out={out!r}")
-check("sanity check: 6 benchmarks ran, 0 failed" in err, f"-sanity_check: {err!r}")
+check(rc == 1 and out == "", f"-sanity_check: rc={rc} out={out!r}")
+check("sanity check: 6 benchmarks ran, 3 failed" in err, f"-sanity_check: {err!r}")
+check("Slow: measured nothing" in err and "Broken: measured nothing" in err and
+      "BadName: measured nothing" in err, err)
+rc, out, err = run("-sanity_check", "-filter=Alpha|Beta|Linear")
+check(rc == 0 and "sanity check: 3 benchmarks ran, 0 failed" in err, f"-sanity_check: {err!r}")
 
 # the table: one header per unit, a row per benchmark
 rc, out, err = run("-filter=Alpha|Beta")

@@ -5,6 +5,7 @@
 #include "baseline.h" /* an internal test (also for tests/test_single_header.sh) */
 #include "check.h"
 
+#define FB_FUZZ_IN_TEST 1
 #include "fuzz/fuzz_baseline.c"
 
 #include <dirent.h>

@@ -1,17 +1,22 @@
 /* libFuzzer target for the baseline reader (src/json_read.c, src/baseline.c)
  * and the comparison it feeds (src/change.c, src/report_change.c).
  *
- *   clang -fsanitize=fuzzer,address,undefined -Iinclude -Isrc (every src/ .c file) \
+ *   tools/amalgamate -o OUT/femtobench.h; clang -fsanitize=fuzzer,address,undefined -IOUT \
  *         tests/fuzz/fuzz_baseline.c -lm -lpthread -o fuzz_baseline
  *   ./fuzz_baseline -max_total_time=60 -dict=tests/fuzz/baseline.dict \
  *         CORPUS_COPY tests/fuzz/corpus/baseline
  *
- * .ci/run does this for a bounded time; tests/test_fuzz_corpus.c replays the
- * seed corpus through the same function in every ctest run. Properties: no
- * crash, no sanitizer report, no hang (libFuzzer's -timeout), no unbounded
- * allocation (-rss_limit_mb), and an error is always one non-empty line. */
+ * tests/fuzz/run.sh (from .ci/run) does this for a bounded time; tests/test_fuzz_corpus.c replays
+ * the seed corpus through the same function in every ctest run. Properties: no crash, no sanitizer
+ * report, no hang (libFuzzer's -timeout), no unbounded allocation (-rss_limit_mb), and an error is
+ * always one non-empty line. */
+#ifndef FB_FUZZ_IN_TEST           /* tests/test_fuzz_corpus.c includes this file into a test */
+#define FEMTOBENCH_IMPLEMENTATION /* the single header: internals in this file */
+#include "femtobench.h"
+#else
 #include "baseline.h"
 #include "change.h"
+#endif
 
 #include <stdint.h>
 #include <stdlib.h>
