@@ -321,7 +321,8 @@ static void test_page(void) {
         CHECK_STR(mem_close(f), c_text);
         char probe[32];
         snprintf(probe, sizeof probe, "%.1f", 2.5);
-        CHECK_STR(probe, "2,5"); /* the locale really has a decimal comma */
+        if (strcmp(probe, "2,5") != 0) /* musl: printf ignores the locale's decimal point */
+            printf("note: this libc prints %s under a decimal-comma locale\n", probe);
         setlocale(LC_NUMERIC, "C");
     } else {
         printf("note: no comma-decimal locale installed; locale check not run\n");
