@@ -1,5 +1,6 @@
 /* The fb_bench handle: configuration layers, results, accessors. */
 #include "internal.h"
+#include "compare.h" /* fb__bench_free_comparisons */
 
 #include <math.h>
 #include <stdlib.h>
@@ -122,6 +123,7 @@ void fb_bench_free(fb_bench *b) {
     if (!b) return;
     for (size_t i = 0; i < b->n_results; ++i) fb__result_free(b->results[i]);
     free(b->results);
+    fb__bench_free_comparisons(b); /* src/compare.c */
     if (b->session == &b->own_session) fb__session_close(&b->own_session);
     free(b->title);
     free(b->unit);

@@ -168,6 +168,10 @@ struct fb_bench {
     /* results */
     fb_result **results;
     size_t n_results, cap_results;
+    /* comparisons (src/compare.c): the finished ones, and the one in progress */
+    struct fb_comparison **comparisons;
+    size_t n_comparisons, cap_comparisons;
+    struct fb__cmp_state *cmp;
     /* sharing */
     fb__session *session;
     fb__session own_session;

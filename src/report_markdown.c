@@ -1,5 +1,6 @@
 /* The markdown table: the default output. Reads results, never measures. */
 #include "internal.h"
+#include "compare.h" /* the comparison table shares the columns */
 
 #include <math.h>
 #include <stdlib.h>
@@ -125,7 +126,11 @@ static void fb__md_header_text(const fb_result *r, char *out, size_t len) {
     if (o < len) snprintf(out + o, len - o, "|%s", r->title);
 }
 
-static void fb__md_print_header(FILE *f, const fb_result *r) {
+/* The header with n_lead extra columns in front (a comparison's relative
+ * and 95% CI; src/report_compare.c). */
+void fb__md_header_lead(FILE *f, const fb_result *r, size_t n_lead, const char *const *names,
+                        const int *widths) {
+    for (size_t i = 0; i < n_lead; ++i) fprintf(f, "| %*s ", widths[i] - 3, names[i]);
     for (int c = 0; c < FB__COLS; ++c) {
         if (!fb__md_has_col(r, (fb__col)c)) continue;
         char name[64];
@@ -135,6 +140,11 @@ static void fb__md_print_header(FILE *f, const fb_result *r) {
     fputs("| ", f);
     fb__md_put_text(f, r->title);
     fputc('\n', f);
+    for (size_t i = 0; i < n_lead; ++i) {
+        fputc('|', f);
+        for (int k = 0; k < widths[i] - 2; ++k) fputc('-', f);
+        fputc(':', f);
+    }
     for (int c = 0; c < FB__COLS; ++c) {
         if (!fb__md_has_col(r, (fb__col)c)) continue;
         fputc('|', f);
@@ -142,6 +152,10 @@ static void fb__md_print_header(FILE *f, const fb_result *r) {
         fputc(':', f);
     }
     fputs("|:----------\n", f);
+}
+
+static void fb__md_print_header(FILE *f, const fb_result *r) {
+    fb__md_header_lead(f, r, 0, NULL, NULL);
 }
 
 static void fb__md_num(FILE *f, fb__col c, double v, int decimals, const char *suffix) {
@@ -234,6 +248,11 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
     }
 }
 
+/* For src/report_compare.c. */
+void fb__md_row(FILE *f, const fb_result *r) { fb__md_print_row(f, r, NULL, fb__env_suppressed()); }
+void fb__md_text(FILE *f, const char *s) { fb__md_put_text(f, s); }
+void fb__md_code(FILE *f, const char *s) { fb__md_put_code(f, s); }
+
 void fb__report_row(fb_bench *b, const fb_result *r) {
     FILE *f = b->out;
     if (!f) return;
@@ -265,5 +284,7 @@ int fb_write_markdown(const fb_bench *b, FILE *f) {
         fb__md_print_row(f, r, fb__md_baseline((const fb_result *const *)b->results, b->n_results),
                          fb__env_suppressed());
     }
+    /* then the comparisons, each with its own header and summary */
+    if (fb__write_comparisons_markdown(b, f) != FB_OK) return FB_EIO;
     return ferror(f) ? FB_EIO : FB_OK;
 }

@@ -5,6 +5,7 @@
  * measuring, or endless) picks n so that an epoch lasts about `target`
  * seconds; docs/design.md explains every rule and default. */
 #include "internal.h"
+#include "compare.h" /* fb__result_new */
 
 #include <math.h>
 #include <signal.h>
@@ -276,6 +277,30 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
     if (l->state == FB__ST_DONE) fb__run_finish(l->bench);
 }
 
+/* A result with b's settings and the run's configuration, no name and no
+ * data yet (NULL when out of memory). Shared with src/compare.c. */
+fb_result *fb__result_new(const fb_bench *b, int callsite, const double cfg[FB__K_COUNT],
+                          const fb__clock_info *clock) {
+    fb_result *res = calloc(1, sizeof *res);
+    if (!res) return NULL;
+    res->title = fb__strdup(b->title);
+    res->unit = fb__strdup(b->unit);
+    if (!res->title || !res->unit) {
+        fb__result_free(res);
+        return NULL;
+    }
+    snprintf(res->time_unit_label, sizeof res->time_unit_label, "%s", b->time_unit_label);
+    res->time_unit_s = b->time_unit_s;
+    res->batch = b->batch;
+    res->complexity_n = b->complexity_n;
+    res->relative = b->relative;
+    res->callsite = callsite;
+    memcpy(res->config, cfg, sizeof res->config);
+    res->clock_resolution_s = clock->resolution_s;
+    res->clock_overhead_s = clock->overhead_s;
+    return res;
+}
+
 /* Turns the finished run into a result, stores and prints it. */
 static void fb__run_finish(fb_bench *b) {
     struct fb__run *r = b->run;
@@ -284,26 +309,15 @@ static void fb__run_finish(fb_bench *b) {
         fb__run_free(r);
         return;
     }
-    fb_result *res = calloc(1, sizeof *res);
+    fb_result *res = fb__result_new(b, r->callsite, r->cfg, &r->clock_info);
     if (!res) {
         fb__run_free(r);
         return;
     }
     res->name = r->name;
     r->name = NULL;
-    res->title = fb__strdup(b->title);
-    res->unit = fb__strdup(b->unit);
     res->error = r->error;
     r->error = NULL;
-    snprintf(res->time_unit_label, sizeof res->time_unit_label, "%s", b->time_unit_label);
-    res->time_unit_s = b->time_unit_s;
-    res->batch = b->batch;
-    res->complexity_n = b->complexity_n;
-    res->relative = b->relative;
-    res->callsite = r->callsite;
-    memcpy(res->config, r->cfg, sizeof res->config);
-    res->clock_resolution_s = r->clock_info.resolution_s;
-    res->clock_overhead_s = r->clock_info.overhead_s;
     if (!res->error) {
         res->epochs = r->epochs;
         res->iterations = r->iterations;
@@ -315,7 +329,7 @@ static void fb__run_finish(fb_bench *b) {
         }
     }
     fb__run_free(r);
-    if (!res->title || !res->unit || fb__bench_add_result(b, res) != FB_OK) {
+    if (!res->name || fb__bench_add_result(b, res) != FB_OK) {
         fb__result_free(res);
         return;
     }

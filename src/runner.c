@@ -1,6 +1,7 @@
 /* The suite runner: registry, command line, orchestration (fb_main).
  * It measures nothing itself: each benchmark gets a fresh fb_bench. */
 #include "internal.h"
+#include "compare.h" /* comparisons in the suite record */
 
 #include <errno.h>
 #include <math.h>
@@ -323,6 +324,15 @@ int fb_main(int argc, char **argv) {
                     fprintf(stderr, "femtobench: %s: %s\n", b->results[r]->name,
                             b->results[r]->error);
             }
+        /* a comparison's error rows fail the benchmark like a run's (compare.c) */
+        for (size_t c = 0; c < b->n_comparisons; ++c)
+            for (size_t a = 0; a < b->comparisons[c]->size; ++a) {
+                const fb_result *r = b->comparisons[c]->results[a];
+                if (!r->error) continue;
+                ++failed;
+                if (o.sanity)
+                    fprintf(stderr, "femtobench: %s/%s: %s\n", r->title, r->name, r->error);
+            }
         if (o.n_asymptote && !o.sanity && !interrupted) {
             /* one fit per name the benchmark ran (usually just one) */
             for (size_t r = 0; r < b->n_results; ++r) {
@@ -337,6 +347,7 @@ int fb_main(int argc, char **argv) {
             session.last_out = NULL; /* the next table starts with a header */
         }
         fb__bench_take_results(suite, b);
+        fb__bench_take_comparisons(suite, b);
         fb_bench_free(b);
     }
     if (interrupted) {
