@@ -200,9 +200,38 @@ int fb__write_gbench_json_with(const fb_bench *b, FILE *f, const fb__sysinfo *si
             row.family = family[i];
             fb__gb_result(&j, r, &row);
         }
+        /* each alternative of a comparison: rows named title/name, a family
+         * of their own (src/compare.c) */
+        for (size_t c = 0; c < fb_comparison_count(b) && rc == FB_OK; ++c) {
+            const fb_comparison *cmp = fb_comparison_at(b, c);
+            for (size_t a = 0; a < fb_comparison_size(cmp); ++a) {
+                const fb_result *r = fb_comparison_result(cmp, a);
+                /* a comparison repeated under one title: #2, #3, ... as above */
+                unsigned seen = 1;
+                for (size_t q = 0; q < c; ++q) {
+                    const fb_comparison *o = fb_comparison_at(b, q);
+                    for (size_t p = 0; p < fb_comparison_size(o); ++p)
+                        seen += strcmp(fb_comparison_title(o), r->title) == 0 &&
+                                strcmp(fb_comparison_name(o, p), r->name) == 0;
+                }
+                size_t len = strlen(r->title) + strlen(r->name) + 16;
+                char *name = malloc(len);
+                if (!name) {
+                    rc = FB_ENOMEM;
+                    break;
+                }
+                if (seen > 1)
+                    snprintf(name, len, "%s/%s#%u", r->title, r->name, seen);
+                else
+                    snprintf(name, len, "%s/%s", r->title, r->name);
+                fb__gb_row row = {name, families++, 0, 0, "ns"};
+                fb__gb_result(&j, r, &row);
+                free(name);
+            }
+        }
         fb__json_end_arr(&j);
         fb__json_end_obj(&j);
-        rc = fb__writer_finish(f);
+        if (rc == FB_OK) rc = fb__writer_finish(f);
     }
     for (size_t i = 0; names && i < n; ++i) free(names[i]);
     free(names);

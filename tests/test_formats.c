@@ -57,6 +57,23 @@ static fb_result *make_error(const char *name, const char *error) {
 
 #define WEIRD "a\"b,c;d\\e|f\n\t\xc3\xa9"
 
+/* A fake clock for the golden comparison. */
+typedef struct golden_clock {
+    uint64_t now_ns, read_ns;
+} golden_clock;
+typedef struct golden_alt {
+    golden_clock *c;
+    uint64_t cost_ns;
+} golden_alt;
+static uint64_t golden_now(void *ctx) {
+    golden_clock *c = ctx;
+    return c->now_ns += c->read_ns;
+}
+static void golden_op(void *ctx) {
+    golden_alt *a = ctx;
+    a->c->now_ns += a->cost_ns;
+}
+
 /* The results of the golden files: counters, a batch, an error, a
  * complexity series, the weird name and non-finite values. */
 static fb_bench *golden_bench(void) {
@@ -110,6 +127,20 @@ static fb_bench *golden_bench(void) {
             b,
             make_result("odd", "nonfinite", "op", 1, 0, 3, it,
                         FB__BIT(FB_ELAPSED) | FB__BIT(FB_INSTRUCTIONS) | FB__BIT(FB_CPUCYCLES), v));
+    }
+    {
+        /* a comparison measured with a fake clock: 125 vs 100 ns a call,
+         * the clock read costing 3 ns (ratios close to, not exactly, 1.25) */
+        static golden_clock gc;
+        memset(&gc, 0, sizeof gc);
+        gc.read_ns = 3;
+        golden_alt a0 = {&gc, 125}, a1 = {&gc, 100};
+        fb_set_clock(b, golden_now, &gc, 1e-9);
+        fb_set_output(b, NULL);
+        fb_set_performance_counters(b, false);
+        fb_set_epochs(b, 6);
+        fb_alternative alts[2] = {{"slow", golden_op, &a0}, {"fast", golden_op, &a1}};
+        (void)fb_compare(b, "cmp", alts, 2);
     }
     return b;
 }
@@ -236,14 +267,22 @@ static void test_golden(void) {
     CHECK(strstr(csv, "nan") == NULL && strstr(csv, "inf") == NULL);
     /* nonfinite row: instructions empty, cpucycles median 2 */
     CHECK(
-        strstr(csv, "odd,nonfinite,op,1,,3,3,1000000,1000000,1000000,1000000,0,,2,,,,,0.003,\n") !=
+        strstr(csv, "odd,nonfinite,op,1,,3,3,1000000,1000000,1000000,1000000,0,,2,,,,,0.003,,,,\n") !=
         NULL);
     /* the error row: text cells filled, measured cells empty */
-    CHECK(strstr(csv, "errors,broken,op,1,,,,,,,,,,,,,,,,the op was optimized away\n") != NULL);
+    CHECK(strstr(csv, "errors,broken,op,1,,,,,,,,,,,,,,,,the op was optimized away,,,\n") != NULL);
     /* GB: the complexity series become sort/100, sort/200, sort/400 */
     CHECK(strstr(gb, "\"name\": \"sort/200_median\"") != NULL);
     CHECK(strstr(gb, "\"error_occurred\": true") != NULL);
     CHECK(strstr(json, "\"complexity\": [") != NULL && strstr(json, "\"model\": \"O(n)\"") != NULL);
+    /* the comparison: CSV rows with relative and interval, a JSON entry with
+     * per-round log ratios, GB rows named title/name */
+    CHECK(strstr(csv, ",relative,ci_low,ci_high\n") != NULL);
+    CHECK(strstr(csv, "\ncmp,slow,op,1,,6,") != NULL);
+    CHECK(strstr(csv, "\ncmp,fast,op,1,,6,") != NULL);
+    CHECK(strstr(json, "\"comparisons\": [") != NULL && strstr(json, "\"log_ratios\": [") != NULL);
+    CHECK(strstr(json, "\"fastest\": \"fast\"") != NULL);
+    CHECK(strstr(gb, "\"name\": \"cmp/slow\"") != NULL && strstr(gb, "\"name\": \"cmp/fast_median\"") != NULL);
     free(csv);
     free(json);
     free(gb);
