@@ -168,14 +168,20 @@ static void fb__cmp_start_measure(struct fb__cmp_state *s) {
     if (s->exact_iters) {
         s->shared = s->exact_iters;
     } else {
-        /* the shared count brings the fastest to the target, capped so the
-         * slowest stays within max_epoch_time */
+        /* the shared count gives the slowest its target epoch, raised where
+         * the fastest's epoch would fall under the clock's resolution x
+         * clock_resolution_multiple, capped so the slowest stays within
+         * max_epoch_time (nanobench's rule): no epoch much longer than the
+         * target, so no side gets more exposure to preemption */
         double fast = s->per_iter[0], slow = s->per_iter[0];
         for (size_t i = 1; i < s->k; ++i) {
             if (s->per_iter[i] < fast) fast = s->per_iter[i];
             if (s->per_iter[i] > slow) slow = s->per_iter[i];
         }
-        double n = ceil(s->target_s / fast);
+        double n = ceil(s->target_s / slow);
+        double resolvable =
+            s->clock_info.resolution_s * s->cfg[FB__K_CLOCK_RESOLUTION_MULTIPLE] / fast;
+        if (n < ceil(resolvable)) n = ceil(resolvable);
         if (n * slow > s->cfg[FB__K_MAX_EPOCH_TIME]) n = floor(s->cfg[FB__K_MAX_EPOCH_TIME] / slow);
         if (n > FB__CMP_MAX_ITERS) n = FB__CMP_MAX_ITERS;
         s->shared = n < (double)s->min_iters ? s->min_iters : (uint64_t)n;

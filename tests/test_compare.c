@@ -122,22 +122,31 @@ static void test_identical(void) {
 }
 
 /* The shared iteration count: the same for every epoch of every side, set
- * by the fastest (250 us at 100 ns = 2500), whatever the others cost. */
+ * by the slowest (250 us at 300 ns = 834), as long as the fastest's epoch
+ * stays over 1000 clock ticks. */
 static void test_shared_iterations(void) {
     world w;
     world_init(&w, 300, 100, 0);
     fb_bench *b = world_bench(&w);
     const fb_comparison *c = world_compare(b, &w, 2);
     CHECK(c != NULL);
-    CHECK(fb_comparison_iterations(c) == 2500);
+    CHECK(fb_comparison_iterations(c) == 834);
     for (size_t i = 0; i < 2; ++i) {
         const fb_result *r = fb_comparison_result(c, i);
         CHECK(fb_result_epochs(r) == fb_comparison_rounds(c));
-        for (size_t e = 0; e < fb_result_epochs(r); ++e) CHECK(fb_result_iterations(r, e) == 2500);
+        for (size_t e = 0; e < fb_result_epochs(r); ++e) CHECK(fb_result_iterations(r, e) == 834);
     }
     CHECK_NEAR(fb_comparison_ratio(c, 1), 3.0, 1e-12);
     CHECK(fb_comparison_significant(c, 1));
     CHECK(fb_comparison_fastest(c) == 1);
+    fb_bench_free(b);
+    /* a coarse clock (10 us ticks): the fastest's epoch must span 1000 of
+     * them, so the count rises to 10 ms / 100 ns = 100000 */
+    world_init(&w, 300, 100, 0);
+    b = world_bench(&w);
+    fb_set_clock(b, world_now, &w, 10e-6);
+    c = world_compare(b, &w, 2);
+    CHECK(c != NULL && fb_comparison_iterations(c) == 100000);
     /* an exact count from the configuration is used as is */
     fb_set_epoch_iterations(b, 777);
     c = world_compare(b, &w, 2);
