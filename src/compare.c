@@ -185,17 +185,25 @@ static void fb__cmp_start_measure(struct fb__cmp_state *s) {
         if (n * slow > s->cfg[FB__K_MAX_EPOCH_TIME]) n = floor(s->cfg[FB__K_MAX_EPOCH_TIME] / slow);
         if (n > FB__CMP_MAX_ITERS) n = FB__CMP_MAX_ITERS;
         s->shared = n < (double)s->min_iters ? s->min_iters : (uint64_t)n;
-        /* the budget, per alternative as in fb_run, from its expected epoch:
-         * alternatives up to FB__CMP_SLOW_EPOCHS x the target get all their
-         * rounds; ops slower than that per call are bounded */
+        /* The time budget only bites for slow ops, as in fb_run: when an
+         * alternative's epoch is expected to outlast FB__CMP_SLOW_EPOCHS x
+         * the target (single calls slower than that). Then each alternative
+         * gets max(max_total_time, 1.5 x rounds x its epoch, capped there).
+         * Otherwise all rounds run: the time is bounded by the rounds, and
+         * cutting them on time would let a preempted epoch (time the machine
+         * took away) decide how wide the interval is. */
+        bool slow_op = false;
         double budget = 0;
         for (size_t i = 0; i < s->k; ++i) {
             double epoch = (double)s->shared * s->per_iter[i];
-            if (epoch > FB__CMP_SLOW_EPOCHS * s->target_s) epoch = FB__CMP_SLOW_EPOCHS * s->target_s;
+            if (epoch > FB__CMP_SLOW_EPOCHS * s->target_s) {
+                slow_op = true;
+                epoch = FB__CMP_SLOW_EPOCHS * s->target_s;
+            }
             double per_alt = 1.5 * (double)s->rounds_max * epoch;
             budget += per_alt > s->cfg[FB__K_MAX_TOTAL_TIME] ? per_alt : s->cfg[FB__K_MAX_TOTAL_TIME];
         }
-        s->budget_s = budget;
+        s->budget_s = slow_op ? budget : INFINITY;
     }
     s->phase = FB__CMP_MEASURE;
     s->round = s->pos = 0;
@@ -252,12 +260,9 @@ static void fb__cmp_setup(struct fb__cmp_state *s) {
     s->rounds_min = (min + s->k - 1) / s->k * s->k;
     if (rounds < s->rounds_min) rounds = s->rounds_min;
     s->rounds_max = (rounds + s->k - 1) / s->k * s->k;
-    /* bounded time for slow ops, as fb_run's budget, per alternative (when
-     * calibrated, fb__cmp_start_measure refines it) */
-    double per_alt = s->cfg[FB__K_MAX_TOTAL_TIME];
-    if (per_alt < 1.5 * (double)s->rounds_max * target)
-        per_alt = 1.5 * (double)s->rounds_max * target;
-    s->budget_s = per_alt * (double)s->k;
+    /* no time budget with an exact iteration count (the user sized the
+     * epochs); fb__cmp_start_measure sets it after calibration */
+    s->budget_s = INFINITY;
     s->exact_iters = (uint64_t)s->cfg[FB__K_EPOCH_ITERATIONS];
     s->min_iters =
         s->cfg[FB__K_MIN_EPOCH_ITERATIONS] >= 1 ? (uint64_t)s->cfg[FB__K_MIN_EPOCH_ITERATIONS] : 1;
