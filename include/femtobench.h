@@ -189,10 +189,14 @@ double fb_comparison_high(const fb_comparison *c, size_t i);
 double fb_comparison_confidence(const fb_comparison *c);
 bool fb_comparison_significant(const fb_comparison *c, size_t i); /* excludes 1; false for 0 */
 size_t fb_comparison_rounds(const fb_comparison *c);
+/* Rounds left out because an epoch was preempted (a context switch counted
+ * in it; only where that counter works, and only while the rounds an
+ * interval needs remain); their log ratios read NAN. */
+size_t fb_comparison_preempted(const fb_comparison *c);
 size_t fb_comparison_tied(const fb_comparison *c, size_t i); /* rounds tied at the clock's tick */
 uint64_t fb_comparison_iterations(const fb_comparison *c);   /* per epoch, shared by all */
 /* ln(t_baseline) - ln(t_i) in that round; NAN for a round dropped (a side
- * measured 0) or out of range. */
+ * measured 0, or preempted) or out of range. */
 double fb_comparison_log_ratio(const fb_comparison *c, size_t i, size_t round);
 /* That alternative's epochs (one per round), as an ordinary result. */
 const fb_result *fb_comparison_result(const fb_comparison *c, size_t i);

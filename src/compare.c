@@ -62,6 +62,8 @@ struct fb__cmp_state {
     uint64_t n;      /* its iterations */
     uint64_t t0;
     double *per_iter; /* calibration: seconds per iteration of each */
+    bool confirming;  /* calibration: the epoch repeats a close-enough one */
+    double first_s;   /* that one's time */
     uint64_t shared;
     size_t rounds_max, rounds_min, round, pos;
     size_t *perm;
@@ -304,6 +306,21 @@ static void fb__cmp_advance(struct fb__cmp_state *s, uint64_t ticks, const doubl
         break;
     case FB__CMP_CALIBRATE:
         if (e >= FB__CMP_CLOSE_ENOUGH * s->target_s) {
+            /* close enough: once more at the same count, and the faster of
+             * the two counts (as nanobench: two consecutive attempts), so
+             * one preempted epoch cannot shrink the shared count */
+            if (!s->confirming) {
+                s->confirming = true;
+                s->first_s = e;
+                break;
+            }
+            s->confirming = false;
+            s->per_iter[s->cur] = (e < s->first_s ? e : s->first_s) / (double)n;
+            s->n = s->min_iters;
+            if (++s->cur == s->k) fb__cmp_start_measure(s);
+        } else if (s->confirming) {
+            /* the second attempt came out shorter: the first was slowed */
+            s->confirming = false;
             s->per_iter[s->cur] = e / (double)n;
             s->n = s->min_iters;
             if (++s->cur == s->k) fb__cmp_start_measure(s);
@@ -393,19 +410,34 @@ int fb__bench_take_comparisons(fb_bench *dst, fb_bench *src) {
 }
 
 /* The paired log ratios ln t_a - ln t_b over the rounds of two results
- * with the same iteration count; dropped rounds (a side measured 0) are
- * left out. Returns how many were kept; *tied: rounds with equal times. */
-static size_t fb__cmp_pairs(const fb_result *a, const fb_result *bb, size_t rounds, double *out,
-                            size_t *tied) {
+ * with the same iteration count; dropped rounds (a side measured 0, or
+ * skip[r]: preempted) are left out. Returns how many were kept; *tied: rounds with equal times. */
+static size_t fb__cmp_pairs(const fb_result *a, const fb_result *bb, size_t rounds,
+                            const bool *skip, double *out, size_t *tied) {
     size_t kept = 0;
     *tied = 0;
     for (size_t r = 0; r < rounds; ++r) {
+        if (skip[r]) continue;
         double ta = a->values[FB_ELAPSED][r], tb = bb->values[FB_ELAPSED][r];
         if (!(ta > 0) || !(tb > 0)) continue;
         if (ta == tb) ++*tied;
         out[kept++] = log(ta) - log(tb);
     }
     return kept;
+}
+
+size_t fb__cmp_preempted(const double *switches, size_t k, size_t stride, size_t rounds,
+                         size_t min_rounds, bool *skip) {
+    size_t n = 0;
+    for (size_t r = 0; r < rounds; ++r) {
+        skip[r] = false;
+        for (size_t i = 0; i < k && !skip[r]; ++i)
+            if (switches[i * stride + r] >= 0.5) skip[r] = true;
+        n += skip[r];
+    }
+    if (rounds - n >= min_rounds) return n;
+    memset(skip, 0, rounds * sizeof *skip);
+    return 0;
 }
 
 /* The measured alternative i as a result: one epoch per round. */
@@ -510,13 +542,27 @@ static fb_comparison *fb__cmp_build(struct fb__cmp_state *s) {
         free(scratch);
         return c;
     }
+    /* Rounds where an epoch was preempted (the context-switch counter, where
+     * it works) are left out, as long as the rounds an interval needs
+     * remain: a preempted epoch measures the machine, and preemption need
+     * not hit all alternatives alike (it is more likely in the longer
+     * epochs, and it can alias with the schedule). */
+    bool *skip = calloc(rounds, sizeof *skip);
+    if (!skip) {
+        free(scratch);
+        fb__comparison_free(c);
+        return NULL;
+    }
+    if ((s->perf_mask & ~s->perf_lost) & FB__BIT(FB_CONTEXTSWITCHES))
+        c->preempted = fb__cmp_preempted(s->counts[FB_CONTEXTSWITCHES], k, s->rounds_max, rounds,
+                                         s->rounds_min, skip);
     for (size_t i = 1; i < k; ++i) {
         const fb_result *base = c->results[0], *alt = c->results[i];
         for (size_t r = 0; r < rounds; ++r) {
             double t0 = base->values[FB_ELAPSED][r], ti = alt->values[FB_ELAPSED][r];
-            if (t0 > 0 && ti > 0) c->log_ratio[i * rounds + r] = log(t0) - log(ti);
+            if (t0 > 0 && ti > 0 && !skip[r]) c->log_ratio[i * rounds + r] = log(t0) - log(ti);
         }
-        size_t m = fb__cmp_pairs(base, alt, rounds, scratch, &c->tied[i]);
+        size_t m = fb__cmp_pairs(base, alt, rounds, skip, scratch, &c->tied[i]);
         double med, lo, hi;
         fb__cmp_interval(scratch, m, c->confidence, &med, &lo, &hi);
         c->ratio[i] = exp(med);
@@ -537,12 +583,14 @@ static fb_comparison *fb__cmp_build(struct fb__cmp_state *s) {
     c->fastest = best;
     c->runner_up = second;
     size_t tied_lead;
-    size_t m = fb__cmp_pairs(c->results[second], c->results[best], rounds, scratch, &tied_lead);
+    size_t m =
+        fb__cmp_pairs(c->results[second], c->results[best], rounds, skip, scratch, &tied_lead);
     double med, lo, hi;
     fb__cmp_interval(scratch, m, c->confidence, &med, &lo, &hi);
     c->lead = exp(med);
     c->lead_low = exp(lo);
     c->lead_high = exp(hi);
+    free(skip);
     free(scratch);
     return c;
 }
@@ -753,6 +801,7 @@ bool fb_comparison_significant(const fb_comparison *c, size_t i) {
     return c && i > 0 && i < c->size && (c->low[i] > 1.0 || c->high[i] < 1.0);
 }
 size_t fb_comparison_rounds(const fb_comparison *c) { return c ? c->rounds : 0; }
+size_t fb_comparison_preempted(const fb_comparison *c) { return c ? c->preempted : 0; }
 size_t fb_comparison_tied(const fb_comparison *c, size_t i) {
     return c && i < c->size ? c->tied[i] : 0;
 }

@@ -9,6 +9,7 @@ struct fb_comparison {
     char *title;
     size_t size;          /* alternatives, baseline included */
     size_t rounds;        /* paired rounds measured */
+    size_t preempted;     /* of them left out: an epoch was preempted */
     uint64_t iterations;  /* per epoch, the same for every alternative */
     double confidence;    /* of each row's interval (Bonferroni) */
     fb_result **results;  /* [size]: each alternative's epochs, one per round */
@@ -31,6 +32,12 @@ bool fb__cmp_interval(double *v, size_t n, double confidence, double *median, do
                       double *high);
 /* The smallest number of rounds that supports an interval at confidence. */
 size_t fb__cmp_min_rounds(double confidence);
+
+/* Marks in skip[0..rounds) the rounds where some alternative's epoch had a
+ * context switch (switches[i * stride + r] >= 0.5) and returns how many,
+ * unless fewer than min_rounds would remain: then none (0). */
+size_t fb__cmp_preempted(const double *switches, size_t k, size_t stride, size_t rounds,
+                         size_t min_rounds, bool *skip);
 
 void fb__comparison_free(fb_comparison *c);
 /* Frees b's comparisons (fb_bench_free). */

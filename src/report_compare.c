@@ -90,6 +90,9 @@ void fb__comparison_summary(FILE *f, const fb_comparison *c) {
         fprintf(f, " (corrected for %zu comparisons)", c->size - 1);
     }
     fprintf(f, ", %zu paired rounds, interleaved\n", c->rounds);
+    if (c->preempted)
+        fprintf(f, "%zu of %zu rounds left out: an epoch was preempted (context switch)\n",
+                c->preempted, c->rounds);
     size_t tied = 0;
     for (size_t i = 1; i < c->size; ++i)
         if (c->tied[i] > tied) tied = c->tied[i];

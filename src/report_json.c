@@ -147,6 +147,7 @@ static void fb__jr_comparisons(fb__json *j, const fb_bench *b) {
         fb__json_obj(j, NULL, false);
         fb__json_kstr(j, "title", fb_comparison_title(cmp));
         fb__json_ku64(j, "rounds", rounds);
+        fb__json_ku64(j, "preempted", fb_comparison_preempted(cmp));
         fb__json_ku64(j, "iterations", fb_comparison_iterations(cmp));
         fb__json_knum(j, "confidence", fb_comparison_confidence(cmp));
         fb__json_kstr(j, "fastest", fb_comparison_name(cmp, fb_comparison_fastest(cmp)));

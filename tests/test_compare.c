@@ -498,6 +498,25 @@ static void test_interval_math(void) {
     CHECK(fb__cmp_min_rounds(1 - 0.05 / 9) == 9);
 }
 
+/* Rounds with a context switch in any epoch are left out, while enough
+ * remain for an interval. */
+static void test_preempted_rounds(void) {
+    /* 2 alternatives x 8 rounds (stride 10) */
+    double sw[20] = {0};
+    bool skip[8];
+    CHECK(fb__cmp_preempted(sw, 2, 10, 8, 6, skip) == 0);
+    sw[3] = 1;      /* alternative 0, round 3 */
+    sw[10 + 5] = 2; /* alternative 1, round 5 */
+    sw[10 + 3] = 1; /* round 3 again: counted once */
+    CHECK(fb__cmp_preempted(sw, 2, 10, 8, 6, skip) == 2);
+    CHECK(skip[3] && skip[5] && !skip[0] && !skip[4]);
+    sw[7] = 0.25; /* scaled noise under one switch: not preempted */
+    CHECK(fb__cmp_preempted(sw, 2, 10, 8, 6, skip) == 2 && !skip[7]);
+    sw[0] = 1; /* 3 of 8 preempted: 5 < 6 would remain, so none is left out */
+    CHECK(fb__cmp_preempted(sw, 2, 10, 8, 6, skip) == 0);
+    for (int r = 0; r < 8; ++r) CHECK(!skip[r]);
+}
+
 static void test_table_and_summary(void) {
     world w;
     world_init(&w, 125, 100, 0);
@@ -560,6 +579,7 @@ int main(void) {
     test_optimized_away();
     test_inline_misuse();
     test_slow_ops_bounded();
+    test_preempted_rounds();
     test_table_and_summary();
     CHECK_DONE();
 }
