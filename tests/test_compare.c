@@ -555,6 +555,7 @@ static void test_table_and_summary(void) {
     fclose(out);
     CHECK(strstr(text, "`B` and `A` were not separated: ratio 1.00x, 95% CI [1.00 .. 1.00], "
                        "60 paired rounds, interleaved\n60 of 60 rounds tied") != NULL);
+    free(text);
     /* the markdown writer prints every comparison again */
     text = NULL;
     out = open_memstream(&text, &len);
