@@ -17,9 +17,11 @@
 
 enum { FB__CMP_DISCOVER, FB__CMP_WARMUP, FB__CMP_CALIBRATE, FB__CMP_MEASURE, FB__CMP_DONE };
 
-/* Rounds when `epochs` is not configured: about 15 ms per alternative at the
- * default 250 us epochs; a multiple of 2, 3, 4, 5 and 6. */
-#define FB__CMP_DEFAULT_ROUNDS 60
+/* Rounds when `epochs` is not configured: about 7.5 ms of epochs per
+ * alternative at the default 250 us epochs, half of nanobench's compare()
+ * time with a far narrower interval (docs/compare.md); a multiple of 2, 3,
+ * 5 and 6 (rounded up to whole blocks for other counts). */
+#define FB__CMP_DEFAULT_ROUNDS 30
 /* The error rate of the whole table. */
 #define FB__CMP_ALPHA 0.05
 /* As in src/run.c: an epoch reaching 2/3 of the target is close enough;
