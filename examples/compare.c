@@ -58,7 +58,8 @@ int main(void) {
         return 1;
     }
     if (fb_comparison_significant(c, 1)) {
-        printf("\nthe word loop takes %.2fx the time of memcpy\n\n", 1.0 / fb_comparison_ratio(c, 1));
+        printf("\nthe word loop takes %.2fx the time of memcpy\n\n",
+               1.0 / fb_comparison_ratio(c, 1));
     }
 
     /* The inline form: bodies go straight into the timed loops, no call per

@@ -205,7 +205,8 @@ static void fb__cmp_start_measure(struct fb__cmp_state *s) {
                 epoch = FB__CMP_SLOW_EPOCHS * s->target_s;
             }
             double per_alt = 1.5 * (double)s->rounds_max * epoch;
-            budget += per_alt > s->cfg[FB__K_MAX_TOTAL_TIME] ? per_alt : s->cfg[FB__K_MAX_TOTAL_TIME];
+            budget +=
+                per_alt > s->cfg[FB__K_MAX_TOTAL_TIME] ? per_alt : s->cfg[FB__K_MAX_TOTAL_TIME];
         }
         s->budget_s = slow_op ? budget : INFINITY;
     }
@@ -258,7 +259,7 @@ static void fb__cmp_setup(struct fb__cmp_state *s) {
     for (int layer = 0; layer < FB__LAYERS; ++layer)
         if (b->cfg_set[layer] & (1u << FB__K_EPOCHS)) epochs_set = true;
     size_t rounds = epochs_set && s->cfg[FB__K_EPOCHS] >= 1 ? (size_t)s->cfg[FB__K_EPOCHS]
-                                                           : FB__CMP_DEFAULT_ROUNDS;
+                                                            : FB__CMP_DEFAULT_ROUNDS;
     /* whole blocks, and enough of them for an interval */
     size_t min = fb__cmp_min_rounds(s->confidence);
     s->rounds_min = (min + s->k - 1) / s->k * s->k;
@@ -513,8 +514,8 @@ static fb_comparison *fb__cmp_build(struct fb__cmp_state *s) {
     c->tied = calloc(k, sizeof *c->tied);
     c->log_ratio = calloc(k * (rounds ? rounds : 1), sizeof *c->log_ratio);
     double *scratch = malloc((rounds ? rounds : 1) * sizeof *scratch);
-    bool ok = c->title && c->results && c->ratio && c->low && c->high && c->tied &&
-              c->log_ratio && scratch;
+    bool ok = c->title && c->results && c->ratio && c->low && c->high && c->tied && c->log_ratio &&
+              scratch;
     if (ok && s->fail_msg) {
         char msg[600];
         if (s->failed < k)
@@ -666,8 +667,7 @@ int fb__cmp_next(fb__cmp *c) {
     } else if (s->phase == FB__CMP_DISCOVER) {
         fb__cmp_setup(s);
     } else if (s->phase != FB__CMP_DONE && (!s->ran || s->pass_pos != s->k)) {
-        fb__cmp_fail(s, s->k,
-                     "FB_COMPARE's block must reach the same alternatives on every pass");
+        fb__cmp_fail(s, s->k, "FB_COMPARE's block must reach the same alternatives on every pass");
     }
     if (s->phase == FB__CMP_DONE) {
         fb__cmp_finish(c);
@@ -704,8 +704,9 @@ uint64_t fb__cmp_alt(fb__cmp *c, const char *name) {
     }
     if (s->phase == FB__CMP_DONE) return 0;
     if (i >= s->k || !name || strcmp(name, s->names[i]) != 0) {
-        fb__cmp_fail(s, s->k, "FB_COMPARE's block must name the same alternatives in the same "
-                              "order on every pass");
+        fb__cmp_fail(s, s->k,
+                     "FB_COMPARE's block must name the same alternatives in the same "
+                     "order on every pass");
         return 0;
     }
     if (i != s->cur || s->ran) return 0; /* one epoch per pass */
@@ -740,9 +741,8 @@ void fb__cmp_alt_done(fb__cmp *c, uint64_t left) {
 
 /* The function-pointer form drives the same protocol as FB_COMPARE, so
  * both get the same schedule. */
-FB__NOINLINE const fb_comparison *fb__compare_at(fb_bench *b, const char *title,
-                                                 const fb_alternative *alts, size_t n,
-                                                 int callsite) {
+FB__NOINLINE const fb_comparison *
+fb__compare_at(fb_bench *b, const char *title, const fb_alternative *alts, size_t n, int callsite) {
     if (!b) return NULL;
     const char *t = title ? title : b->name ? b->name : b->title;
     for (size_t i = 0; alts && i < n; ++i)

@@ -7,17 +7,17 @@
 /* A finished comparison: immutable once built, owned by its bench. */
 struct fb_comparison {
     char *title;
-    size_t size;          /* alternatives, baseline included */
-    size_t rounds;        /* paired rounds measured */
-    size_t preempted;     /* of them left out: an epoch was preempted */
-    uint64_t iterations;  /* per epoch, the same for every alternative */
-    double confidence;    /* of each row's interval (Bonferroni) */
-    fb_result **results;  /* [size]: each alternative's epochs, one per round */
-    double *ratio;        /* [size] t_baseline / t_i */
-    double *low, *high;   /* [size] interval on the ratio */
-    size_t *tied;         /* [size] rounds where both sides read the same time */
-    double *log_ratio;    /* [size * rounds] ln t_0 - ln t_i, NAN = dropped */
-    char *error;          /* why no rounds were measured, or NULL */
+    size_t size;         /* alternatives, baseline included */
+    size_t rounds;       /* paired rounds measured */
+    size_t preempted;    /* of them left out: an epoch was preempted */
+    uint64_t iterations; /* per epoch, the same for every alternative */
+    double confidence;   /* of each row's interval (Bonferroni) */
+    fb_result **results; /* [size]: each alternative's epochs, one per round */
+    double *ratio;       /* [size] t_baseline / t_i */
+    double *low, *high;  /* [size] interval on the ratio */
+    size_t *tied;        /* [size] rounds where both sides read the same time */
+    double *log_ratio;   /* [size * rounds] ln t_0 - ln t_i, NAN = dropped */
+    char *error;         /* why no rounds were measured, or NULL */
     /* the summary: the fastest alternative against the runner-up (for two
      * alternatives, alternative 1 against the baseline is in ratio[1]) */
     size_t fastest, runner_up;

@@ -58,7 +58,8 @@ int main(int argc, char **argv) {
                 FB_ALTERNATIVE("chain40 b") { CC_CHAIN40(xb); }
             }
         } else {
-            const fb_alternative alts[2] = {{"chain40", cc_chain40, &xa}, {"again", cc_chain40, &xb}};
+            const fb_alternative alts[2] = {{"chain40", cc_chain40, &xa},
+                                            {"again", cc_chain40, &xb}};
             (void)fb_compare(b, "self", alts, 2);
         }
         double wall = cc_now_s() - t0;

@@ -35,12 +35,16 @@ int main(int argc, char **argv) {
         b.output(nullptr);
         auto t0 = std::chrono::steady_clock::now();
         void (*f)(void *) = fn;
-        auto c = known    ? b.compare("chain44", [&] { CC_CHAIN44(xa); }, "chain40", [&] { CC_CHAIN40(xb); })
-                 : copies ? b.compare("chain40 a", [&] { CC_CHAIN40(xa); }, "chain40 b", [&] { CC_CHAIN40(xb); })
-                          : b.compare("chain40", [&] { f(&xa); }, "again", [&] { f(&xb); });
+        auto c = known ? b.compare(
+                             "chain44", [&] { CC_CHAIN44(xa); }, "chain40", [&] { CC_CHAIN40(xb); })
+                 : copies ? b.compare(
+                                "chain40 a", [&] { CC_CHAIN40(xa); }, "chain40 b",
+                                [&] { CC_CHAIN40(xb); })
+                          : b.compare(
+                                "chain40", [&] { f(&xa); }, "again", [&] { f(&xb); });
         double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        std::printf("%.9g %.9g %.9g %d %zu %.6f\n", c[1].relative, c[1].relativeLow, c[1].relativeHigh,
-                    c.isSignificant(1) ? 1 : 0, c.rounds(), wall);
+        std::printf("%.9g %.9g %.9g %d %zu %.6f\n", c[1].relative, c[1].relativeLow,
+                    c[1].relativeHigh, c.isSignificant(1) ? 1 : 0, c.rounds(), wall);
     }
     ankerl::nanobench::doNotOptimizeAway(xa);
     ankerl::nanobench::doNotOptimizeAway(xb);
