@@ -187,6 +187,20 @@ static void test_latin_square(void) {
         CHECK_NEAR(fb_comparison_confidence(c), 1 - 0.05 / (double)(k - 1), 1e-12);
         fb_bench_free(b);
     }
+    /* FEMTOBENCH_CONFIG applies (code wins over it) */
+    {
+        setenv("FEMTOBENCH_CONFIG", "epochs=10", 1);
+        world w;
+        world_init(&w, 100, 120, 140);
+        fb_bench *b = world_bench(&w);
+        unsetenv("FEMTOBENCH_CONFIG");
+        const fb_comparison *c = world_compare(b, &w, 2);
+        CHECK(c != NULL && fb_comparison_rounds(c) == 10);
+        fb_set_epochs(b, 14);
+        c = world_compare(b, &w, 2);
+        CHECK(c != NULL && fb_comparison_rounds(c) == 14);
+        fb_bench_free(b);
+    }
     /* rounds are whole blocks, and enough for an interval */
     world w;
     world_init(&w, 100, 120, 140);
