@@ -404,6 +404,7 @@ void fb__bench_free_comparisons(fb_bench *b) {
 
 int fb__bench_take_comparisons(fb_bench *dst, fb_bench *src) {
     size_t i = 0;
+    if (!src->n_comparisons) return FB_OK; /* (comparisons may be NULL) */
     for (; i < src->n_comparisons; ++i)
         if (fb__bench_add_comparison(dst, src->comparisons[i]) != FB_OK) break;
     memmove(src->comparisons, src->comparisons + i,
