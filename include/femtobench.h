@@ -18,7 +18,6 @@
  * Every public name starts with fb_ / FB_; names with fb__ / FB__ are internal.
  * Configuration macros (define before including this header):
  *   FEMTOBENCH_IMPLEMENTATION   single-header build only: compile the implementation here.
- *   FB_NO_SHORT_NAMES           reserved; nothing is defined without the fb_ prefix.
  * Environment variables read at run time: FEMTOBENCH_CONFIG, FEMTOBENCH_ENDLESS,
  * FEMTOBENCH_SUPPRESS_WARNINGS (see README.md).
  */
@@ -56,15 +55,20 @@ typedef enum fb_measure {
     FB_MEASURE_COUNT
 } fb_measure;
 
-/* Error codes: 0 is success, failures are negative. */
-enum {
-    FB_OK = 0,
-    FB_EINVAL = -1,  /* invalid argument */
-    FB_ENOMEM = -2,  /* out of memory */
-    FB_EIO = -3,     /* a read or write failed */
-    FB_ENOTSUP = -4, /* not supported on this system */
-    FB_ENOENT = -5   /* no such benchmark / nothing selected */
-};
+/* Error codes: 0 is success, failures are negative. One list (libuv's
+ * pattern): FB_ERRNO_MAP(X) expands X(name, code, message) per error, and
+ * both this enum and fb_strerror() are generated from it. */
+#define FB_ERRNO_MAP(X)                                                                            \
+    X(OK, 0, "success")                                                                            \
+    X(EINVAL, -1, "invalid argument")                                                              \
+    X(ENOMEM, -2, "out of memory")                                                                 \
+    X(EIO, -3, "input/output error")                                                               \
+    X(ENOTSUP, -4, "not supported on this system")                                                 \
+    X(ENOENT, -5, "no such benchmark")
+
+#define FB__ERRNO_ENUM(name, code, msg) FB_##name = code,
+enum { FB_ERRNO_MAP(FB__ERRNO_ENUM) };
+#undef FB__ERRNO_ENUM
 
 const char *fb_strerror(int err);
 const char *fb_version(void);              /* "MAJOR.MINOR.PATCH" */
@@ -90,8 +94,11 @@ void fb_set_warmup(fb_bench *b, uint64_t iterations);    /* 0 */
 void fb_set_relative(fb_bench *b, bool relative);
 void fb_set_time_unit(fb_bench *b, double seconds, const char *label); /* 1e-9 "ns" */
 void fb_set_output(fb_bench *b, FILE *out);                            /* stdout; NULL = silent */
-void fb_set_complexity_n(fb_bench *b, double n);                       /* 0 = unset */
-void fb_set_performance_counters(fb_bench *b, bool on);                /* true */
+/* Where messages that are not results go (warnings about the machine, notes
+ * about the counters, a refused nested run): stderr by default, NULL = none. */
+void fb_set_diagnostics(fb_bench *b, FILE *diag);
+void fb_set_complexity_n(fb_bench *b, double n);        /* 0 = unset */
+void fb_set_performance_counters(fb_bench *b, bool on); /* true */
 
 /* A custom clock returning nanoseconds (e.g. a fake clock in tests, or a
  * GPU timer). resolution_s is its tick, which sets the epoch target. */
@@ -165,11 +172,10 @@ const fb_comparison *fb_compare(fb_bench *b, const char *title, const fb_alterna
         for (int fb__cmp_once_ = 1; fb__cmp_once_;                                                 \
              fb__cmp_once_ = 0, fb__FB_ALTERNATIVE_must_be_inside_FB_COMPARE.pass_ok = 1)
 #define FB_ALTERNATIVE(name)                                                                       \
-    for (uint64_t fb__alt_i_ = fb__cmp_alt(&fb__FB_ALTERNATIVE_must_be_inside_FB_COMPARE, (name)),  \
+    for (uint64_t fb__alt_i_ = fb__cmp_alt(&fb__FB_ALTERNATIVE_must_be_inside_FB_COMPARE, (name)), \
                   fb__alt_once_ = fb__alt_i_ ? 1u : 0u;                                            \
-         fb__alt_once_;                                                                            \
-         fb__alt_once_ = 0, fb__cmp_alt_done(&fb__FB_ALTERNATIVE_must_be_inside_FB_COMPARE,        \
-                                             fb__alt_i_))                                          \
+         fb__alt_once_; fb__alt_once_ = 0,                                                         \
+                  fb__cmp_alt_done(&fb__FB_ALTERNATIVE_must_be_inside_FB_COMPARE, fb__alt_i_))     \
         for (; fb__alt_i_; --fb__alt_i_)
 
 /* The last comparison made on b, or NULL; all of them in order. */

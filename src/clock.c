@@ -1,5 +1,5 @@
 /* The monotonic clock, its resolution and its read overhead. */
-#include "internal.h"
+#include "clock.h"
 
 #include <pthread.h>
 #include <time.h>
@@ -38,15 +38,4 @@ void fb__clock_measure(fb_clock_fn now_ns, void *ctx, fb__clock_info *out) {
     }
     out->resolution_s = best == UINT64_MAX ? 1e-6 : (double)best * 1e-9;
     out->overhead_s = (double)best_run * 1e-9 / 64.0;
-}
-
-/* Write-once process fact (see docs/design.md, "Process-wide state"). */
-static pthread_once_t fb__clock_once = PTHREAD_ONCE_INIT;
-static fb__clock_info fb__clock_info_process;
-
-static void fb__clock_init(void) { fb__clock_measure(NULL, NULL, &fb__clock_info_process); }
-
-const fb__clock_info *fb__clock_process_info(void) {
-    pthread_once(&fb__clock_once, fb__clock_init);
-    return &fb__clock_info_process;
 }

@@ -1,15 +1,23 @@
-/* The paired, interleaved comparison: scheduling and statistics.
+/* The paired, interleaved comparison: the scheduler.
  *
  * All alternatives run the same iteration count per epoch. A round is one
  * epoch of each; each block of K rounds (K alternatives) follows a cyclic
  * Latin square of a fresh random permutation, so every alternative takes
  * every position once per block and a drift that is linear over the block
- * cancels. Each round gives ln(t_baseline) - ln(t_i); the ratio is the exp
- * of their median, with a sign-test (binomial order statistic) interval,
- * Bonferroni-corrected over the K - 1 comparisons. This file measures and
- * builds the immutable fb_comparison; src/report_compare.c formats it.
- * docs/compare.md explains every rule and default. */
+ * cancels. This file measures, builds the immutable fb_comparison (its
+ * statistics: src/compare_stats.c) and publishes it to the bench's
+ * comparison sinks (the live table's: src/report_compare.c); it never
+ * formats or prints itself. docs/compare.md explains every rule and
+ * default. */
 #include "compare.h"
+
+#include "bench.h"
+#include "clock.h"
+#include "perf.h"
+#include "process.h"
+#include "settings.h"
+#include "stats.h"
+#include "text.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -44,8 +52,9 @@ struct fb__cmp_state {
     bool bad;      /* bad input: nothing is measured or recorded */
     size_t failed; /* the alternative that could not be measured, or k */
     char *fail_msg;
-    /* configuration */
-    double cfg[FB__K_COUNT];
+    /* configuration (cfg: config.num) */
+    fb__config config;
+    const double *cfg;
     fb_clock_fn clock;
     void *clock_ctx;
     fb__clock_info clock_info;
@@ -80,46 +89,12 @@ static uint64_t fb__cmp_default_clock(void *ctx) {
     return fb__clock_now_ns();
 }
 
-/* ------------------------------------------------------------ statistics */
-
-static int fb__cmp_dbl_order(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y ? 1 : 0;
-}
-
-size_t fb__cmp_min_rounds(double confidence) {
-    double half_alpha = (1.0 - confidence) / 2;
-    size_t n = 1;
-    while (ldexp(1.0, -(int)n) > half_alpha && n < 64) ++n;
-    return n;
-}
-
-bool fb__cmp_interval(double *v, size_t n, double confidence, double *median, double *low,
-                      double *high) {
-    *median = *low = *high = NAN;
-    if (!n) return false;
-    qsort(v, n, sizeof *v, fb__cmp_dbl_order);
-    *median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-    /* k: the largest with P(Bin(n, 1/2) <= k - 1) <= alpha / 2, exactly */
-    double half_alpha = (1.0 - confidence) / 2, cum = 0, dn = (double)n;
-    size_t k = 0;
-    for (size_t j = 0; j < n / 2 + 1; ++j) {
-        double dj = (double)j;
-        cum += exp(lgamma(dn + 1) - lgamma(dj + 1) - lgamma(dn - dj + 1) - dn * log(2.0));
-        if (cum > half_alpha) break;
-        k = j + 1;
-    }
-    if (k == 0) return false;
-    *low = v[k - 1];
-    *high = v[n - k];
-    return true;
-}
-
 /* ------------------------------------------------------------- schedule */
 
 static void fb__cmp_state_free(struct fb__cmp_state *s) {
     if (!s) return;
     free(s->title);
+    fb__config_free(&s->config);
     for (size_t i = 0; i < s->k; ++i) free(s->names[i]);
     free(s->names);
     free(s->fail_msg);
@@ -139,16 +114,12 @@ static void fb__cmp_fail(struct fb__cmp_state *s, size_t alt, const char *msg) {
     s->phase = FB__CMP_DONE;
 }
 
+/* Bad input: one error line on the diagnostics stream, nothing recorded. */
 static void fb__cmp_bad(struct fb__cmp_state *s, const char *what, const char *name) {
-    if (s->b->out) {
-        fprintf(s->b->out, "femtobench: error: comparison '%s': %s", s->title, what);
-        if (name) {
-            fputs(" `", s->b->out);
-            fb__md_text(s->b->out, name);
-            fputc('`', s->b->out);
-        }
-        fputc('\n', s->b->out);
-    }
+    if (name)
+        fb__bench_diag(s->b, "error: comparison '%s': %s `%s`", s->title, what, name);
+    else
+        fb__bench_diag(s->b, "error: comparison '%s': %s", s->title, what);
     s->bad = true;
     s->phase = FB__CMP_DONE;
 }
@@ -251,13 +222,9 @@ static void fb__cmp_setup(struct fb__cmp_state *s) {
     }
     s->failed = s->k;
     s->confidence = 1.0 - FB__CMP_ALPHA / (double)(s->k - 1);
-    double target = s->clock_info.resolution_s * s->cfg[FB__K_CLOCK_RESOLUTION_MULTIPLE];
-    if (target > s->cfg[FB__K_MAX_EPOCH_TIME]) target = s->cfg[FB__K_MAX_EPOCH_TIME];
-    if (target < s->cfg[FB__K_MIN_EPOCH_TIME]) target = s->cfg[FB__K_MIN_EPOCH_TIME];
-    s->target_s = target;
     bool epochs_set = false;
     for (int layer = 0; layer < FB__LAYERS; ++layer)
-        if (b->cfg_set[layer] & (1u << FB__K_EPOCHS)) epochs_set = true;
+        if (b->layers[layer].set & (1u << FB__K_EPOCHS)) epochs_set = true;
     size_t rounds = epochs_set && s->cfg[FB__K_EPOCHS] >= 1 ? (size_t)s->cfg[FB__K_EPOCHS]
                                                             : FB__CMP_DEFAULT_ROUNDS;
     /* whole blocks, and enough of them for an interval */
@@ -265,6 +232,15 @@ static void fb__cmp_setup(struct fb__cmp_state *s) {
     s->rounds_min = (min + s->k - 1) / s->k * s->k;
     if (rounds < s->rounds_min) rounds = s->rounds_min;
     s->rounds_max = (rounds + s->k - 1) / s->k * s->k;
+    /* the runner's -min_time: spread over the epochs each alternative really
+     * has (its rounds), as src/run.c spreads it over a run's epochs */
+    if (s->config.min_time_s > 0 &&
+        s->cfg[FB__K_MIN_EPOCH_TIME] < s->config.min_time_s / (double)s->rounds_max)
+        s->config.num[FB__K_MIN_EPOCH_TIME] = s->config.min_time_s / (double)s->rounds_max;
+    double target = s->clock_info.resolution_s * s->cfg[FB__K_CLOCK_RESOLUTION_MULTIPLE];
+    if (target > s->cfg[FB__K_MAX_EPOCH_TIME]) target = s->cfg[FB__K_MAX_EPOCH_TIME];
+    if (target < s->cfg[FB__K_MIN_EPOCH_TIME]) target = s->cfg[FB__K_MIN_EPOCH_TIME];
+    s->target_s = target;
     /* no time budget with an exact iteration count (the user sized the
      * epochs); fb__cmp_start_measure sets it after calibration */
     s->budget_s = INFINITY;
@@ -282,8 +258,7 @@ static void fb__cmp_setup(struct fb__cmp_state *s) {
         fb__cmp_fail(s, s->k, "out of memory");
         return;
     }
-    if (b->out) fb__env_warn_once(stderr, s->callsite);
-    s->perf = fb__bench_perf(b);
+    s->perf = fb__bench_prepare(b, s->callsite);
     s->perf_mask = s->perf ? fb__perf_available(s->perf) & ~FB__BIT(FB_ELAPSED) : 0;
     for (int m = 1; m < FB_MEASURE_COUNT; ++m)
         if (s->perf_mask & FB__BIT(m)) {
@@ -367,94 +342,25 @@ static void fb__cmp_advance(struct fb__cmp_state *s, uint64_t ticks, const doubl
 
 /* ------------------------------------------------------ the comparison */
 
-void fb__comparison_free(fb_comparison *c) {
-    if (!c) return;
-    for (size_t i = 0; c->results && i < c->size; ++i) fb__result_free(c->results[i]);
-    free(c->results);
-    free(c->title);
-    free(c->ratio);
-    free(c->low);
-    free(c->high);
-    free(c->tied);
-    free(c->log_ratio);
-    free(c->error);
-    free(c);
-}
-
-static int fb__bench_add_comparison(fb_bench *b, fb_comparison *c) {
-    if (b->n_comparisons == b->cap_comparisons) {
-        size_t cap = b->cap_comparisons ? 2 * b->cap_comparisons : 4;
-        fb_comparison **p = realloc(b->comparisons, cap * sizeof *p);
-        if (!p) return FB_ENOMEM;
-        b->comparisons = p;
-        b->cap_comparisons = cap;
-    }
-    b->comparisons[b->n_comparisons++] = c;
-    return FB_OK;
-}
-
-void fb__bench_free_comparisons(fb_bench *b) {
-    for (size_t i = 0; i < b->n_comparisons; ++i) fb__comparison_free(b->comparisons[i]);
-    free(b->comparisons);
-    b->comparisons = NULL;
-    b->n_comparisons = b->cap_comparisons = 0;
-    fb__cmp_state_free(b->cmp); /* a block left with break/return/goto */
-    b->cmp = NULL;
-}
-
-int fb__bench_take_comparisons(fb_bench *dst, fb_bench *src) {
-    size_t i = 0;
-    if (!src->n_comparisons) return FB_OK; /* (comparisons may be NULL) */
-    for (; i < src->n_comparisons; ++i)
-        if (fb__bench_add_comparison(dst, src->comparisons[i]) != FB_OK) break;
-    memmove(src->comparisons, src->comparisons + i,
-            (src->n_comparisons - i) * sizeof *src->comparisons);
-    src->n_comparisons -= i;
-    return src->n_comparisons ? FB_ENOMEM : FB_OK;
-}
-
-/* The paired log ratios ln t_a - ln t_b over the rounds of two results
- * with the same iteration count; dropped rounds (a side measured 0, or
- * skip[r]: preempted) are left out. Returns how many were kept; *tied: rounds with equal times. */
-static size_t fb__cmp_pairs(const fb_result *a, const fb_result *bb, size_t rounds,
-                            const bool *skip, double *out, size_t *tied) {
-    size_t kept = 0;
-    *tied = 0;
-    for (size_t r = 0; r < rounds; ++r) {
-        if (skip[r]) continue;
-        double ta = a->values[FB_ELAPSED][r], tb = bb->values[FB_ELAPSED][r];
-        if (!(ta > 0) || !(tb > 0)) continue;
-        if (ta == tb) ++*tied;
-        out[kept++] = log(ta) - log(tb);
-    }
-    return kept;
-}
-
-size_t fb__cmp_preempted(const double *switches, size_t k, size_t stride, size_t rounds,
-                         size_t min_rounds, bool *skip) {
-    size_t n = 0;
-    for (size_t r = 0; r < rounds; ++r) {
-        skip[r] = false;
-        for (size_t i = 0; i < k && !skip[r]; ++i)
-            if (switches[i * stride + r] >= 0.5) skip[r] = true;
-        n += skip[r];
-    }
-    if (rounds - n >= min_rounds) return n;
-    memset(skip, 0, rounds * sizeof *skip);
-    return 0;
-}
-
-/* The measured alternative i as a result: one epoch per round. */
+/* The measured alternative i as a result: one epoch per round, the
+ * comparison's configuration by value under its title, never relative. */
 static fb_result *fb__cmp_result(struct fb__cmp_state *s, size_t i, size_t rounds,
                                  const char *failed_name) {
-    fb_result *res = fb__result_new(s->b, s->callsite, s->cfg, &s->clock_info);
+    fb_result *res = calloc(1, sizeof *res);
     if (!res) return NULL;
-    free(res->title);
-    res->title = fb__strdup(s->title);
+    if (fb__config_copy(&res->config, &s->config) != FB_OK) {
+        free(res);
+        return NULL;
+    }
+    free(res->config.title);
+    res->config.title = fb__strdup(s->title);
+    res->config.relative = false;
+    res->callsite = s->callsite;
+    res->clock_resolution_s = s->clock_info.resolution_s;
+    res->clock_overhead_s = s->clock_info.overhead_s;
     res->name = s->names[i];
     s->names[i] = NULL;
-    res->relative = false;
-    if (!res->title || !res->name) {
+    if (!res->config.title || !res->name) {
         fb__result_free(res);
         return NULL;
     }
@@ -499,25 +405,15 @@ static fb_result *fb__cmp_result(struct fb__cmp_state *s, size_t i, size_t round
     return res;
 }
 
+/* The immutable comparison of what was measured (NULL: out of memory). */
 static fb_comparison *fb__cmp_build(struct fb__cmp_state *s) {
-    fb_comparison *c = calloc(1, sizeof *c);
-    if (!c) return NULL;
     size_t k = s->k, rounds = s->fail_msg ? 0 : s->round;
-    c->size = k;
-    c->rounds = rounds;
+    fb_comparison *c = fb__comparison_alloc(s->title, k, rounds);
+    if (!c) return NULL;
     c->iterations = s->fail_msg ? 0 : s->shared;
     c->confidence = s->confidence;
-    c->title = fb__strdup(s->title);
-    c->results = calloc(k, sizeof *c->results);
-    c->ratio = calloc(k, sizeof *c->ratio);
-    c->low = calloc(k, sizeof *c->low);
-    c->high = calloc(k, sizeof *c->high);
-    c->tied = calloc(k, sizeof *c->tied);
-    c->log_ratio = calloc(k * (rounds ? rounds : 1), sizeof *c->log_ratio);
-    double *scratch = malloc((rounds ? rounds : 1) * sizeof *scratch);
-    bool ok = c->title && c->results && c->ratio && c->low && c->high && c->tied && c->log_ratio &&
-              scratch;
-    if (ok && s->fail_msg) {
+    bool ok = true;
+    if (s->fail_msg) {
         char msg[600];
         if (s->failed < k)
             snprintf(msg, sizeof msg, "`%s`: %s", s->names[s->failed] ? s->names[s->failed] : "?",
@@ -532,20 +428,10 @@ static fb_comparison *fb__cmp_build(struct fb__cmp_state *s) {
         ok = (c->results[i] = fb__cmp_result(s, i, rounds, failed_name)) != NULL;
     free(failed_name);
     if (!ok) {
-        free(scratch);
         fb__comparison_free(c);
         return NULL;
     }
-    c->fastest = c->runner_up = 0;
-    c->lead = c->lead_low = c->lead_high = NAN;
-    for (size_t i = 0; i < k; ++i) {
-        c->ratio[i] = c->low[i] = c->high[i] = i == 0 && rounds ? 1.0 : NAN;
-        for (size_t r = 0; r < rounds; ++r) c->log_ratio[i * rounds + r] = i == 0 ? 0.0 : NAN;
-    }
-    if (!rounds) {
-        free(scratch);
-        return c;
-    }
+    if (!rounds) return c;
     /* Rounds where an epoch was preempted (the context-switch counter, where
      * it works) are left out, as long as the rounds an interval needs
      * remain: a preempted epoch measures the machine, and preemption need
@@ -553,65 +439,32 @@ static fb_comparison *fb__cmp_build(struct fb__cmp_state *s) {
      * epochs, and it can alias with the schedule). */
     bool *skip = calloc(rounds, sizeof *skip);
     if (!skip) {
-        free(scratch);
         fb__comparison_free(c);
         return NULL;
     }
     if ((s->perf_mask & ~s->perf_lost) & FB__BIT(FB_CONTEXTSWITCHES))
         c->preempted = fb__cmp_preempted(s->counts[FB_CONTEXTSWITCHES], k, s->rounds_max, rounds,
                                          s->rounds_min, skip);
-    for (size_t i = 1; i < k; ++i) {
-        const fb_result *base = c->results[0], *alt = c->results[i];
-        for (size_t r = 0; r < rounds; ++r) {
-            double t0 = base->values[FB_ELAPSED][r], ti = alt->values[FB_ELAPSED][r];
-            if (t0 > 0 && ti > 0 && !skip[r]) c->log_ratio[i * rounds + r] = log(t0) - log(ti);
-        }
-        size_t m = fb__cmp_pairs(base, alt, rounds, skip, scratch, &c->tied[i]);
-        double med, lo, hi;
-        fb__cmp_interval(scratch, m, c->confidence, &med, &lo, &hi);
-        c->ratio[i] = exp(med);
-        c->low[i] = exp(lo);
-        c->high[i] = exp(hi);
-    }
-    /* the fastest (lowest median time) against the runner-up, paired */
-    size_t best = 0;
-    for (size_t i = 1; i < k; ++i)
-        if (fb_result_median(c->results[i], FB_ELAPSED) <
-            fb_result_median(c->results[best], FB_ELAPSED))
-            best = i;
-    size_t second = best == 0 ? 1 : 0;
-    for (size_t i = 0; i < k; ++i)
-        if (i != best && fb_result_median(c->results[i], FB_ELAPSED) <
-                             fb_result_median(c->results[second], FB_ELAPSED))
-            second = i;
-    c->fastest = best;
-    c->runner_up = second;
-    size_t tied_lead;
-    size_t m =
-        fb__cmp_pairs(c->results[second], c->results[best], rounds, skip, scratch, &tied_lead);
-    double med, lo, hi;
-    fb__cmp_interval(scratch, m, c->confidence, &med, &lo, &hi);
-    c->lead = exp(med);
-    c->lead_low = exp(lo);
-    c->lead_high = exp(hi);
+    int rc = fb__comparison_analyze(c, skip);
     free(skip);
-    free(scratch);
+    if (rc != FB_OK) {
+        fb__comparison_free(c);
+        return NULL;
+    }
     return c;
 }
 
-/* The block ended: build the comparison, store it on b, print it. */
+/* The block ended: build the comparison and publish it (the bench stores
+ * it and hands it to its comparison sinks, the live table among them). */
 static void fb__cmp_finish(fb__cmp *cmp) {
     struct fb__cmp_state *s = cmp->s;
     fb_bench *b = s->b;
     cmp->s = NULL;
     b->cmp = NULL;
+    b->cmp_free = NULL;
     if (!s->bad) {
         fb_comparison *c = fb__cmp_build(s);
-        if (c && fb__bench_add_comparison(b, c) != FB_OK) {
-            fb__comparison_free(c);
-            c = NULL;
-        }
-        if (c) fb__report_comparison(b, c);
+        if (c) fb__bench_publish_comparison(b, c);
     }
     fb__cmp_state_free(s);
 }
@@ -620,26 +473,24 @@ static void fb__cmp_finish(fb__cmp *cmp) {
 
 fb__cmp fb__cmp_begin(fb_bench *b, const char *title, int callsite) {
     fb__cmp c = {NULL, 1};
-    if (!title) title = b->name ? b->name : b->title;
+    if (!title) title = b->name ? b->name : b->cfg.title;
     if (b->run || b->cmp) { /* nested: refuse, keep the outer one */
-        if (b->out)
-            fprintf(b->out,
-                    "femtobench: comparison '%s' not run: another run of this bench is in "
-                    "progress\n",
-                    title);
+        fb__bench_diag(b, "comparison '%s' not run: another run of this bench is in progress",
+                       title);
         return c;
     }
     struct fb__cmp_state *s = calloc(1, sizeof *s);
     if (!s) return c;
     s->b = b;
     s->title = fb__strdup(title);
-    if (!s->title) {
+    if (!s->title || fb__bench_config(b, &s->config) != FB_OK) {
+        free(s->title);
         free(s);
         return c;
     }
+    s->cfg = s->config.num;
     s->callsite = callsite;
     s->shape = FB__SHAPE_INLINE;
-    for (int k = 0; k < FB__K_COUNT; ++k) s->cfg[k] = fb__cfg(b, (fb__key)k);
     if (b->clock) {
         s->clock = b->clock;
         s->clock_ctx = b->clock_ctx;
@@ -647,10 +498,11 @@ fb__cmp fb__cmp_begin(fb_bench *b, const char *title, int callsite) {
         s->clock_info.overhead_s = 0;
     } else {
         s->clock = fb__cmp_default_clock;
-        s->clock_info = *fb__clock_process_info();
+        s->clock_info = fb__process_clock();
     }
     s->phase = FB__CMP_DISCOVER;
     b->cmp = s;
+    b->cmp_free = fb__cmp_state_free; /* fb_bench_free releases a block left early */
     c.s = s;
     return c;
 }
@@ -745,12 +597,10 @@ void fb__cmp_alt_done(fb__cmp *c, uint64_t left) {
 FB__NOINLINE const fb_comparison *
 fb__compare_at(fb_bench *b, const char *title, const fb_alternative *alts, size_t n, int callsite) {
     if (!b) return NULL;
-    const char *t = title ? title : b->name ? b->name : b->title;
+    const char *t = title ? title : b->name ? b->name : b->cfg.title;
     for (size_t i = 0; alts && i < n; ++i)
         if (!alts[i].op) {
-            if (b->out)
-                fprintf(b->out, "femtobench: error: comparison '%s': alternative %zu has no op\n",
-                        t, i);
+            fb__bench_diag(b, "error: comparison '%s': alternative %zu has no op", t, i);
             return NULL;
         }
     if (!alts) n = 0;
@@ -775,44 +625,3 @@ const fb_comparison *(fb_compare)(fb_bench *b, const char *title, const fb_alter
                                   size_t n) {
     return fb__compare_at(b, title, alts, n, -1);
 }
-
-/* ------------------------------------------------------------ accessors */
-
-const fb_comparison *fb_last_comparison(const fb_bench *b) {
-    return b && b->n_comparisons ? b->comparisons[b->n_comparisons - 1] : NULL;
-}
-size_t fb_comparison_count(const fb_bench *b) { return b ? b->n_comparisons : 0; }
-const fb_comparison *fb_comparison_at(const fb_bench *b, size_t i) {
-    return b && i < b->n_comparisons ? b->comparisons[i] : NULL;
-}
-const char *fb_comparison_title(const fb_comparison *c) { return c ? c->title : NULL; }
-size_t fb_comparison_size(const fb_comparison *c) { return c ? c->size : 0; }
-const char *fb_comparison_name(const fb_comparison *c, size_t i) {
-    return c && i < c->size ? c->results[i]->name : NULL;
-}
-double fb_comparison_ratio(const fb_comparison *c, size_t i) {
-    return c && i < c->size ? c->ratio[i] : NAN;
-}
-double fb_comparison_low(const fb_comparison *c, size_t i) {
-    return c && i < c->size ? c->low[i] : NAN;
-}
-double fb_comparison_high(const fb_comparison *c, size_t i) {
-    return c && i < c->size ? c->high[i] : NAN;
-}
-double fb_comparison_confidence(const fb_comparison *c) { return c ? c->confidence : NAN; }
-bool fb_comparison_significant(const fb_comparison *c, size_t i) {
-    return c && i > 0 && i < c->size && (c->low[i] > 1.0 || c->high[i] < 1.0);
-}
-size_t fb_comparison_rounds(const fb_comparison *c) { return c ? c->rounds : 0; }
-size_t fb_comparison_preempted(const fb_comparison *c) { return c ? c->preempted : 0; }
-size_t fb_comparison_tied(const fb_comparison *c, size_t i) {
-    return c && i < c->size ? c->tied[i] : 0;
-}
-uint64_t fb_comparison_iterations(const fb_comparison *c) { return c ? c->iterations : 0; }
-double fb_comparison_log_ratio(const fb_comparison *c, size_t i, size_t round) {
-    return c && i < c->size && round < c->rounds ? c->log_ratio[i * c->rounds + round] : NAN;
-}
-const fb_result *fb_comparison_result(const fb_comparison *c, size_t i) {
-    return c && i < c->size ? c->results[i] : NULL;
-}
-size_t fb_comparison_fastest(const fb_comparison *c) { return c ? c->fastest : 0; }

@@ -14,9 +14,12 @@
  * With exactly two distinct N a line through two points fits any model, so
  * the growing models are then fitted without the constant term.
  *
- * Reads results only through the public accessors and allocates nothing:
- * each pass walks the bench's results again. */
-#include "internal.h"
+ * Reads results through the public accessors and allocates nothing: each
+ * pass walks the results again. The fit of a benchmark is computed once per
+ * new point and stored with the results (fb__fit_set); writers only read it. */
+#include "stats.h"
+
+#include "bench.h"
 
 #include <math.h>
 #include <string.h>
@@ -50,8 +53,14 @@ static double fb__cx_f(int model, double n) {
 
 /* Result i of b as a data point: with the name asked for, a positive
  * finite N, no error and a positive finite median time per call. */
-static bool fb__cx_point(const fb_bench *b, const char *name, size_t i, double *n, double *y) {
-    const fb_result *r = fb_result_at(b, i);
+/* The results a fit reads. */
+typedef struct fb__cx_src {
+    const fb_result *const *r;
+    size_t n;
+} fb__cx_src;
+
+static bool fb__cx_point(const fb__cx_src *b, const char *name, size_t i, double *n, double *y) {
+    const fb_result *r = i < b->n ? b->r[i] : NULL;
     if (!r || fb_result_error(r) || !fb_result_has(r, FB_ELAPSED)) return false;
     if (name) {
         const char *rn = fb_result_name(r);
@@ -69,10 +78,10 @@ typedef struct fb__cx_data {
     double n_min, n_max, y_max;
 } fb__cx_data;
 
-static void fb__cx_scan(const fb_bench *b, const char *name, fb__cx_data *d) {
+static void fb__cx_scan(const fb__cx_src *b, const char *name, fb__cx_data *d) {
     double seen[2] = {0, 0};
     memset(d, 0, sizeof *d);
-    for (size_t i = 0, count = fb_result_count(b); i < count; i++) {
+    for (size_t i = 0, count = b->n; i < count; i++) {
         double n, y;
         if (!fb__cx_point(b, name, i, &n, &y)) continue;
         if (d->points == 0 || n < d->n_min) d->n_min = n;
@@ -91,10 +100,10 @@ static void fb__cx_scan(const fb_bench *b, const char *name, fb__cx_data *d) {
 }
 
 /* Sum of squared relative residuals of y = constant + coefficient * f(N). */
-static double fb__cx_rss(const fb_bench *b, const char *name, int model, double constant,
+static double fb__cx_rss(const fb__cx_src *b, const char *name, int model, double constant,
                          double coefficient) {
     double rss = 0;
-    for (size_t i = 0, count = fb_result_count(b); i < count; i++) {
+    for (size_t i = 0, count = b->n; i < count; i++) {
         double n, y;
         if (!fb__cx_point(b, name, i, &n, &y)) continue;
         double e = (constant + coefficient * fb__cx_f(model, n) - y) / y;
@@ -110,12 +119,12 @@ static double fb__cx_rss(const fb_bench *b, const char *name, int model, double 
  * kept non-negative: when the free solution has a negative term, the best
  * of the two one-term fits is taken (the minimum of a convex quadratic over
  * the quadrant lies on an axis when it is not inside). */
-static void fb__cx_solve(const fb_bench *b, const char *name, const fb__cx_data *d, int model,
+static void fb__cx_solve(const fb__cx_src *b, const char *name, const fb__cx_data *d, int model,
                          bool with_constant, fb_fit *out) {
     double fs = fabs(fb__cx_f(model, d->n_max));
     if (!(fs > 0)) fs = 1;
     double suu = 0, suv = 0, svv = 0, su = 0, sv = 0;
-    for (size_t i = 0, count = fb_result_count(b); i < count; i++) {
+    for (size_t i = 0, count = b->n; i < count; i++) {
         double n, y;
         if (!fb__cx_point(b, name, i, &n, &y)) continue;
         double u = d->y_max / y, v = fb__cx_f(model, n) / fs * u;
@@ -184,10 +193,10 @@ static double fb__cx_t99(size_t dof) {
  * the variance corrected for repeated N. */
 #define FB__CX_EXACT 32
 
-static double fb__cx_trend_p(const fb_bench *b, const char *name, size_t m) {
+static double fb__cx_trend_p(const fb__cx_src *b, const char *name, size_t m) {
     long long s = 0;
     double ties = 0;
-    size_t count = fb_result_count(b);
+    size_t count = b->n;
     for (size_t i = 0; i < count; i++) {
         double ni, yi;
         if (!fb__cx_point(b, name, i, &ni, &yi)) continue;
@@ -230,8 +239,8 @@ static double fb__cx_trend_p(const fb_bench *b, const char *name, size_t m) {
 }
 
 /* Does the growing fit g beat the O(1) fit c0 meaningfully? */
-static bool fb__cx_significant(const fb_bench *b, const char *name, const fb__cx_data *d, int model,
-                               const fb_fit *g, const fb_fit *c0) {
+static bool fb__cx_significant(const fb__cx_src *b, const char *name, const fb__cx_data *d,
+                               int model, const fb_fit *g, const fb_fit *c0) {
     if (!(g->coefficient > 0)) return false;
     double lo = g->constant + g->coefficient * fb__cx_f(model, d->n_min);
     double hi = g->constant + g->coefficient * fb__cx_f(model, d->n_max);
@@ -246,10 +255,11 @@ static bool fb__cx_significant(const fb_bench *b, const char *name, const fb__cx
     return fb__cx_trend_p(b, name, d->points) <= 0.01;
 }
 
-size_t fb_complexity_fit(const fb_bench *b, const char *name, fb_fit *fits, size_t cap) {
-    if (!b) return 0;
+static size_t fb__cx_fit(const fb__cx_src *b, const char *name, fb_fit *fits, size_t cap,
+                         size_t *distinct) {
     fb__cx_data d;
     fb__cx_scan(b, name, &d);
+    *distinct = d.distinct;
     if (d.distinct < 2) return 0;
 
     fb_fit all[FB_FIT_MODELS];
@@ -281,25 +291,15 @@ size_t fb_complexity_fit(const fb_bench *b, const char *name, fb_fit *fits, size
     return FB_FIT_MODELS;
 }
 
-int fb_write_complexity(const fb_bench *b, const char *name, FILE *f) {
-    if (!b || !f) return FB_EINVAL;
-    fb_fit fits[FB_FIT_MODELS];
-    size_t n = fb_complexity_fit(b, name, fits, FB_FIT_MODELS);
-    if (n == 0) {
-        fb__cx_data d;
-        fb__cx_scan(b, name, &d);
-        fprintf(f, "A complexity fit needs at least two distinct N (found %zu).\n", d.distinct);
-    } else {
-        fputs("|   coefficient |   err% | complexity\n"
-              "|--------------:|-------:|------------\n",
-              f);
-        for (size_t i = 0; i < n; i++)
-            fprintf(f, "| %13g | %5.1f%% | %s\n", fits[i].coefficient, fits[i].err_pct,
-                    fits[i].name);
-        if (strcmp(fits[0].name, fb__cx_names[FB__CX_O1]) == 0)
-            fputs("The time did not depend on N: no growing model fits significantly better than "
-                  "O(1).\n",
-                  f);
-    }
-    return ferror(f) ? FB_EIO : FB_OK;
+size_t fb_complexity_fit(const fb_bench *b, const char *name, fb_fit *fits, size_t cap) {
+    if (!b) return 0;
+    fb__cx_src src = {(const fb_result *const *)b->results, b->n_results};
+    size_t distinct;
+    return fb__cx_fit(&src, name, fits, cap, &distinct);
+}
+
+void fb__fit_compute(const fb_result *const *results, size_t n_results, const char *name,
+                     fb__fit_set *out) {
+    fb__cx_src src = {results, n_results};
+    out->n = fb__cx_fit(&src, name, out->fits, FB_FIT_MODELS, &out->distinct);
 }

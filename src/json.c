@@ -2,7 +2,7 @@
  * report_gbench.c, report_csv.c): UTF-8 sanitizing, JSON string escaping,
  * locale-independent shortest round-trip numbers, and a small pretty-printing
  * JSON emitter. Nothing here measures or allocates. */
-#include "internal.h"
+#include "json.h"
 
 #include <inttypes.h>
 #include <math.h>

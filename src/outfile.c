@@ -14,7 +14,7 @@
  * result should have the permissions of any other new file (the umask) or,
  * when it replaces one, that file's. O_EXCL gives mkstemp's safety: an
  * existing name, or a symlink planted under it, is never opened. */
-#include "internal.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>

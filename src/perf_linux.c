@@ -13,7 +13,9 @@
 #define _DEFAULT_SOURCE 1
 #endif
 
-#include "internal.h"
+#include "perf.h"
+
+#include "clock.h"
 
 #if FB_HAVE_PERF_EVENTS
 
@@ -22,7 +24,7 @@
 #include <limits.h>
 #include <linux/perf_event.h>
 #include <math.h>
-#include <stdatomic.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -534,14 +536,5 @@ fb__perf *fb__perf_open_flags(char *why, size_t why_len, unsigned flags) {
 }
 
 fb__perf *fb__perf_open(char *why, size_t why_len) { return fb__perf_open_flags(why, why_len, 0); }
-
-/* The one piece of process-wide mutable state in the counters: whether the
- * note was printed. An atomic flag, so concurrent first calls print once. */
-void fb__perf_note_once(FILE *err, const char *why) {
-    static atomic_flag fb__perf_noted = ATOMIC_FLAG_INIT;
-    if (!err || !why || !why[0]) return;
-    if (atomic_flag_test_and_set(&fb__perf_noted)) return;
-    fprintf(err, "femtobench: note: %s\n", why);
-}
 
 #endif /* FB_HAVE_PERF_EVENTS */

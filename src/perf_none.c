@@ -1,17 +1,11 @@
 /* The counters' stub where perf_event_open is not available (non-Linux
  * systems, or a build with FB_DISABLE_PERF_COUNTERS): a handle with no
  * counters, so runs go on with the elapsed time only. */
-#include "internal.h"
+#include "perf.h"
 
 #if !FB_HAVE_PERF_EVENTS
 
 #include <stdlib.h>
-
-#if defined(__STDC_NO_ATOMICS__)
-#include <pthread.h>
-#else
-#include <stdatomic.h>
-#endif
 
 struct fb__perf {
     int unused;
@@ -62,25 +56,6 @@ double fb__perf_calibration(const fb__perf *p, double measuring[FB_MEASURE_COUNT
     (void)measuring;
     (void)loop_per_iter;
     return 0;
-}
-
-/* The one piece of process-wide mutable state in the counters: whether the
- * note was printed (same contract as in perf_linux.c). */
-void fb__perf_note_once(FILE *err, const char *why) {
-    if (!err || !why || !why[0]) return;
-#if defined(__STDC_NO_ATOMICS__)
-    static pthread_mutex_t fb__perf_note_lock = PTHREAD_MUTEX_INITIALIZER;
-    static int fb__perf_noted;
-    pthread_mutex_lock(&fb__perf_note_lock);
-    int first = !fb__perf_noted;
-    fb__perf_noted = 1;
-    pthread_mutex_unlock(&fb__perf_note_lock);
-    if (!first) return;
-#else
-    static atomic_flag fb__perf_noted = ATOMIC_FLAG_INIT;
-    if (atomic_flag_test_and_set(&fb__perf_noted)) return;
-#endif
-    fprintf(err, "femtobench: note: %s\n", why);
 }
 
 #endif /* !FB_HAVE_PERF_EVENTS */

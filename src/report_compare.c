@@ -1,7 +1,12 @@
 /* The comparison table: the ordinary markdown table with `relative` and
- * `95% CI` in front, and a summary under it. Reads a finished comparison,
- * never measures. */
+ * `95% CI` in front, and a summary under it; the live table's comparison
+ * sink, and fb_write_markdown (results, then comparisons). Reads finished
+ * comparisons, never measures. */
 #include "compare.h"
+
+#include "bench.h"
+#include "report.h"
+#include "text.h"
 
 #include <math.h>
 #include <string.h>
@@ -137,19 +142,25 @@ static void fb__rc_table(FILE *f, const fb_comparison *c) {
     fb__comparison_summary(f, c);
 }
 
-void fb__report_comparison(fb_bench *b, const fb_comparison *c) {
-    FILE *f = b->out;
+void fb__table_comparison_sink(void *ctx, const fb_bench *b, const fb_comparison *c) {
+    fb__table *t = ctx;
+    FILE *f = t->out;
+    (void)b;
     if (!f) return;
-    fb__session *s = b->session;
-    if (s->last_out == f) fputc('\n', f);
+    if (t->last_out == f) fputc('\n', f);
     fb__rc_table(f, c);
-    /* the table printed its own header: the next ordinary row needs one too */
-    s->last_header[0] = '\0';
-    s->last_out = f;
+    /* the comparison printed its own header: the next ordinary row prints
+     * one too, after a blank line (a restart would drop the blank line) */
+    t->last_header[0] = '\0';
+    t->last_out = f;
     fflush(f);
 }
 
-int fb__write_comparisons_markdown(const fb_bench *b, FILE *f) {
+/* Here rather than in src/report_markdown.c because it writes both tables:
+ * the results' (report_markdown.c) and then each comparison's. */
+int fb_write_markdown(const fb_bench *b, FILE *f) {
+    if (!b || !f) return FB_EINVAL;
+    if (fb__write_results_markdown(b, f) != FB_OK) return FB_EIO;
     for (size_t i = 0; i < b->n_comparisons; ++i) {
         if (i || b->n_results) fputc('\n', f);
         fb__rc_table(f, b->comparisons[i]);

@@ -7,7 +7,9 @@
  * start/end with a space; quotes inside are doubled. Numbers have 15
  * significant digits and '.' whatever the locale; a value that was not measured, or is
  * NaN/infinite, is an empty cell. Text is written as UTF-8, ill-formed bytes replaced by U+FFFD. */
-#include "internal.h"
+#include "report.h"
+
+#include "json.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -75,17 +77,17 @@ static void fb__csv_row(FILE *f, const fb_result *r, const fb_comparison *cmp, s
         const struct fb__summary *el = &r->summary[FB_ELAPSED];
         bool ok = !r->error;
         bool timed = ok && (r->has & FB__BIT(FB_ELAPSED));
-        double per_unit_ns = 1e9 / r->batch;
+        double per_unit_ns = 1e9 / r->config.batch;
 
-        fb__csv_text(f, r->title);
+        fb__csv_text(f, r->config.title);
         fputc(',', f);
         fb__csv_text(f, r->name);
         fputc(',', f);
-        fb__csv_text(f, r->unit);
+        fb__csv_text(f, r->config.unit);
         fputc(',', f);
-        fb__csv_num(f, r->batch);
+        fb__csv_num(f, r->config.batch);
         fputc(',', f);
-        if (r->complexity_n > 0) fb__csv_num(f, r->complexity_n);
+        if (r->config.complexity_n > 0) fb__csv_num(f, r->config.complexity_n);
         fputc(',', f);
         if (ok)
             fprintf(f, "%zu,%" PRIu64, r->epochs, r->total_iterations);
@@ -101,7 +103,7 @@ static void fb__csv_row(FILE *f, const fb_result *r, const fb_comparison *cmp, s
         for (size_t c = 0; c < FB__CSV_NCOUNTERS; ++c) {
             fb_measure m = fb__csv_counters[c];
             fputc(',', f);
-            if (ok && (r->has & FB__BIT(m))) fb__csv_num(f, r->summary[m].median / r->batch);
+            if (ok && (r->has & FB__BIT(m))) fb__csv_num(f, r->summary[m].median / r->config.batch);
         }
         fputc(',', f);
         if (ok) fb__csv_num(f, r->total_s);

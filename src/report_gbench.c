@@ -9,7 +9,11 @@
  * ns/unit: per-iteration time / batch); cpu_time repeats it because
  * femtobench measures wall time only. Counters are extra numeric fields,
  * per unit, with nanobench's names. */
-#include "internal.h"
+#include "report.h"
+
+#include "json.h"
+#include "process.h"
+#include "text.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -24,8 +28,8 @@ static void fb__gb_unit(const fb_result *r, const char **label, double *seconds)
         double s;
     } units[] = {{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1.0}};
     for (size_t i = 0; i < sizeof units / sizeof units[0]; ++i) {
-        if (strcmp(r->time_unit_label, units[i].label) == 0 &&
-            fabs(r->time_unit_s - units[i].s) <= 1e-12 * units[i].s) {
+        if (strcmp(r->config.time_unit_label, units[i].label) == 0 &&
+            fabs(r->config.time_unit_s - units[i].s) <= 1e-12 * units[i].s) {
             *label = units[i].label;
             *seconds = units[i].s;
             return;
@@ -41,9 +45,9 @@ static char *fb__gb_run_name(const fb_bench *b, size_t i, char **names) {
     const fb_result *r = fb_result_at(b, i);
     const char *name = r->name ? r->name : "";
     char n[64] = "";
-    if (r->complexity_n > 0) {
+    if (r->config.complexity_n > 0) {
         n[0] = '/';
-        fb__fmt_double(n + 1, sizeof n - 1, r->complexity_n, 0);
+        fb__fmt_double(n + 1, sizeof n - 1, r->config.complexity_n, 0);
     }
     size_t len = strlen(name) + strlen(n) + 32;
     char *s = malloc(len);
@@ -107,7 +111,7 @@ static void fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row
         fb__json_end_obj(j);
         return;
     }
-    double t_scale = 1.0 / (r->batch * tu_s); /* s per iteration -> time units per unit */
+    double t_scale = 1.0 / (r->config.batch * tu_s); /* s per iteration -> time units per unit */
     w.repetitions = r->epochs;
     for (size_t e = 0; e < r->epochs; ++e) {
         fb__gb_head(j, &w, "", false);
@@ -117,7 +121,7 @@ static void fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row
         fb__gb_times(j, &w, r->values[FB_ELAPSED][e] * t_scale);
         for (int m = 1; m < FB_MEASURE_COUNT; ++m)
             if ((r->has & FB__BIT(m)) && r->values[m])
-                fb__gb_counter(j, (fb_measure)m, r->values[m][e] / r->batch);
+                fb__gb_counter(j, (fb_measure)m, r->values[m][e] / r->config.batch);
         fb__json_end_obj(j);
     }
     if (r->epochs < 2) return;
@@ -132,7 +136,7 @@ static void fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row
         fb__json_ku64(j, "iterations", r->epochs);
         for (int m = 0; m < FB_MEASURE_COUNT; ++m) {
             if (!(r->has & FB__BIT(m)) || !r->values[m]) continue;
-            double scale = m == FB_ELAPSED ? t_scale : 1.0 / r->batch;
+            double scale = m == FB_ELAPSED ? t_scale : 1.0 / r->config.batch;
             const struct fb__summary *s = &r->summary[m];
             double v = a == 0 ? s->mean * scale : a == 1 ? s->median * scale : s->stddev * scale;
             if (m == FB_ELAPSED)
@@ -211,19 +215,19 @@ int fb__write_gbench_json_with(const fb_bench *b, FILE *f, const fb__sysinfo *si
                 for (size_t q = 0; q < c; ++q) {
                     const fb_comparison *o = fb_comparison_at(b, q);
                     for (size_t p = 0; p < fb_comparison_size(o); ++p)
-                        seen += strcmp(fb_comparison_title(o), r->title) == 0 &&
+                        seen += strcmp(fb_comparison_title(o), r->config.title) == 0 &&
                                 strcmp(fb_comparison_name(o, p), r->name) == 0;
                 }
-                size_t len = strlen(r->title) + strlen(r->name) + 16;
+                size_t len = strlen(r->config.title) + strlen(r->name) + 16;
                 char *name = malloc(len);
                 if (!name) {
                     rc = FB_ENOMEM;
                     break;
                 }
                 if (seen > 1)
-                    snprintf(name, len, "%s/%s#%u", r->title, r->name, seen);
+                    snprintf(name, len, "%s/%s#%u", r->config.title, r->name, seen);
                 else
-                    snprintf(name, len, "%s/%s", r->title, r->name);
+                    snprintf(name, len, "%s/%s", r->config.title, r->name);
                 fb__gb_row row = {name, families++, 0, 0, "ns"};
                 fb__gb_result(&j, r, &row);
                 free(name);
@@ -241,7 +245,5 @@ int fb__write_gbench_json_with(const fb_bench *b, FILE *f, const fb__sysinfo *si
 
 int fb_write_gbench_json(const fb_bench *b, FILE *f) {
     if (!b || !f) return FB_EINVAL;
-    fb__sysinfo si;
-    fb__sysinfo_read("/", &si);
-    return fb__write_gbench_json_with(b, f, &si);
+    return fb__write_gbench_json_with(b, f, fb__process_sysinfo());
 }

@@ -2,7 +2,11 @@
  * (context, configuration, statistics, every epoch, complexity fits).
  * Field by field in docs/formats.md. Values are per iteration (one op call)
  * in seconds for elapsed, as in nanobench; batch says how many units that is. */
-#include "internal.h"
+#include "report.h"
+
+#include "bench.h"
+#include "json.h"
+#include "process.h"
 
 #include <string.h>
 
@@ -53,21 +57,22 @@ static void fb__jr_context(fb__json *j, const fb__sysinfo *si) {
 
 static void fb__jr_result(fb__json *j, const fb_result *r) {
     fb__json_obj(j, NULL, false);
-    fb__json_kstr(j, "title", r->title);
+    fb__json_kstr(j, "title", r->config.title);
     fb__json_kstr(j, "name", r->name);
-    fb__json_kstr(j, "unit", r->unit);
+    fb__json_kstr(j, "unit", r->config.unit);
     fb__json_kstr(j, "error", r->error);
-    fb__json_knum(j, "batch", r->batch);
-    if (r->complexity_n > 0)
-        fb__json_knum(j, "complexityN", r->complexity_n);
+    fb__json_knum(j, "batch", r->config.batch);
+    if (r->config.complexity_n > 0)
+        fb__json_knum(j, "complexityN", r->config.complexity_n);
     else
         fb__json_knull(j, "complexityN");
-    fb__json_kbool(j, "relative", r->relative);
-    fb__json_kstr(j, "time_unit", r->time_unit_label);
-    fb__json_knum(j, "time_unit_s", r->time_unit_s);
+    fb__json_kbool(j, "relative", r->config.relative);
+    fb__json_kstr(j, "time_unit", r->config.time_unit_label);
+    fb__json_knum(j, "time_unit_s", r->config.time_unit_s);
     fb__jr_build(j, "callsite_build", r->callsite);
     fb__json_obj(j, "config", false);
-    for (int k = 0; k < FB__K_COUNT; ++k) fb__json_knum(j, fb__keys[k].name, r->config[k]);
+    for (int k = 0; k < FB__K_COUNT; ++k)
+        fb__json_knum(j, fb__key_info_of((fb__key)k)->name, r->config.num[k]);
     fb__json_end_obj(j);
     fb__json_knum(j, "clock_resolution_s", r->clock_resolution_s);
     fb__json_knum(j, "clock_overhead_s", r->clock_overhead_s);
@@ -104,30 +109,20 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
 }
 
 /* One entry per benchmark name that has results with a complexity N, in
- * the order the names first appear. */
+ * the order the names first appear: the fits stored with the results. */
 static void fb__jr_complexity(fb__json *j, const fb_bench *b) {
     fb__json_arr(j, "complexity", false);
-    size_t n = fb_result_count(b);
-    for (size_t i = 0; i < n; ++i) {
-        const fb_result *r = fb_result_at(b, i);
-        if (!(r->complexity_n > 0) || !r->name) continue;
-        bool seen = false;
-        for (size_t k = 0; k < i && !seen; ++k) {
-            const fb_result *q = fb_result_at(b, k);
-            seen = q->complexity_n > 0 && q->name && strcmp(q->name, r->name) == 0;
-        }
-        if (seen) continue;
-        fb_fit fits[FB_FIT_MODELS];
-        size_t nf = fb_complexity_fit(b, r->name, fits, FB_FIT_MODELS);
+    for (size_t i = 0; i < b->n_fits; ++i) {
+        const fb__fit_set *s = &b->fits[i];
         fb__json_obj(j, NULL, false);
-        fb__json_kstr(j, "name", r->name);
+        fb__json_kstr(j, "name", s->name);
         fb__json_arr(j, "fits", false);
-        for (size_t k = 0; k < nf && k < FB_FIT_MODELS; ++k) {
+        for (size_t k = 0; k < s->n && k < FB_FIT_MODELS; ++k) {
             fb__json_obj(j, NULL, true);
-            fb__json_kstr(j, "model", fits[k].name);
-            fb__json_knum(j, "coefficient", fits[k].coefficient);
-            fb__json_knum(j, "constant", fits[k].constant);
-            fb__json_knum(j, "err_pct", fits[k].err_pct);
+            fb__json_kstr(j, "model", s->fits[k].name);
+            fb__json_knum(j, "coefficient", s->fits[k].coefficient);
+            fb__json_knum(j, "constant", s->fits[k].constant);
+            fb__json_knum(j, "err_pct", s->fits[k].err_pct);
             fb__json_end_obj(j);
         }
         fb__json_end_arr(j);
@@ -162,7 +157,8 @@ static void fb__jr_comparisons(fb__json *j, const fb_bench *b) {
             fb__json_kbool(j, "significant", fb_comparison_significant(cmp, a));
             fb__json_ku64(j, "tied", fb_comparison_tied(cmp, a));
             fb__json_arr(j, "log_ratios", true);
-            for (size_t r = 0; r < rounds; ++r) fb__json_knum(j, NULL, fb_comparison_log_ratio(cmp, a, r));
+            for (size_t r = 0; r < rounds; ++r)
+                fb__json_knum(j, NULL, fb_comparison_log_ratio(cmp, a, r));
             fb__json_end_arr(j);
             fb__json_end_obj(j);
         }
@@ -195,7 +191,5 @@ int fb__write_json_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
 
 int fb_write_json(const fb_bench *b, FILE *f) {
     if (!b || !f) return FB_EINVAL;
-    fb__sysinfo si;
-    fb__sysinfo_read("/", &si);
-    return fb__write_json_with(b, f, &si);
+    return fb__write_json_with(b, f, fb__process_sysinfo());
 }

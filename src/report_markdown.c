@@ -1,6 +1,8 @@
 /* The markdown table: the default output. Reads results, never measures. */
-#include "internal.h"
-#include "compare.h" /* the comparison table shares the columns */
+#include "report.h"
+
+#include "process.h"
+#include "text.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -27,9 +29,9 @@ static const int fb__md_width[FB__COLS] = {11, 14, 22, 22, 10, 18, 18, 9, 17, 10
 static bool fb__md_has_col(const fb_result *r, fb__col c) {
     switch (c) {
     case FB__COL_RELATIVE:
-        return r->relative;
+        return r->config.relative;
     case FB__COL_N:
-        return r->complexity_n > 0;
+        return r->config.complexity_n > 0;
     case FB__COL_INS:
         return fb_result_has(r, FB_INSTRUCTIONS);
     case FB__COL_CYC:
@@ -92,19 +94,19 @@ static void fb__md_col_name(const fb_result *r, fb__col c, char *name, size_t le
         "relative", "complexityN", NULL, NULL, "err%", NULL, NULL, "IPC", NULL, "miss%", "total"};
     switch (c) {
     case FB__COL_TIME:
-        snprintf(name, len, "%s/%s", r->time_unit_label, r->unit);
+        snprintf(name, len, "%s/%s", r->config.time_unit_label, r->config.unit);
         break;
     case FB__COL_RATE:
-        snprintf(name, len, "%s/s", r->unit);
+        snprintf(name, len, "%s/s", r->config.unit);
         break;
     case FB__COL_INS:
-        snprintf(name, len, "ins/%s", r->unit);
+        snprintf(name, len, "ins/%s", r->config.unit);
         break;
     case FB__COL_CYC:
-        snprintf(name, len, "cyc/%s", r->unit);
+        snprintf(name, len, "cyc/%s", r->config.unit);
         break;
     case FB__COL_BRA:
-        snprintf(name, len, "bra/%s", r->unit);
+        snprintf(name, len, "bra/%s", r->config.unit);
         break;
     default:
         snprintf(name, len, "%s", fixed[c]);
@@ -123,7 +125,7 @@ static void fb__md_header_text(const fb_result *r, char *out, size_t len) {
         if (n < 0) break;
         o += (size_t)n;
     }
-    if (o < len) snprintf(out + o, len - o, "|%s", r->title);
+    if (o < len) snprintf(out + o, len - o, "|%s", r->config.title);
 }
 
 /* The header with n_lead extra columns in front (a comparison's relative
@@ -138,7 +140,7 @@ void fb__md_header_lead(FILE *f, const fb_result *r, size_t n_lead, const char *
         fb__md_cell(f, (fb__col)c, name);
     }
     fputs("| ", f);
-    fb__md_put_text(f, r->title);
+    fb__md_put_text(f, r->config.title);
     fputc('\n', f);
     for (size_t i = 0; i < n_lead; ++i) {
         fputc('|', f);
@@ -166,9 +168,9 @@ static void fb__md_num(FILE *f, fb__col c, double v, int decimals, const char *s
 }
 
 /* The baseline for relative mode: the first measured result of b. */
-static const fb_result *fb__md_baseline(const fb_result *const *results, size_t n) {
-    for (size_t i = 0; i < n; ++i)
-        if (!results[i]->error) return results[i];
+static const fb_result *fb__md_baseline(const fb_bench *b) {
+    for (size_t i = 0; i < fb_result_count(b); ++i)
+        if (!fb_result_error(fb_result_at(b, i))) return fb_result_at(b, i);
     return NULL;
 }
 
@@ -177,7 +179,7 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
         for (int c = 0; c < FB__COLS; ++c)
             if (fb__md_has_col(r, (fb__col)c)) {
                 if (c == FB__COL_N)
-                    fb__md_num(f, (fb__col)c, r->complexity_n, 0, "");
+                    fb__md_num(f, (fb__col)c, r->config.complexity_n, 0, "");
                 else
                     fb__md_cell(f, (fb__col)c, "-");
             }
@@ -188,20 +190,20 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
         fputs(")\n", f);
         return;
     }
-    double per_unit = fb_result_median(r, FB_ELAPSED) / r->batch; /* seconds */
+    double per_unit = fb_result_median(r, FB_ELAPSED) / r->config.batch; /* seconds */
     for (int c = 0; c < FB__COLS; ++c) {
         if (!fb__md_has_col(r, (fb__col)c)) continue;
         switch (c) {
         case FB__COL_RELATIVE: {
-            double b_unit = base ? fb_result_median(base, FB_ELAPSED) / base->batch : NAN;
+            double b_unit = base ? fb_result_median(base, FB_ELAPSED) / base->config.batch : NAN;
             fb__md_num(f, (fb__col)c, per_unit > 0 ? 100.0 * b_unit / per_unit : NAN, 1, "%");
             break;
         }
         case FB__COL_N:
-            fb__md_num(f, (fb__col)c, r->complexity_n, 0, "");
+            fb__md_num(f, (fb__col)c, r->config.complexity_n, 0, "");
             break;
         case FB__COL_TIME:
-            fb__md_num(f, (fb__col)c, per_unit / r->time_unit_s, 2, "");
+            fb__md_num(f, (fb__col)c, per_unit / r->config.time_unit_s, 2, "");
             break;
         case FB__COL_RATE:
             fb__md_num(f, (fb__col)c, per_unit > 0 ? 1.0 / per_unit : 0, 2, "");
@@ -210,10 +212,11 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
             fb__md_num(f, (fb__col)c, fb_result_err_pct(r, FB_ELAPSED), 1, "%");
             break;
         case FB__COL_INS:
-            fb__md_num(f, (fb__col)c, fb_result_median(r, FB_INSTRUCTIONS) / r->batch, 2, "");
+            fb__md_num(f, (fb__col)c, fb_result_median(r, FB_INSTRUCTIONS) / r->config.batch, 2,
+                       "");
             break;
         case FB__COL_CYC:
-            fb__md_num(f, (fb__col)c, fb_result_median(r, FB_CPUCYCLES) / r->batch, 2, "");
+            fb__md_num(f, (fb__col)c, fb_result_median(r, FB_CPUCYCLES) / r->config.batch, 2, "");
             break;
         case FB__COL_IPC: {
             double cyc = fb_result_median(r, FB_CPUCYCLES);
@@ -222,7 +225,8 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
             break;
         }
         case FB__COL_BRA:
-            fb__md_num(f, (fb__col)c, fb_result_median(r, FB_BRANCHINSTRUCTIONS) / r->batch, 2, "");
+            fb__md_num(f, (fb__col)c, fb_result_median(r, FB_BRANCHINSTRUCTIONS) / r->config.batch,
+                       2, "");
             break;
         case FB__COL_MISS: {
             double bra = fb_result_median(r, FB_BRANCHINSTRUCTIONS);
@@ -249,31 +253,36 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
 }
 
 /* For src/report_compare.c. */
-void fb__md_row(FILE *f, const fb_result *r) { fb__md_print_row(f, r, NULL, fb__env_suppressed()); }
+void fb__md_row(FILE *f, const fb_result *r) {
+    fb__md_print_row(f, r, NULL, fb__process_suppressed());
+}
 void fb__md_text(FILE *f, const char *s) { fb__md_put_text(f, s); }
 void fb__md_code(FILE *f, const char *s) { fb__md_put_code(f, s); }
 
-void fb__report_row(fb_bench *b, const fb_result *r) {
-    FILE *f = b->out;
+void fb__table_sink(void *ctx, const fb_bench *b, const fb_result *r) {
+    fb__table *t = ctx;
+    FILE *f = t->out;
     if (!f) return;
-    fb__session *s = b->session;
-    char sig[sizeof s->last_header];
+    char sig[sizeof t->last_header];
     fb__md_header_text(r, sig, sizeof sig);
-    if (s->last_out != f || strcmp(sig, s->last_header) != 0) {
-        if (s->last_out == f) fputc('\n', f);
+    if (t->last_out != f || strcmp(sig, t->last_header) != 0) {
+        if (t->last_out == f) fputc('\n', f);
         fb__md_print_header(f, r);
-        memcpy(s->last_header, sig, sizeof sig);
-        s->last_out = f;
+        memcpy(t->last_header, sig, sizeof sig);
+        t->last_out = f;
     }
-    fb__md_print_row(f, r, fb__md_baseline((const fb_result *const *)b->results, b->n_results),
-                     fb__env_suppressed());
+    fb__md_print_row(f, r, fb__md_baseline(b), fb__process_suppressed());
     fflush(f);
 }
 
-int fb_write_markdown(const fb_bench *b, FILE *f) {
+void fb__table_restart(fb__table *t) { t->last_out = NULL; }
+
+/* The results' tables; fb_write_markdown (src/report_compare.c) adds the
+ * comparisons' after them. */
+int fb__write_results_markdown(const fb_bench *b, FILE *f) {
     char last[512] = "";
-    for (size_t i = 0; i < b->n_results; ++i) {
-        const fb_result *r = b->results[i];
+    for (size_t i = 0; i < fb_result_count(b); ++i) {
+        const fb_result *r = fb_result_at(b, i);
         char sig[sizeof last];
         fb__md_header_text(r, sig, sizeof sig);
         if (i == 0 || strcmp(sig, last) != 0) {
@@ -281,10 +290,7 @@ int fb_write_markdown(const fb_bench *b, FILE *f) {
             fb__md_print_header(f, r);
             memcpy(last, sig, sizeof sig);
         }
-        fb__md_print_row(f, r, fb__md_baseline((const fb_result *const *)b->results, b->n_results),
-                         fb__env_suppressed());
+        fb__md_print_row(f, r, fb__md_baseline(b), fb__process_suppressed());
     }
-    /* then the comparisons, each with its own header and summary */
-    if (fb__write_comparisons_markdown(b, f) != FB_OK) return FB_EIO;
     return ferror(f) ? FB_EIO : FB_OK;
 }

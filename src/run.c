@@ -4,8 +4,12 @@
  * times, reads the clock again. The state machine (warmup -> upscaling ->
  * measuring, or endless) picks n so that an epoch lasts about `target`
  * seconds; docs/design.md explains every rule and default. */
-#include "internal.h"
-#include "compare.h" /* fb__result_new */
+#include "bench.h"
+#include "clock.h"
+#include "perf.h"
+#include "process.h"
+#include "result.h"
+#include "text.h"
 
 #include <math.h>
 #include <signal.h>
@@ -35,9 +39,9 @@ struct fb__run {
     fb__perf *perf;
     fb__mask perf_mask;
     fb__mask perf_lost; /* measures unknown in some recorded epoch */
-    double cfg[FB__K_COUNT];
-    double target_s; /* target duration of one epoch */
-    double budget_s; /* stop after this much measured time */
+    fb__config config;  /* the bench's configuration when the run began */
+    double target_s;    /* target duration of one epoch */
+    double budget_s;    /* stop after this much measured time */
     size_t epochs_max;
     uint64_t exact_iters; /* epoch_iterations, 0 = automatic */
     uint64_t min_iters;
@@ -51,6 +55,7 @@ struct fb__run {
     double *values[FB_MEASURE_COUNT];
     char *error;
     uint64_t endless_epochs;
+    struct sigaction old_int, old_term; /* restored when endless mode ends */
 };
 
 static uint64_t fb__run_default_clock(void *ctx) {
@@ -68,6 +73,7 @@ static void fb__run_on_signal(int sig) {
 
 static void fb__run_free(struct fb__run *r) {
     if (!r) return;
+    fb__config_free(&r->config);
     free(r->name);
     free(r->iterations);
     for (int m = 0; m < FB_MEASURE_COUNT; ++m) free(r->values[m]);
@@ -106,20 +112,36 @@ static uint64_t fb__run_upscale(struct fb__run *r, uint64_t n, double elapsed_s)
     return fb__run_iters_for(r, (double)n, elapsed_s);
 }
 
+/* Endless mode: SIGINT and SIGTERM end the run, except a signal that was
+ * ignored when the run began (nohup, a shell's background job): it stays
+ * ignored. */
+static void fb__run_catch(int sig, struct sigaction *old) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = fb__run_on_signal;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(sig, NULL, old) == 0 && old->sa_handler == SIG_IGN) return;
+    sigaction(sig, &sa, old);
+}
+
 fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
     fb__loop l = {b, 0, 0, FB__ST_DONE};
     if (b->run) { /* nested or unfinished run: refuse, keep the outer one */
-        if (b->out)
-            fprintf(b->out, "femtobench: '%s' not run: another run of this bench is in progress\n",
-                    name ? name : "noname");
+        fb__bench_diag(b, "'%s' not run: another run of this bench is in progress",
+                       name ? name : "noname");
         return l;
     }
     struct fb__run *r = calloc(1, sizeof *r);
     if (!r) return l;
+    if (fb__bench_config(b, &r->config) != FB_OK) {
+        free(r);
+        return l;
+    }
+    const double *cfg = r->config.num;
     r->name = fb__strdup(name ? name : b->name ? b->name : "noname");
     r->callsite = callsite;
     r->shape = FB__SHAPE_INLINE;
-    for (int k = 0; k < FB__K_COUNT; ++k) r->cfg[k] = fb__cfg(b, (fb__key)k);
+    r->perf = fb__bench_prepare(b, callsite);
     if (b->clock) {
         r->clock = b->clock;
         r->clock_ctx = b->clock_ctx;
@@ -127,20 +149,24 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
         r->clock_info.overhead_s = 0;
     } else {
         r->clock = fb__run_default_clock;
-        r->clock_info = *fb__clock_process_info();
+        r->clock_info = fb__process_clock();
     }
-    double target = r->clock_info.resolution_s * r->cfg[FB__K_CLOCK_RESOLUTION_MULTIPLE];
-    if (target > r->cfg[FB__K_MAX_EPOCH_TIME]) target = r->cfg[FB__K_MAX_EPOCH_TIME];
-    if (target < r->cfg[FB__K_MIN_EPOCH_TIME]) target = r->cfg[FB__K_MIN_EPOCH_TIME];
+    r->epochs_max = cfg[FB__K_EPOCHS] >= 1 ? (size_t)cfg[FB__K_EPOCHS] : 1;
+    /* the runner's -min_time: spread over the epochs this run really has */
+    if (r->config.min_time_s > 0 &&
+        r->config.num[FB__K_MIN_EPOCH_TIME] < r->config.min_time_s / (double)r->epochs_max)
+        r->config.num[FB__K_MIN_EPOCH_TIME] = r->config.min_time_s / (double)r->epochs_max;
+    double target = r->clock_info.resolution_s * cfg[FB__K_CLOCK_RESOLUTION_MULTIPLE];
+    if (target > cfg[FB__K_MAX_EPOCH_TIME]) target = cfg[FB__K_MAX_EPOCH_TIME];
+    if (target < cfg[FB__K_MIN_EPOCH_TIME]) target = cfg[FB__K_MIN_EPOCH_TIME];
     r->target_s = target;
-    r->epochs_max = r->cfg[FB__K_EPOCHS] >= 1 ? (size_t)r->cfg[FB__K_EPOCHS] : 1;
     /* The budget only bites when single iterations outlast the target. */
-    r->budget_s = r->cfg[FB__K_MAX_TOTAL_TIME];
+    r->budget_s = cfg[FB__K_MAX_TOTAL_TIME];
     if (r->budget_s < 1.5 * (double)r->epochs_max * target)
         r->budget_s = 1.5 * (double)r->epochs_max * target;
-    r->exact_iters = (uint64_t)r->cfg[FB__K_EPOCH_ITERATIONS];
+    r->exact_iters = (uint64_t)cfg[FB__K_EPOCH_ITERATIONS];
     r->min_iters =
-        r->cfg[FB__K_MIN_EPOCH_ITERATIONS] >= 1 ? (uint64_t)r->cfg[FB__K_MIN_EPOCH_ITERATIONS] : 1;
+        cfg[FB__K_MIN_EPOCH_ITERATIONS] >= 1 ? (uint64_t)cfg[FB__K_MIN_EPOCH_ITERATIONS] : 1;
     fb_rng_seed(&r->rng, 123);
     r->iterations = malloc(r->epochs_max * sizeof *r->iterations);
     r->values[FB_ELAPSED] = malloc(r->epochs_max * sizeof(double));
@@ -148,8 +174,6 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
         fb__run_free(r);
         return l;
     }
-    if (b->out) fb__env_warn_once(stderr, callsite);
-    r->perf = fb__bench_perf(b);
     r->perf_mask = r->perf ? fb__perf_available(r->perf) & ~FB__BIT(FB_ELAPSED) : 0;
     for (int m = 1; m < FB_MEASURE_COUNT; ++m)
         if (r->perf_mask & FB__BIT(m)) {
@@ -158,18 +182,19 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
         }
     b->run = r;
 
-    uint64_t warmup = (uint64_t)r->cfg[FB__K_WARMUP];
-    if (b->endless_name && strcmp(b->endless_name, r->name) == 0) {
+    uint64_t warmup = (uint64_t)cfg[FB__K_WARMUP];
+    const char *endless = fb__process_endless();
+    if (endless && strcmp(endless, r->name) == 0) {
         l.state = FB__ST_ENDLESS;
         l.n = r->exact_iters ? r->exact_iters : r->min_iters;
-        fprintf(stderr,
-                "femtobench: FEMTOBENCH_ENDLESS=%s: running '%s' endlessly in pid %ld; "
-                "profile it with `perf top -p %ld` or `perf record -g -p %ld`; "
-                "Ctrl-C stops it\n",
-                r->name, r->name, (long)getpid(), (long)getpid(), (long)getpid());
+        fb__bench_diag(b,
+                       "FEMTOBENCH_ENDLESS=%s: running '%s' endlessly in pid %ld; "
+                       "profile it with `perf top -p %ld` or `perf record -g -p %ld`; "
+                       "Ctrl-C stops it",
+                       r->name, r->name, (long)getpid(), (long)getpid(), (long)getpid());
         fb__run_stop_flag = 0;
-        signal(SIGINT, fb__run_on_signal);
-        signal(SIGTERM, fb__run_on_signal);
+        fb__run_catch(SIGINT, &r->old_int);
+        fb__run_catch(SIGTERM, &r->old_term);
     } else if (warmup > 0) {
         l.state = FB__ST_WARMUP;
         l.n = warmup;
@@ -259,10 +284,10 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
         if (fb__run_stop_flag) {
             l->state = FB__ST_DONE;
             l->bench->interrupted = true;
-            signal(SIGINT, SIG_DFL);
-            signal(SIGTERM, SIG_DFL);
-            fprintf(stderr, "femtobench: '%s' stopped after %llu endless epochs\n", r->name,
-                    (unsigned long long)r->endless_epochs);
+            sigaction(SIGINT, &r->old_int, NULL);
+            sigaction(SIGTERM, &r->old_term, NULL);
+            fb__bench_diag(l->bench, "'%s' stopped after %llu endless epochs", r->name,
+                           (unsigned long long)r->endless_epochs);
             fb__run_finish(l->bench); /* records nothing: the bench is interrupted */
         } else if (!r->exact_iters) {
             l->n = e < r->target_s ? fb__run_upscale(r, n, e) : fb__run_iters_for(r, (double)n, e);
@@ -277,31 +302,9 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
     if (l->state == FB__ST_DONE) fb__run_finish(l->bench);
 }
 
-/* A result with b's settings and the run's configuration, no name and no
- * data yet (NULL when out of memory). Shared with src/compare.c. */
-fb_result *fb__result_new(const fb_bench *b, int callsite, const double cfg[FB__K_COUNT],
-                          const fb__clock_info *clock) {
-    fb_result *res = calloc(1, sizeof *res);
-    if (!res) return NULL;
-    res->title = fb__strdup(b->title);
-    res->unit = fb__strdup(b->unit);
-    if (!res->title || !res->unit) {
-        fb__result_free(res);
-        return NULL;
-    }
-    snprintf(res->time_unit_label, sizeof res->time_unit_label, "%s", b->time_unit_label);
-    res->time_unit_s = b->time_unit_s;
-    res->batch = b->batch;
-    res->complexity_n = b->complexity_n;
-    res->relative = b->relative;
-    res->callsite = callsite;
-    memcpy(res->config, cfg, sizeof res->config);
-    res->clock_resolution_s = clock->resolution_s;
-    res->clock_overhead_s = clock->overhead_s;
-    return res;
-}
-
-/* Turns the finished run into a result, stores and prints it. */
+/* Turns the finished run into an immutable result and publishes it: the
+ * bench stores it, computes its statistics and hands it to the sinks (the
+ * live table among them). The measuring core never formats. */
 static void fb__run_finish(fb_bench *b) {
     struct fb__run *r = b->run;
     b->run = NULL;
@@ -309,7 +312,7 @@ static void fb__run_finish(fb_bench *b) {
         fb__run_free(r);
         return;
     }
-    fb_result *res = fb__result_new(b, r->callsite, r->cfg, &r->clock_info);
+    fb_result *res = calloc(1, sizeof *res);
     if (!res) {
         fb__run_free(r);
         return;
@@ -318,6 +321,11 @@ static void fb__run_finish(fb_bench *b) {
     r->name = NULL;
     res->error = r->error;
     r->error = NULL;
+    res->config = r->config; /* moved */
+    memset(&r->config, 0, sizeof r->config);
+    res->callsite = r->callsite;
+    res->clock_resolution_s = r->clock_info.resolution_s;
+    res->clock_overhead_s = r->clock_info.overhead_s;
     if (!res->error) {
         res->epochs = r->epochs;
         res->iterations = r->iterations;
@@ -329,12 +337,7 @@ static void fb__run_finish(fb_bench *b) {
         }
     }
     fb__run_free(r);
-    if (!res->name || fb__bench_add_result(b, res) != FB_OK) {
-        fb__result_free(res);
-        return;
-    }
-    fb__stats_compute(res);
-    fb__report_row(b, res);
+    fb__bench_publish(b, res);
 }
 
 FB__NOINLINE const fb_result *fb__run_at(fb_bench *b, const char *name, fb_op op, void *ctx,

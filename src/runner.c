@@ -1,25 +1,18 @@
 /* The suite runner: registry, command line, orchestration (fb_main).
  * It measures nothing itself: each benchmark gets a fresh fb_bench. */
-#include "internal.h"
-#include "compare.h" /* comparisons in the suite record */
+#include "bench.h"
+#include "outfile.h"
+#include "process.h"
+#include "report.h"
+#include "text.h"
+
+#include <stdarg.h>
 
 #include <errno.h>
 #include <math.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The registry is a list linked by constructors before main runs, then only
- * read. It is the one process-wide list femtobench keeps: registration by
- * constructor cannot hand its entry to anyone else. */
-static fb__registration *fb__registry_head;
-
-void fb__register(fb__registration *reg) {
-    reg->next = fb__registry_head;
-    fb__registry_head = reg;
-}
-
-const fb__registration *fb__registry(void) { return fb__registry_head; }
 
 typedef struct fb__opts {
     bool help, list, sanity, quiet;
@@ -189,16 +182,45 @@ static int fb__cmp_reg(const void *a, const void *b) {
 }
 
 /* Applies the command line to a fresh bench: it wins over code and env. */
-static void fb__runner_configure(fb_bench *b, const fb__opts *o, FILE *table) {
-    fb_set_output(b, o->sanity ? NULL : table);
+static void fb__runner_configure(fb_bench *b, const fb__opts *o) {
     if (o->sanity) {
         fb__cfg_set(b, FB__LAYER_CLI, FB__K_EPOCHS, 1);
         fb__cfg_set(b, FB__LAYER_CLI, FB__K_EPOCH_ITERATIONS, 1);
         fb__cfg_set(b, FB__LAYER_CLI, FB__K_WARMUP, 0);
     }
-    if (o->min_time_ms >= 0)
-        fb__cfg_set(b, FB__LAYER_CLI, FB__K_MIN_EPOCH_TIME,
-                    o->min_time_ms * 1e-3 / fb__cfg(b, FB__K_EPOCHS));
+    /* spread over the epochs when the run starts, after the benchmark's own
+     * fb_set_epochs (src/run.c) */
+    if (o->min_time_ms >= 0) b->cfg.min_time_s = o->min_time_ms * 1e-3;
+}
+
+/* The runner's collector, a sink: counts the failed results and, in a
+ * sanity check (no table), names each failure on stderr. */
+typedef struct fb__collector {
+    bool sanity;
+    size_t failed;
+} fb__collector;
+
+static void fb__collector_sink(void *ctx, const fb_bench *b, const fb_result *r) {
+    fb__collector *c = ctx;
+    (void)b;
+    if (!fb_result_error(r)) return;
+    ++c->failed;
+    if (c->sanity) fprintf(stderr, "femtobench: %s: %s\n", fb_result_name(r), fb_result_error(r));
+}
+
+/* Its comparison sink: a comparison's error rows fail the benchmark like a
+ * run's (src/compare.c). */
+static void fb__collector_cmp_sink(void *ctx, const fb_bench *b, const fb_comparison *cmp) {
+    fb__collector *c = ctx;
+    (void)b;
+    for (size_t a = 0; a < fb_comparison_size(cmp); ++a) {
+        const fb_result *r = fb_comparison_result(cmp, a);
+        if (!fb_result_error(r)) continue;
+        ++c->failed;
+        if (c->sanity)
+            fprintf(stderr, "femtobench: %s/%s: %s\n", fb_comparison_title(cmp), fb_result_name(r),
+                    fb_result_error(r));
+    }
 }
 
 static int fb__runner_write(const char *path, int (*writer)(const fb_bench *, FILE *),
@@ -216,18 +238,26 @@ static int fb__runner_write(const char *path, int (*writer)(const fb_bench *, FI
 static int fb__runner(int argc, char **argv, fb__opts *o, fb__registration ***sel_out) {
     int rc = fb__parse_args(argc, argv, o);
     if (rc) return rc;
+    if (fb__process_config_errors() && !o->help) {
+        /* the bad entries, then the one error line: bad input, like a bad option */
+        fb__process_config_report(stderr);
+        return fb__runner_error("FEMTOBENCH_CONFIG: %d bad entr%s (see above); nothing was run",
+                                fb__process_config_errors(),
+                                fb__process_config_errors() == 1 ? "y" : "ies");
+    }
     if (o->help) {
         fb__runner_help(stdout, argc > 0 ? argv[0] : "femtobench");
         return -1;
     }
     /* everything registered, sorted by name, duplicates refused */
     size_t n = 0;
-    for (const fb__registration *r = fb__registry(); r; r = r->next) ++n;
+    for (const fb__registration *r = fb__process_registry(); r; r = r->next) ++n;
     fb__registration **all = calloc(n + 1, sizeof *all); /* NULL-terminated */
     if (!all) return fb__runner_error("out of memory");
     *sel_out = all;
     n = 0;
-    for (fb__registration *r = (fb__registration *)fb__registry(); r; r = r->next) all[n++] = r;
+    for (fb__registration *r = (fb__registration *)fb__process_registry(); r; r = r->next)
+        all[n++] = r;
     qsort(all, n, sizeof *all, fb__cmp_reg);
     for (size_t i = 1; i < n; ++i)
         if (!strcmp(all[i]->name, all[i - 1]->name))
@@ -289,27 +319,33 @@ int fb_main(int argc, char **argv) {
         free(o.asymptote);
         return 0;
     }
-    if (o.quiet) setenv("FEMTOBENCH_SUPPRESS_WARNINGS", "1", 1);
+    if (o.quiet) fb__process_set_quiet(true);
     bool to_stdout = (o.out_csv && !strcmp(o.out_csv, "-")) ||
                      (o.out_json && !strcmp(o.out_json, "-")) ||
                      (o.out_gbench && !strcmp(o.out_gbench, "-"));
-    FILE *table = to_stdout ? stderr : stdout;
+    /* one live table for the whole suite */
+    fb__table table;
+    memset(&table, 0, sizeof table);
+    table.out = o.sanity ? NULL : to_stdout ? stderr : stdout;
+    FILE *tout = to_stdout ? stderr : stdout;
+    fb__collector collector = {o.sanity, 0};
 
-    fb__session session;
-    memset(&session, 0, sizeof session);
-    fb_bench *suite = fb__bench_new_in(&session);
+    fb_bench *suite = fb_bench_new();
     if (!suite) return fb__runner_error("out of memory");
     int status = 0;
-    size_t ran = 0, failed = 0;
+    size_t ran = 0;
     bool interrupted = false;
     for (size_t i = 0; sel[i] && !interrupted; ++i) {
         size_t rounds = o.n_asymptote ? o.n_asymptote : 1;
-        fb_bench *b = fb__bench_new_in(&session);
-        if (!b) {
+        fb_bench *b = fb_bench_new();
+        if (!b || fb__bench_add_sink(b, fb__collector_sink, &collector) != FB_OK ||
+            fb__bench_add_comparison_sink(b, fb__collector_cmp_sink, &collector) != FB_OK) {
+            fb_bench_free(b);
             status = fb__runner_error("out of memory");
             break;
         }
-        fb__runner_configure(b, &o, table);
+        fb__bench_share_table(b, &table);
+        fb__runner_configure(b, &o);
         b->name = fb__strdup(sel[i]->name); /* FB_RUN(b, NULL) runs under it */
         for (size_t r = 0; r < rounds && !b->interrupted; ++r) {
             if (o.n_asymptote) fb_set_complexity_n(b, o.asymptote[r]);
@@ -317,37 +353,17 @@ int fb_main(int argc, char **argv) {
         }
         interrupted = b->interrupted;
         ++ran;
-        for (size_t r = 0; r < b->n_results; ++r)
-            if (b->results[r]->error) {
-                ++failed;
-                if (o.sanity)
-                    fprintf(stderr, "femtobench: %s: %s\n", b->results[r]->name,
-                            b->results[r]->error);
-            }
-        /* a comparison's error rows fail the benchmark like a run's (compare.c) */
-        for (size_t c = 0; c < b->n_comparisons; ++c)
-            for (size_t a = 0; a < b->comparisons[c]->size; ++a) {
-                const fb_result *r = b->comparisons[c]->results[a];
-                if (!r->error) continue;
-                ++failed;
-                if (o.sanity)
-                    fprintf(stderr, "femtobench: %s/%s: %s\n", r->title, r->name, r->error);
-            }
         if (o.n_asymptote && !o.sanity && !interrupted) {
             /* one fit per name the benchmark ran (usually just one) */
-            for (size_t r = 0; r < b->n_results; ++r) {
-                const char *name = b->results[r]->name;
-                size_t first = 0;
-                while (strcmp(b->results[first]->name, name) != 0) ++first;
-                if (first != r) continue;
-                fputc('\n', table);
-                fb_write_complexity(b, name, table);
+            for (size_t f = 0; f < b->n_fits; ++f) {
+                fputc('\n', tout);
+                fb__write_fit_set(&b->fits[f], tout);
             }
-            fputc('\n', table);
-            session.last_out = NULL; /* the next table starts with a header */
+            fputc('\n', tout);
+            fb__table_restart(&table); /* the next table starts with a header */
         }
         fb__bench_take_results(suite, b);
-        fb__bench_take_comparisons(suite, b);
+        fb__bench_take_comparisons(suite, b); /* src/compare.c */
         fb_bench_free(b);
     }
     if (interrupted) {
@@ -357,14 +373,13 @@ int fb_main(int argc, char **argv) {
     } else if (!status) {
         if (o.sanity)
             fprintf(stderr, "femtobench: sanity check: %zu benchmark%s ran, %zu failed\n", ran,
-                    ran == 1 ? "" : "s", failed);
+                    ran == 1 ? "" : "s", collector.failed);
         int werr = fb__runner_write(o.out_csv, fb_write_csv, suite) |
                    fb__runner_write(o.out_json, fb_write_json, suite) |
                    fb__runner_write(o.out_gbench, fb_write_gbench_json, suite);
-        status = werr ? 1 : failed ? 1 : 0;
+        status = werr ? 1 : collector.failed ? 1 : 0;
     }
     fb_bench_free(suite);
-    fb__session_close(&session);
     free(sel);
     free(o.asymptote);
     return status;

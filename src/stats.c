@@ -1,6 +1,6 @@
 /* Statistics over epochs: median, err% (MdAPE), min, max, mean, totals.
  * Definitions in docs/design.md ("Statistics"). */
-#include "internal.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -39,7 +39,7 @@ void fb__stats_compute(fb_result *r) {
     }
     double *tmp = malloc(2 * (n ? n : 1) * sizeof *tmp);
     for (int m = 0; m < FB_MEASURE_COUNT; ++m) {
-        struct fb__summary *s = &r->summary[m];
+        fb__summary *s = &r->summary[m];
         s->median = s->err_pct = s->min = s->max = s->mean = s->stddev = NAN;
         if (!(r->has & FB__BIT(m)) || !r->values[m] || n == 0 || !tmp) continue;
         const double *v = r->values[m];

@@ -2,7 +2,9 @@
  * count, frequency, caches, load, host name, compiler. Read from /proc and
  * /sys under a root directory so tests can pass a fake tree; every fact has
  * a fallback ("unknown", 0, -1) and nothing here fails. */
-#include "internal.h"
+#include "sysinfo.h"
+
+#include "sysfile.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -24,43 +26,6 @@
 #define FB__BUILD_FLAGS "unknown"
 #endif
 
-/* Reads root + rel into buf (NUL-terminated, trailing whitespace cut).
- * Returns false when the file cannot be read. */
-static bool fb__sys_read(const char *root, const char *rel, char *buf, size_t len) {
-    char path[PATH_MAX];
-    size_t rl = strlen(root);
-    while (rl > 0 && root[rl - 1] == '/') --rl; /* "/" + "/proc/.." */
-    if (snprintf(path, sizeof path, "%.*s%s", (int)rl, root, rel) >= (int)sizeof path) return false;
-    FILE *f = fopen(path, "r");
-    if (!f) return false;
-    size_t n = fread(buf, 1, len - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
-        buf[--n] = '\0';
-    return true;
-}
-
-/* A non-negative decimal such as "2400.000" or "0.52", parsed by hand: the
- * kernel always writes '.', strtod would follow the user's locale. */
-static double fb__sys_decimal(const char *s, const char **end) {
-    /* digits as one integer, divided once: "4.19" -> 419 / 100, the double
-     * nearest to 4.19 (adding 0.1-steps would drift) */
-    uint64_t mant = 0;
-    double scale = 1;
-    bool digits = false;
-    for (; *s >= '0' && *s <= '9'; ++s, digits = true)
-        if (mant < UINT64_MAX / 10 - 9)
-            mant = mant * 10 + (uint64_t)(*s - '0');
-        else
-            scale /= 10; /* too many digits: keep the magnitude */
-    if (*s == '.')
-        for (++s; *s >= '0' && *s <= '9'; ++s, digits = true)
-            if (mant < UINT64_MAX / 10 - 9) mant = mant * 10 + (uint64_t)(*s - '0'), scale *= 10;
-    if (end) *end = s;
-    return digits ? (double)mant / scale : -1;
-}
-
 /* The value after "key<spaces/tabs>:" on a line of /proc/cpuinfo, or NULL. */
 static const char *fb__sys_cpuinfo_value(const char *line, const char *key) {
     size_t kl = strlen(key);
@@ -78,7 +43,7 @@ static void fb__sys_cpuinfo(const char *root, fb__sysinfo *out, double *mhz) {
     size_t cap = 1u << 20;
     char *buf = malloc(cap);
     if (!buf) return;
-    if (fb__sys_read(root, "/proc/cpuinfo", buf, cap)) {
+    if (fb__sysfile_read(root, "/proc/cpuinfo", buf, cap) >= 0) {
         int cpus = 0;
         for (char *line = buf; line && *line;) {
             char *nl = strchr(line, '\n');
@@ -90,7 +55,7 @@ static void fb__sys_cpuinfo(const char *root, fb__sysinfo *out, double *mhz) {
                        *v) {
                 snprintf(out->cpu_model, sizeof out->cpu_model, "%s", v);
             } else if (*mhz <= 0 && (v = fb__sys_cpuinfo_value(line, "cpu MHz"))) {
-                *mhz = fb__sys_decimal(v, NULL);
+                *mhz = fb__sysfile_decimal(v, NULL);
             }
             line = nl ? nl + 1 : NULL;
         }
@@ -99,26 +64,16 @@ static void fb__sys_cpuinfo(const char *root, fb__sysinfo *out, double *mhz) {
     free(buf);
 }
 
-/* "0-3,8,10-11" -> 7 */
+/* "0-3,8,10-11" -> 7; 0 when malformed */
 static int fb__sys_count_cpu_list(const char *s) {
-    int n = 0;
-    while (*s) {
-        const char *e;
-        double a = fb__sys_decimal(s, &e);
-        if (a < 0) break;
-        double b = a;
-        if (*e == '-') b = fb__sys_decimal(e + 1, &e);
-        if (b >= a) n += (int)(b - a) + 1;
-        if (*e != ',') break;
-        s = e + 1;
-    }
-    return n;
+    fb__cpuset set;
+    return fb__cpuset_parse(&set, s) == 0 ? (int)fb__cpuset_count(&set) : 0;
 }
 
 /* "32K" / "1024K" / "32M" / "12345" -> bytes */
 static long long fb__sys_size(const char *s) {
     const char *e;
-    double v = fb__sys_decimal(s, &e);
+    double v = fb__sysfile_decimal(s, &e);
     if (v < 0) return 0;
     if (*e == 'K')
         v *= 1024;
@@ -135,13 +90,15 @@ static void fb__sys_caches(const char *root, fb__sysinfo *out) {
         fb__cache_info c;
         memset(&c, 0, sizeof c);
         snprintf(rel, sizeof rel, "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
-        if (!fb__sys_read(root, rel, c.type, sizeof c.type)) break;
+        if (fb__sysfile_read(root, rel, c.type, sizeof c.type) < 0) break;
         snprintf(rel, sizeof rel, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
-        if (fb__sys_read(root, rel, val, sizeof val)) c.level = (int)fb__sys_decimal(val, NULL);
+        if (fb__sysfile_read(root, rel, val, sizeof val) >= 0)
+            c.level = (int)fb__sysfile_decimal(val, NULL);
         snprintf(rel, sizeof rel, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-        if (fb__sys_read(root, rel, val, sizeof val)) c.size = fb__sys_size(val);
+        if (fb__sysfile_read(root, rel, val, sizeof val) >= 0) c.size = fb__sys_size(val);
         snprintf(rel, sizeof rel, "/sys/devices/system/cpu/cpu0/cache/index%d/shared_cpu_list", i);
-        if (fb__sys_read(root, rel, val, sizeof val)) c.num_sharing = fb__sys_count_cpu_list(val);
+        if (fb__sysfile_read(root, rel, val, sizeof val) >= 0)
+            c.num_sharing = fb__sys_count_cpu_list(val);
         out->caches[out->n_caches++] = c;
     }
 }
@@ -153,7 +110,7 @@ static int fb__sys_scaling(const char *root, int cpus) {
     for (int i = 0; i < cpus && i < 4096; ++i) {
         char rel[128], gov[64];
         snprintf(rel, sizeof rel, "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", i);
-        if (!fb__sys_read(root, rel, gov, sizeof gov)) continue;
+        if (fb__sysfile_read(root, rel, gov, sizeof gov) < 0) continue;
         ++seen;
         if (strcmp(gov, "performance") != 0) return 1;
     }
@@ -179,19 +136,19 @@ void fb__sysinfo_read(const char *root, fb__sysinfo *out) {
 #if FB_HAVE_SYSFS
     fb__sys_cpuinfo(root, out, &mhz);
     char val[64];
-    if (fb__sys_read(root, "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", val,
-                     sizeof val)) {
-        double khz = fb__sys_decimal(val, NULL);
+    if (fb__sysfile_read(root, "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", val,
+                         sizeof val) >= 0) {
+        double khz = fb__sysfile_decimal(val, NULL);
         if (khz > 0) mhz = khz / 1000;
     }
     fb__sys_caches(root, out);
     char load[256];
-    if (fb__sys_read(root, "/proc/loadavg", load, sizeof load)) {
+    if (fb__sysfile_read(root, "/proc/loadavg", load, sizeof load) >= 0) {
         const char *p = load;
         int k = 0;
         for (; k < 3; ++k) {
             while (*p == ' ') ++p;
-            double v = fb__sys_decimal(p, &p);
+            double v = fb__sysfile_decimal(p, &p);
             if (v < 0) break;
             out->load_avg[k] = v;
         }
@@ -214,5 +171,5 @@ void fb__sysinfo_read(const char *root, fb__sysinfo *out) {
     out->compiler = FB__COMPILER;
     out->build_flags = FB__BUILD_FLAGS;
     out->library_build = FB__CALLSITE;
-    out->env = fb__env_process_report();
+    out->env = NULL; /* attached by the process state */
 }

@@ -1,5 +1,8 @@
-/* Number formatting shared by the reporters. */
-#include "internal.h"
+/* Text helpers shared by the writers and the parsers. */
+#include "text.h"
+
+#include <stdio.h>
+#include <stdlib.h>
 
 #include <math.h>
 #include <string.h>
@@ -31,7 +34,10 @@ void fb__fmt_grouped(char *buf, size_t len, double v, int decimals) {
         o += rest;
     }
     out[o] = '\0';
-    snprintf(buf, len, "%s", out);
+    if (!len) return;
+    if (o >= len) o = len - 1; /* cut, like snprintf, without its warning */
+    memcpy(buf, out, o);
+    buf[o] = '\0';
 }
 
 /* Levenshtein distance, for "did you mean" hints; SIZE_MAX for strings
@@ -54,4 +60,11 @@ size_t fb__edit_distance(const char *a, const char *b) {
         }
     }
     return row[lb];
+}
+
+char *fb__strdup(const char *s) {
+    size_t n = strlen(s ? s : "") + 1;
+    char *p = malloc(n);
+    if (p) memcpy(p, s ? s : "", n);
+    return p;
 }

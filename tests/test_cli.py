@@ -135,6 +135,42 @@ with tempfile.TemporaryDirectory() as tmp:
     check(cfg.get("epochs") == 3 and abs(cfg.get("min_epoch_time", 0) - 0.022 / 3) < 1e-12,
           f"-min_time over FEMTOBENCH_CONFIG: config {cfg}")
 
+    # -min_time holds after the benchmark sets its own epochs: 110 ms over the
+    # 3 epochs the code asks for, not over the 11 of the default
+    rc, out, err = run("-filter=Alpha", "-min_time=110", "-output_json=" + path,
+                       env={"SUITE_CLI_EPOCHS": "3"})
+    cfg = json.load(open(path))["results"][0]["config"] if rc == 0 else {}
+    check(cfg.get("epochs") == 3 and abs(cfg.get("min_epoch_time", 0) - 0.110 / 3) < 1e-12,
+          f"-min_time with fb_set_epochs(b, 3): config {cfg}")
+
+# A bad FEMTOBENCH_CONFIG entry under the runner is bad input, like a bad option
+rc, out, err = run("-filter=Alpha", env={"FEMTOBENCH_CONFIG": "epochs=3,bogus=1"})
+check(rc == 2 and out == "", f"bad FEMTOBENCH_CONFIG: rc={rc} out={out!r}")
+check("bad entry 'bogus=1'" in err and err.strip().splitlines()[-1].startswith("femtobench: error: FEMTOBENCH_CONFIG"),
+      f"bad FEMTOBENCH_CONFIG: {err!r}")
+
+# -quiet: no warning block and no unstable marker, without touching the
+# environment (the library reads FEMTOBENCH_SUPPRESS_WARNINGS once; -quiet is
+# a flag of the process state)
+def run_loud(*args):
+    e = dict(os.environ)
+    for k in ("FEMTOBENCH_CONFIG", "FEMTOBENCH_ENDLESS", "FEMTOBENCH_SUPPRESS_WARNINGS"):
+        e.pop(k, None)
+    p = subprocess.run([SUITE, *args], capture_output=True, text=True, env=e, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+rc, out, err = run_loud("-filter=Alpha", "-quiet")
+check(rc == 0 and "warning" not in err and "note:" not in err, f"-quiet: {err!r}")
+rc, out, err = run_loud("-filter=Alpha", "-quiet", "-min_time=1",
+                        "-output_json=/dev/null")
+check(rc == 0 and ":wavy_dash:" not in out, f"-quiet marker: {out!r}")
+# a debug-style machine always warns here? only compare when it does
+rc2, out2, err2 = run_loud("-filter=Alpha")
+if "warning: results may be unstable" in err2:
+    check("warning" not in err, "-quiet printed the warning block that a plain run prints")
+else:
+    print("note: this machine gives no warning block; -quiet checked for silence only")
+
 if failures:
     print(f"{len(failures)} failure(s)")
     sys.exit(1)

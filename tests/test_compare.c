@@ -1,6 +1,6 @@
 /* The paired comparison (src/compare.c), driven by fake clocks. */
 #include "check.h"
-#include "compare.h"
+#include "internal.h"
 #include "fake_clock.h"
 
 #include <stdlib.h>
@@ -190,10 +190,12 @@ static void test_latin_square(void) {
     /* FEMTOBENCH_CONFIG applies (code wins over it) */
     {
         setenv("FEMTOBENCH_CONFIG", "epochs=10", 1);
+        fb__process_reload(); /* the environment is read once per process */
         world w;
         world_init(&w, 100, 120, 140);
         fb_bench *b = world_bench(&w);
         unsetenv("FEMTOBENCH_CONFIG");
+        fb__process_reload();
         const fb_comparison *c = world_compare(b, &w, 2);
         CHECK(c != NULL && fb_comparison_rounds(c) == 10);
         fb_set_epochs(b, 14);
@@ -356,7 +358,7 @@ static void test_inline_hygiene(void) {
 static const fb_comparison *bad(fb_bench *b, const fb_alternative *alts, size_t n,
                                 const char *expect) {
     FILE *out = tmpfile();
-    fb_set_output(b, out);
+    fb_set_diagnostics(b, out); /* error lines go to the diagnostics stream */
     const fb_comparison *c = fb_compare(b, "bad", alts, n);
     fflush(out);
     char text[512] = "";
@@ -366,7 +368,7 @@ static const fb_comparison *bad(fb_bench *b, const fb_alternative *alts, size_t 
     if (!strstr(text, expect)) fprintf(stderr, "expected '%s' in '%s'\n", expect, text);
     CHECK(strstr(text, expect) != NULL);
     CHECK(strncmp(text, "femtobench: error: comparison 'bad': ", 37) == 0);
-    fb_set_output(b, NULL);
+    fb_set_diagnostics(b, NULL);
     fclose(out);
     return c;
 }
@@ -581,6 +583,49 @@ static void test_table_and_summary(void) {
     fb_bench_free(b);
 }
 
+/* A comparison inside another, or inside FB_RUN, is refused with one line
+ * on the diagnostics stream; a block left with `return` is released by
+ * fb_bench_free (the sanitizer build checks the leak). */
+static void test_nested_refused(void) {
+    world w;
+    world_init(&w, 100, 120, 0);
+    fb_bench *b = world_bench(&w);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *diag = open_memstream(&text, &len);
+    fb_set_diagnostics(b, diag);
+    alt_ctx a0 = {&w, 0}, a1 = {&w, 1};
+    fb_alternative alts[2] = {{"x", world_op, &a0}, {"y", world_op, &a1}};
+    FB_COMPARE(b, "outer") {
+        FB_ALTERNATIVE("a") { world_step(&w, 0); }
+        FB_ALTERNATIVE("b") { world_step(&w, 1); }
+        CHECK(fb_compare(b, "inner", alts, 2) == NULL);
+    }
+    FB_RUN(b, "run") {
+        CHECK(fb_compare(b, "in a run", alts, 2) == NULL);
+        world_step(&w, 0);
+    }
+    fclose(diag);
+    CHECK(strstr(text, "femtobench: comparison 'inner' not run: another run of this bench is in "
+                       "progress\n") != NULL);
+    CHECK(strstr(text, "femtobench: comparison 'in a run' not run") != NULL);
+    CHECK(fb_comparison_count(b) == 1);
+    CHECK_STR(fb_comparison_title(fb_last_comparison(b)), "outer");
+    free(text);
+    fb_set_diagnostics(b, NULL);
+    /* left early: the state in progress is freed with the bench */
+    for (int once = 1; once; once = 0) {
+        FB_COMPARE(b, "left") {
+            FB_ALTERNATIVE("a") { world_step(&w, 0); }
+            FB_ALTERNATIVE("b") { world_step(&w, 1); }
+            goto left;
+        }
+    }
+left:
+    CHECK(fb_comparison_count(b) == 1);
+    fb_bench_free(b);
+}
+
 int main(void) {
     test_interval_math();
     test_identical();
@@ -596,5 +641,6 @@ int main(void) {
     test_slow_ops_bounded();
     test_preempted_rounds();
     test_table_and_summary();
-    CHECK_DONE();
+    test_nested_refused();
+    return CHECK_DONE();
 }

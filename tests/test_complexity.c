@@ -41,8 +41,8 @@ static void add(fb_bench *b, const char *name, double n, double seconds, const c
     if (!r) return;
     r->name = fb__strdup(name);
     r->error = error ? fb__strdup(error) : NULL;
-    r->batch = 1;
-    r->complexity_n = n;
+    r->config.batch = 1;
+    r->config.complexity_n = n;
     r->epochs = 1;
     r->iterations = malloc(sizeof *r->iterations);
     r->values[FB_ELAPSED] = malloc(sizeof *r->values[FB_ELAPSED]);

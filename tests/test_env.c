@@ -12,6 +12,24 @@
 
 /* ------------------------------------------------------------ fake trees */
 
+/* FEMTOBENCH_CONFIG text into b's env layer (b NULL: only checked). */
+static int parse_into(fb_bench *b, const char *text, FILE *err) {
+    return fb__config_parse(text, b ? &b->layers[FB__LAYER_ENV] : NULL, err);
+}
+
+/* The process state reads the environment once: tests that change it ask
+ * for a fresh read. */
+static bool suppressed_now(void) {
+    fb__process_reload();
+    return fb__process_suppressed();
+}
+
+/* The first run's step of the process state: check, record, print once. */
+static const fb__env_report *warn_once(FILE *f, int callsite) {
+    fb__process_first_run(f, callsite);
+    return fb__process_env_report();
+}
+
 static char root_[64];
 
 static void new_root(void) {
@@ -439,17 +457,17 @@ static void test_everything_at_once(void) {
 
 static void test_suppressed(void) {
     unsetenv("FEMTOBENCH_SUPPRESS_WARNINGS");
-    CHECK(!fb__env_suppressed());
+    CHECK(!suppressed_now());
     setenv("FEMTOBENCH_SUPPRESS_WARNINGS", "", 1);
-    CHECK(!fb__env_suppressed());
+    CHECK(!suppressed_now());
     setenv("FEMTOBENCH_SUPPRESS_WARNINGS", "0", 1);
-    CHECK(!fb__env_suppressed());
+    CHECK(!suppressed_now());
     setenv("FEMTOBENCH_SUPPRESS_WARNINGS", "1", 1);
-    CHECK(fb__env_suppressed());
+    CHECK(suppressed_now());
     setenv("FEMTOBENCH_SUPPRESS_WARNINGS", "no", 1);
-    CHECK(fb__env_suppressed());
+    CHECK(suppressed_now());
     setenv("FEMTOBENCH_SUPPRESS_WARNINGS", "00", 1);
-    CHECK(fb__env_suppressed());
+    CHECK(suppressed_now());
     unsetenv("FEMTOBENCH_SUPPRESS_WARNINGS");
 }
 
@@ -479,12 +497,13 @@ static void child_prints_block_once(void) {
     char *buf = NULL, *buf2 = NULL;
     size_t len = 0, len2 = 0;
     unsetenv("FEMTOBENCH_SUPPRESS_WARNINGS");
-    CHECK(fb__env_process_report() == NULL);
+    fb__process_reload();
+    CHECK(fb__process_env_report() == NULL);
     FILE *f = open_memstream(&buf, &len);
     /* call site 1 (unoptimized): at least one warning on any machine */
-    const fb__env_report *r = fb__env_warn_once(f, 1);
+    const fb__env_report *r = warn_once(f, 1);
     fclose(f);
-    CHECK(r != NULL && r == fb__env_process_report());
+    CHECK(r != NULL && r == fb__process_env_report());
     CHECK(r && r->count >= 1 && find(r, "unoptimized build"));
     const char *head = "femtobench: warning: results may be unstable:\n";
     CHECK(buf && strncmp(buf, head, strlen(head)) == 0);
@@ -493,7 +512,7 @@ static void child_prints_block_once(void) {
     CHECK(buf && strstr(buf, "\n    compile the benchmark with optimization") != NULL);
     /* a second call: same report, nothing printed, even with another call site */
     f = open_memstream(&buf2, &len2);
-    CHECK(fb__env_warn_once(f, 3) == r);
+    CHECK(warn_once(f, 3) == r);
     fclose(f);
     CHECK(len2 == 0);
     free(buf);
@@ -504,16 +523,17 @@ static void child_suppressed_records_silently(void) {
     char *buf = NULL;
     size_t len = 0;
     setenv("FEMTOBENCH_SUPPRESS_WARNINGS", "1", 1);
+    fb__process_reload();
     FILE *f = open_memstream(&buf, &len);
-    const fb__env_report *r = fb__env_warn_once(f, 1);
+    const fb__env_report *r = warn_once(f, 1);
     fclose(f);
     CHECK(len == 0);
-    CHECK(r && r->count >= 1 && r == fb__env_process_report()); /* still recorded for JSON */
+    CHECK(r && r->count >= 1 && r == fb__process_env_report()); /* still recorded for JSON */
     free(buf);
 }
 
 static void child_null_stream(void) {
-    const fb__env_report *r = fb__env_warn_once(NULL, 1);
+    const fb__env_report *r = warn_once(NULL, 1);
     CHECK(r && r->count >= 1);
 }
 
@@ -523,7 +543,7 @@ static void child_null_stream(void) {
 static int parse(fb_bench *b, const char *text, char **msgs) {
     size_t len = 0;
     FILE *f = open_memstream(msgs, &len);
-    int bad = fb__env_parse_config(b, text, f);
+    int bad = parse_into(b, text, f);
     fclose(f);
     return bad;
 }
@@ -535,7 +555,7 @@ static void check_bad(const char *text, const char *entry, const char *reason) {
     snprintf(expect, sizeof expect, "femtobench: FEMTOBENCH_CONFIG: bad entry '%s': %s\n", entry,
              reason);
     CHECK_STR(msgs, expect);
-    CHECK(b->cfg_set[FB__LAYER_ENV] == 0);
+    CHECK(b->layers[FB__LAYER_ENV].set == 0);
     free(msgs);
     fb_bench_free(b);
 }
@@ -549,14 +569,15 @@ static void test_config_valid(void) {
     CHECK(fb__cfg(b, FB__K_EPOCHS) == 21);
     CHECK_NEAR(fb__cfg(b, FB__K_MIN_EPOCH_TIME), 5e-3, 1e-18);
     CHECK(fb__cfg(b, FB__K_WARMUP) == 100);
-    CHECK(fb__cfg(b, FB__K_MAX_EPOCH_TIME) == fb__keys[FB__K_MAX_EPOCH_TIME].def); /* untouched */
+    CHECK(fb__cfg(b, FB__K_MAX_EPOCH_TIME) ==
+          fb__key_info_of(FB__K_MAX_EPOCH_TIME)->def); /* untouched */
 
     /* whitespace, empty entries, every unit, fractions, every key */
-    CHECK(fb__env_parse_config(b,
-                               " ,, epochs = 7 , max_epoch_time= 1.5 s ,min_epoch_time=250us,"
-                               "max_total_time=.5ms, epoch_iterations=0,min_epoch_iterations=3,"
-                               "clock_resolution_multiple=2000,warmup=0,",
-                               NULL) == 0);
+    CHECK(parse_into(b,
+                     " ,, epochs = 7 , max_epoch_time= 1.5 s ,min_epoch_time=250us,"
+                     "max_total_time=.5ms, epoch_iterations=0,min_epoch_iterations=3,"
+                     "clock_resolution_multiple=2000,warmup=0,",
+                     NULL) == 0);
     CHECK(fb__cfg(b, FB__K_EPOCHS) == 7);
     CHECK_NEAR(fb__cfg(b, FB__K_MAX_EPOCH_TIME), 1.5, 1e-15);
     CHECK_NEAR(fb__cfg(b, FB__K_MIN_EPOCH_TIME), 250e-6, 1e-18);
@@ -565,17 +586,17 @@ static void test_config_valid(void) {
     CHECK(fb__cfg(b, FB__K_MIN_EPOCH_ITERATIONS) == 3);
     CHECK(fb__cfg(b, FB__K_CLOCK_RESOLUTION_MULTIPLE) == 2000);
     CHECK(fb__cfg(b, FB__K_WARMUP) == 0);
-    CHECK(b->cfg_set[FB__LAYER_ENV] == (1u << FB__K_COUNT) - 1);
-    CHECK(fb__env_parse_config(b, "min_epoch_time=100ns", NULL) == 0);
+    CHECK(b->layers[FB__LAYER_ENV].set == (1u << FB__K_COUNT) - 1);
+    CHECK(parse_into(b, "min_epoch_time=100ns", NULL) == 0);
     CHECK_NEAR(fb__cfg(b, FB__K_MIN_EPOCH_TIME), 100e-9, 1e-20);
-    CHECK(fb__env_parse_config(b, "min_epoch_time=2 ms", NULL) == 0);
+    CHECK(parse_into(b, "min_epoch_time=2 ms", NULL) == 0);
     CHECK_NEAR(fb__cfg(b, FB__K_MIN_EPOCH_TIME), 2e-3, 1e-18);
-    CHECK(fb__env_parse_config(b, "warmup=1,warmup=2", NULL) == 0); /* the last wins */
+    CHECK(parse_into(b, "warmup=1,warmup=2", NULL) == 0); /* the last wins */
     CHECK(fb__cfg(b, FB__K_WARMUP) == 2);
-    CHECK(fb__env_parse_config(b, "", NULL) == 0);
-    CHECK(fb__env_parse_config(b, NULL, NULL) == 0);
-    CHECK(fb__env_parse_config(b, " , ,", NULL) == 0);
-    CHECK(fb__env_parse_config(NULL, "epochs=3,x", NULL) == 1); /* NULL bench: check only */
+    CHECK(parse_into(b, "", NULL) == 0);
+    CHECK(parse_into(b, NULL, NULL) == 0);
+    CHECK(parse_into(b, " , ,", NULL) == 0);
+    CHECK(parse_into(NULL, "epochs=3,x", NULL) == 1); /* NULL bench: check only */
     fb_bench_free(b);
 }
 
@@ -618,49 +639,53 @@ static void test_config_malformed(void) {
                     "femtobench: FEMTOBENCH_CONFIG: bad entry 'epochs=-1': negative value\n");
     CHECK(fb__cfg(b, FB__K_WARMUP) == 5);
     CHECK_NEAR(fb__cfg(b, FB__K_MIN_EPOCH_TIME), 3e-3, 1e-18);
-    CHECK(fb__cfg(b, FB__K_EPOCHS) == fb__keys[FB__K_EPOCHS].def);
+    CHECK(fb__cfg(b, FB__K_EPOCHS) == fb__key_info_of(FB__K_EPOCHS)->def);
     free(msgs);
     /* a NULL stream: counted, not printed */
-    CHECK(fb__env_parse_config(b, "a=1,b=2", NULL) == 2);
+    CHECK(parse_into(b, "a=1,b=2", NULL) == 2);
     fb_bench_free(b);
 }
 
 static void test_config_precedence(void) {
     fb_bench *b = fb_bench_new();
     /* code after env, and env after code: code wins either way */
-    CHECK(fb__env_parse_config(b, "epochs=21,warmup=7", NULL) == 0);
+    CHECK(parse_into(b, "epochs=21,warmup=7", NULL) == 0);
     fb_set_epochs(b, 5);
     CHECK(fb__cfg(b, FB__K_EPOCHS) == 5);
     CHECK(fb__cfg(b, FB__K_WARMUP) == 7);
     fb_set_warmup(b, 9);
-    CHECK(fb__env_parse_config(b, "warmup=1", NULL) == 0);
+    CHECK(parse_into(b, "warmup=1", NULL) == 0);
     CHECK(fb__cfg(b, FB__K_WARMUP) == 9);
     /* the runner's command line wins over both */
     fb__cfg_set(b, FB__LAYER_CLI, FB__K_EPOCHS, 3);
-    CHECK(fb__env_parse_config(b, "epochs=30", NULL) == 0);
+    CHECK(parse_into(b, "epochs=30", NULL) == 0);
     CHECK(fb__cfg(b, FB__K_EPOCHS) == 3);
     fb_bench_free(b);
 }
 
-/* fb_bench_new applies FEMTOBENCH_CONFIG; errors reach stderr once. */
+/* fb_bench_new applies FEMTOBENCH_CONFIG (read once per process); its bad
+ * entries reach the diagnostics stream once, at the first run. */
 static void child_apply_config(void) {
     char path[] = "/tmp/fb_test_env_err_XXXXXX";
     int fd = mkstemp(path);
     CHECK(fd >= 0);
     if (fd < 0) return;
     setenv("FEMTOBENCH_CONFIG", "epochs=13, bogus=1 ,min_epoch_time=1us", 1);
-    fflush(stderr);
-    int saved = dup(2);
-    dup2(fd, 2);
+    setenv("FEMTOBENCH_SUPPRESS_WARNINGS", "1", 1); /* only the config's line */
+    fb__process_reload();
     fb_bench *b1 = fb_bench_new();
+    /* read once: a later change of the variable changes nothing */
+    setenv("FEMTOBENCH_CONFIG", "epochs=5", 1);
     fb_bench *b2 = fb_bench_new();
-    fb__env_apply_config(b2);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
     CHECK(b1 && fb__cfg(b1, FB__K_EPOCHS) == 13);
     CHECK(b2 && fb__cfg(b2, FB__K_EPOCHS) == 13);
     CHECK(b2 && fabs(fb__cfg(b2, FB__K_MIN_EPOCH_TIME) - 1e-6) < 1e-18);
+    CHECK(fb__process_config_errors() == 1);
+    FILE *f = fdopen(dup(fd), "w");
+    CHECK(f != NULL);
+    fb__process_first_run(f, 7);
+    fb__process_first_run(f, 7);
+    fclose(f);
     fb_bench_free(b1);
     fb_bench_free(b2);
     char text[1024] = "";
@@ -670,6 +695,7 @@ static void child_apply_config(void) {
     close(fd);
     unlink(path);
     unsetenv("FEMTOBENCH_CONFIG");
+    unsetenv("FEMTOBENCH_SUPPRESS_WARNINGS");
 }
 
 int main(void) {

@@ -24,15 +24,15 @@ static fb_result *make_result(const char *title, const char *name, const char *u
                               double n_cx, size_t epochs, const uint64_t *iters, fb__mask has,
                               const double *const values[FB_MEASURE_COUNT]) {
     fb_result *r = calloc(1, sizeof *r);
-    r->title = fb__strdup(title);
+    r->config.title = fb__strdup(title);
     r->name = fb__strdup(name);
-    r->unit = fb__strdup(unit);
-    snprintf(r->time_unit_label, sizeof r->time_unit_label, "ns");
-    r->time_unit_s = 1e-9;
-    r->batch = batch;
-    r->complexity_n = n_cx;
+    r->config.unit = fb__strdup(unit);
+    snprintf(r->config.time_unit_label, sizeof r->config.time_unit_label, "ns");
+    r->config.time_unit_s = 1e-9;
+    r->config.batch = batch;
+    r->config.complexity_n = n_cx;
     r->callsite = 7;
-    for (int k = 0; k < FB__K_COUNT; ++k) r->config[k] = fb__keys[k].def;
+    for (int k = 0; k < FB__K_COUNT; ++k) r->config.num[k] = fb__key_info_of((fb__key)k)->def;
     r->clock_resolution_s = 2e-8;
     r->clock_overhead_s = 1.5e-8;
     r->epochs = epochs;
@@ -268,9 +268,9 @@ static void test_golden(void) {
     CHECK(strstr(gb, "null") == NULL); /* a non-finite counter is left out */
     CHECK(strstr(csv, "nan") == NULL && strstr(csv, "inf") == NULL);
     /* nonfinite row: instructions empty, cpucycles median 2 */
-    CHECK(
-        strstr(csv, "odd,nonfinite,op,1,,3,3,1000000,1000000,1000000,1000000,0,,2,,,,,0.003,,,,\n") !=
-        NULL);
+    CHECK(strstr(csv,
+                 "odd,nonfinite,op,1,,3,3,1000000,1000000,1000000,1000000,0,,2,,,,,0.003,,,,\n") !=
+          NULL);
     /* the error row: text cells filled, measured cells empty */
     CHECK(strstr(csv, "errors,broken,op,1,,,,,,,,,,,,,,,,the op was optimized away,,,\n") != NULL);
     /* GB: the complexity series become sort/100, sort/200, sort/400 */
@@ -284,7 +284,8 @@ static void test_golden(void) {
     CHECK(strstr(csv, "\ncmp,fast,op,1,,6,") != NULL);
     CHECK(strstr(json, "\"comparisons\": [") != NULL && strstr(json, "\"log_ratios\": [") != NULL);
     CHECK(strstr(json, "\"fastest\": \"fast\"") != NULL);
-    CHECK(strstr(gb, "\"name\": \"cmp/slow\"") != NULL && strstr(gb, "\"name\": \"cmp/fast_median\"") != NULL);
+    CHECK(strstr(gb, "\"name\": \"cmp/slow\"") != NULL &&
+          strstr(gb, "\"name\": \"cmp/fast_median\"") != NULL);
     free(csv);
     free(json);
     free(gb);
@@ -301,12 +302,12 @@ static void test_gbench_names(void) {
     fb__bench_add_result(b, make_result("t", "y", "op", 1, 0, 2, it, FB__BIT(FB_ELAPSED), v));
     fb__bench_add_result(b, make_result("t", "x", "op", 1, 0, 2, it, FB__BIT(FB_ELAPSED), v));
     fb_result *us = make_result("t", "z", "op", 1, 0, 2, it, FB__BIT(FB_ELAPSED), v);
-    snprintf(us->time_unit_label, sizeof us->time_unit_label, "us");
-    us->time_unit_s = 1e-6;
+    snprintf(us->config.time_unit_label, sizeof us->config.time_unit_label, "us");
+    us->config.time_unit_s = 1e-6;
     fb__bench_add_result(b, us);
     fb_result *odd = make_result("t", "w", "op", 1, 0, 2, it, FB__BIT(FB_ELAPSED), v);
-    snprintf(odd->time_unit_label, sizeof odd->time_unit_label, "cyc");
-    odd->time_unit_s = 3e-10;
+    snprintf(odd->config.time_unit_label, sizeof odd->config.time_unit_label, "cyc");
+    odd->config.time_unit_s = 3e-10;
     fb__bench_add_result(b, odd);
     fb__sysinfo si;
     golden_context(&si);

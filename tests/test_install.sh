@@ -87,6 +87,18 @@ if command -v nm >/dev/null; then
     bad=$(nm -D --defined-only "$lib/libfemtobench.so" | awk '$2 ~ /^[A-TV-Z]$/ && $3 !~ /^fb_/ {print $3}')
     [ -z "$bad" ] || fail "libfemtobench.so exports unprefixed symbols: $bad"
     ok "libfemtobench.so exports only fb_* symbols"
+    # internals (FB__PRIVATE) are hidden: only the fb__ helpers the public
+    # macros call are exported
+    allowed=" fb__register fb__loop_begin fb__loop_next fb__loop_done fb__run_at fb__escape "
+    # (and FB_COMPARE's and fb_compare's, src/compare.c)
+    allowed="$allowed fb__cmp_begin fb__cmp_next fb__cmp_alt fb__cmp_alt_done fb__compare_at "
+    internal=$(nm -D --defined-only "$lib/libfemtobench.so" | awk '$3 ~ /^fb__/ {print $3}')
+    leaked=""
+    for sym in $internal; do
+        case $allowed in *" $sym "*) ;; *) leaked="$leaked $sym" ;; esac
+    done
+    [ -z "$leaked" ] || fail "libfemtobench.so exports internal symbols:$leaked"
+    ok "libfemtobench.so hides its internal fb__ functions"
 fi
 
 # --- 1. find_package ------------------------------------------------------------
@@ -106,7 +118,10 @@ quiet "find_package consumer: configure" cmake -S "$tmp/consumer" -B "$tmp/cb" -
 quiet "find_package consumer: build" cmake --build "$tmp/cb"
 run_consumer "$tmp/cb/consumer"
 run_consumer "$tmp/cb/consumer_shared"
-ldd "$tmp/cb/consumer_shared" | grep -q "libfemtobench.so" || fail "consumer_shared does not use libfemtobench.so"
+# not `ldd | grep -q` under pipefail: grep exits at the first match and ldd
+# may die of SIGPIPE, failing the pipeline though the match was found
+ldd_out=$(ldd "$tmp/cb/consumer_shared")
+grep -q "libfemtobench.so" <<<"$ldd_out" || fail "consumer_shared does not use libfemtobench.so"
 ok "find_package(femtobench CONFIG): femtobench::femtobench and femtobench::femtobench_shared"
 
 # A version the package does not satisfy is refused.

@@ -111,11 +111,13 @@ static void test_relative_and_unstable(void) {
 
     /* FEMTOBENCH_SUPPRESS_WARNINGS silences the marker and the hint */
     setenv("FEMTOBENCH_SUPPRESS_WARNINGS", "1", 1);
+    fb__process_reload(); /* read once per process */
     buf = NULL;
     f = open_memstream(&buf, &len);
     CHECK(fb_write_markdown(b, f) == 0);
     fclose(f);
     unsetenv("FEMTOBENCH_SUPPRESS_WARNINGS");
+    fb__process_reload();
     CHECK(strstr(buf, "|   30.0% |      0.00 | `shaky`\n") != NULL);
     CHECK(strstr(buf, "wavy_dash") == NULL);
     free(buf);
@@ -161,11 +163,11 @@ static void test_hostile_names(void) {
 static fb_result *counter_result(const char *name, fb__mask has) {
     fb_result *r = calloc(1, sizeof *r);
     r->name = fb__strdup(name);
-    r->title = fb__strdup("benchmark");
-    r->unit = fb__strdup("byte");
-    strcpy(r->time_unit_label, "ns");
-    r->time_unit_s = 1e-9;
-    r->batch = 4;
+    r->config.title = fb__strdup("benchmark");
+    r->config.unit = fb__strdup("byte");
+    strcpy(r->config.time_unit_label, "ns");
+    r->config.time_unit_s = 1e-9;
+    r->config.batch = 4;
     r->epochs = 1;
     r->iterations = calloc(1, sizeof *r->iterations);
     r->iterations[0] = 1000;

@@ -8,6 +8,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 
 #if FB_HAVE_PERF_EVENTS
@@ -362,17 +363,71 @@ static void test_note_once(void) {
     FILE *f = tmpfile();
     CHECK(f != NULL);
     if (!f) return;
-    fb__perf_note_once(NULL, "no stream: not printed, not used up");
-    fb__perf_note_once(f, "");
-    fb__perf_note_once(f, "performance counters missing: test line");
-    fb__perf_note_once(f, "performance counters missing: test line");
-    fb__perf_note_once(f, "a second, different note");
+    unsetenv("FEMTOBENCH_SUPPRESS_WARNINGS");
+    fb__process_reload();
+    fb__process_note_perf(NULL, "no stream: not printed, not used up");
+    fb__process_note_perf(f, "");
+    fb__process_note_perf(f, "performance counters missing: test line");
+    fb__process_note_perf(f, "performance counters missing: test line");
+    fb__process_note_perf(f, "a second, different note");
     CHECK(test_count_lines(f, "femtobench: note: ") == 1);
     CHECK(test_count_lines(f, "femtobench: note: performance counters missing: test line") == 1);
     fclose(f);
 }
 
+/* Counters count the thread that opened them. The process's counters belong
+ * to the first thread that measures; a bench used on another thread opens
+ * its own, and its results carry that thread's counts. */
+typedef struct thread_case {
+    fb__perf *process_perf, *seen;
+    fb__mask seen_available; /* read before the thread's bench frees seen */
+    fb__mask has;
+    size_t results;
+} thread_case;
+
+static void touch_op(void *ctx) {
+    volatile int *x = ctx;
+    *x += 1;
+}
+
+static void *second_thread(void *arg) {
+    thread_case *t = arg;
+    fb_bench *b = fb_bench_new();
+    fb_set_output(b, NULL);
+    fb_set_epochs(b, 3);
+    t->seen = fb__bench_prepare(b, -1);
+    t->seen_available = t->seen ? fb__perf_available(t->seen) : 0;
+    volatile int x = 0;
+    fb_run(b, "second thread", touch_op, (void *)&x);
+    t->results = fb_result_count(b);
+    t->has = t->results ? fb_last_result(b)->has : 0;
+    fb_bench_free(b);
+    return NULL;
+}
+
+static void test_second_thread(void) {
+    fb_bench *b = fb_bench_new();
+    fb_set_output(b, NULL);
+    fb_set_diagnostics(b, NULL);
+    fb__perf *mine = fb__bench_prepare(b, -1);
+    thread_case t = {mine, NULL, 0, 0, 0};
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, second_thread, &t) == 0);
+    pthread_join(th, NULL);
+    CHECK(t.results == 1);
+    /* the second thread never uses the main thread's counters */
+    CHECK(mine == NULL || t.seen != mine);
+    /* and measures the same events the process's counters have */
+    fb__mask want = mine ? fb__perf_available(mine) & ~FB__BIT(FB_ELAPSED) : 0;
+    fb__mask got = t.has & ~FB__BIT(FB_ELAPSED);
+    printf("second thread: counters %#x of %#x\n", got, want);
+    CHECK(want == 0 || (t.seen && t.seen_available == fb__perf_available(mine)));
+    CHECK(t.has & FB__BIT(FB_ELAPSED));
+    fb_bench_free(b);
+}
+
 int main(void) {
+    test_second_thread();
 #if FB_HAVE_PERF_EVENTS
     test_parse();
     test_subtract();

@@ -3,6 +3,8 @@
 #include "fake_clock.h"
 #include "internal.h"
 
+#include <math.h>
+
 #include <signal.h>
 #include <stdlib.h>
 
@@ -42,8 +44,9 @@ static void test_fb_run_and_FB_RUN_agree(void) {
     const fb_result *r2 = fb_last_result(b2);
     CHECK(r1 && r2);
     CHECK_STR(fb_result_name(r2), "macro");
-    /* identical schedule: the same epochs, iterations and times */
-    CHECK(fb_result_epochs(r1) == fb_result_epochs(r2));
+    /* identical schedule: the same epochs, iterations and times (and there
+     * are epochs to compare: the default 11) */
+    CHECK(fb_result_epochs(r1) == 11 && fb_result_epochs(r2) == 11);
     for (size_t i = 0; i < fb_result_epochs(r1); ++i)
         CHECK(fb_result_iterations(r1, i) == fb_result_iterations(r2, i));
     CHECK_NEAR(fb_result_median(r1, FB_ELAPSED), fb_result_median(r2, FB_ELAPSED), 1e-15);
@@ -103,7 +106,9 @@ static void test_min_epoch_iterations(void) {
     fb_set_min_epoch_iterations(b, 7);
     fb_set_max_total_time(b, 1.0);
     const fb_result *r = fb_run(b, "floor", fake_clock_op, &c);
-    for (size_t i = 0; i < fb_result_epochs(r); ++i) CHECK(fb_result_iterations(r, i) >= 7);
+    /* 7 ms epochs fit the 1 s budget 11 times: all epochs are recorded */
+    CHECK(r && !fb_result_error(r) && fb_result_epochs(r) == 11);
+    for (size_t i = 0; r && i < fb_result_epochs(r); ++i) CHECK(fb_result_iterations(r, i) >= 7);
     fb_bench_free(b);
 }
 
@@ -202,8 +207,9 @@ static void endless_op(void *ctx) {
 static void test_endless(void) {
     fake_clock c = {0, 100, 0, 0};
     setenv("FEMTOBENCH_ENDLESS", "forever", 1);
+    fb__process_reload(); /* the process state reads the environment once */
     fb_bench *b = fake_bench(&c);
-    unsetenv("FEMTOBENCH_ENDLESS");
+    unsetenv("FEMTOBENCH_ENDLESS"); /* read once: still "forever" */
     /* other benchmarks run normally */
     const fb_result *r = fb_run(b, "normal", fake_clock_op, &c);
     CHECK(r && fb_result_epochs(r) == 11);
@@ -214,6 +220,7 @@ static void test_endless(void) {
     CHECK(b->interrupted);
     CHECK(b->run == NULL); /* the endless run was closed */
     fb_bench_free(b);
+    fb__process_reload();
 }
 
 static int inner_bodies;
@@ -224,10 +231,12 @@ static void run_inner(fb_bench *b) {
 static void test_nested_run_is_refused(void) {
     fake_clock c = {0, 100, 0, 0};
     fb_bench *b = fake_bench(&c);
-    char *buf = NULL;
-    size_t len = 0;
+    char *buf = NULL, *diag = NULL;
+    size_t len = 0, dlen = 0;
     FILE *f = open_memstream(&buf, &len);
+    FILE *d = open_memstream(&diag, &dlen);
     fb_set_output(b, f);
+    fb_set_diagnostics(b, d);
     fb_set_epoch_iterations(b, 10);
     fb_set_epochs(b, 2);
     bool tried = false;
@@ -237,10 +246,54 @@ static void test_nested_run_is_refused(void) {
         tried = true;
     }
     fclose(f);
+    fclose(d);
     CHECK(inner_bodies == 0);
     CHECK(fb_result_count(b) == 1);
     CHECK_STR(fb_result_name(fb_last_result(b)), "outer");
-    CHECK(strstr(buf, "'inner' not run: another run of this bench is in progress") != NULL);
+    /* a diagnostic, not a result: on the diagnostics stream, once */
+    const char *msg = "femtobench: 'inner' not run: another run of this bench is in progress\n";
+    CHECK(strstr(diag, msg) != NULL && strstr(strstr(diag, msg) + 1, msg) == NULL);
+    CHECK(strstr(buf, "not run") == NULL);
+    free(buf);
+    free(diag);
+    fb_bench_free(b);
+}
+
+/* The runner's -min_time is spread over the epochs the run really has, also
+ * when the benchmark sets its own epochs after the runner configured it. */
+static void test_min_time_with_own_epochs(void) {
+    fake_clock c = {0, 1000, 0, 0}; /* 1 us an op */
+    fb_bench *b = fake_bench(&c);
+    b->cfg.min_time_s = 0.110; /* what -min_time=110 sets */
+    fb_set_epochs(b, 3);       /* then the benchmark's own code */
+    const fb_result *r = fb_run(b, "min_time", fake_clock_op, &c);
+    CHECK(r && fb_result_epochs(r) == 3);
+    CHECK(r && fabs(r->config.num[FB__K_MIN_EPOCH_TIME] - 0.110 / 3) < 1e-15);
+    CHECK(r && fb_result_total_s(r) >= 0.110);
+    CHECK(r && fb_result_total_s(r) < 0.110 * 1.3); /* the jitter is below 20% */
+    fb_bench_free(b);
+}
+
+/* fb_set_time_unit: the table's header and values use the unit; bad input
+ * keeps the previous unit. */
+static void test_time_unit(void) {
+    fake_clock c = {0, 2500, 0, 0}; /* 2.5 us an op */
+    fb_bench *b = fake_bench(&c);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    fb_set_output(b, f);
+    fb_set_epochs(b, 3);
+    fb_set_time_unit(b, 1e-6, "us");
+    fb_set_time_unit(b, 0, "bad");   /* refused */
+    fb_set_time_unit(b, NAN, "bad"); /* refused */
+    fb_set_time_unit(b, 1e-3, NULL); /* refused */
+    const fb_result *r = fb_run(b, "tu", fake_clock_op, &c);
+    fclose(f);
+    CHECK(r && fb_result_epochs(r) == 3);
+    CHECK(r && strcmp(r->config.time_unit_label, "us") == 0 && r->config.time_unit_s == 1e-6);
+    CHECK(buf && strstr(buf, "us/op |") != NULL);
+    CHECK(buf && strstr(buf, "|                2.50 |") != NULL);
     free(buf);
     fb_bench_free(b);
 }
@@ -302,6 +355,8 @@ int main(void) {
     test_endless();
     test_nested_run_is_refused();
     test_time_unit_and_getters();
+    test_min_time_with_own_epochs();
+    test_time_unit();
     test_rng();
     return CHECK_DONE();
 }

@@ -1,0 +1,202 @@
+/* The process state: the one owner of process-wide facts (see process.h for
+ * the list). One static object; every field is written once, under its
+ * lock, and only read afterwards (fb__process_reload, for tests, is the
+ * exception). The registry is written by constructors before main, when
+ * there is one thread. */
+#include "process.h"
+
+#include "text.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FB__CONFIG_ERRORS_MAX 2048
+
+static struct fb__process {
+    pthread_mutex_t lock;
+    /* read once from the environment (fb__process_read_env) */
+    bool env_read;
+    bool suppress;
+    bool quiet; /* -quiet: set by the runner, survives a reload */
+    char *endless;
+    fb__layer config;
+    int config_bad;
+    char config_errors[FB__CONFIG_ERRORS_MAX]; /* the bad entries' lines */
+    bool config_reported;
+    /* measured once */
+    bool clock_done;
+    fb__clock_info clock;
+    bool first_run_done;
+    fb__env_report env;
+    bool sys_done;
+    fb__sysinfo sys;
+    bool env_printed;
+    /* counters */
+    bool perf_tried;
+    fb__perf *perf;
+    pthread_t perf_thread;
+    bool perf_noted;
+    /* FB_BENCHMARK registrations */
+    fb__registration *registry;
+} fb__proc = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static void fb__process_read_env_locked(void) {
+    const char *v = getenv("FEMTOBENCH_SUPPRESS_WARNINGS");
+    fb__proc.suppress = v && *v && strcmp(v, "0") != 0;
+    free(fb__proc.endless);
+    v = getenv("FEMTOBENCH_ENDLESS");
+    fb__proc.endless = v && *v ? fb__strdup(v) : NULL;
+    memset(&fb__proc.config, 0, sizeof fb__proc.config);
+    fb__proc.config_errors[0] = '\0';
+    fb__proc.config_bad = 0;
+    fb__proc.config_reported = false;
+    v = getenv("FEMTOBENCH_CONFIG");
+    if (v && *v) {
+        FILE *mem = fmemopen(fb__proc.config_errors, sizeof fb__proc.config_errors, "w");
+        fb__proc.config_bad = fb__config_parse(v, &fb__proc.config, mem);
+        if (mem) fclose(mem);
+    }
+    fb__proc.env_read = true;
+}
+
+/* The environment is read at the first use of any fact. */
+static void fb__process_lock(void) {
+    pthread_mutex_lock(&fb__proc.lock);
+    if (!fb__proc.env_read) fb__process_read_env_locked();
+}
+
+static void fb__process_unlock(void) { pthread_mutex_unlock(&fb__proc.lock); }
+
+bool fb__process_suppressed(void) {
+    fb__process_lock();
+    bool s = fb__proc.suppress || fb__proc.quiet;
+    fb__process_unlock();
+    return s;
+}
+
+void fb__process_set_quiet(bool quiet) {
+    fb__process_lock();
+    fb__proc.quiet = quiet;
+    fb__process_unlock();
+}
+
+const char *fb__process_endless(void) {
+    fb__process_lock();
+    const char *e = fb__proc.endless;
+    fb__process_unlock();
+    return e;
+}
+
+const fb__layer *fb__process_config_layer(void) {
+    fb__process_lock();
+    fb__process_unlock();
+    return &fb__proc.config;
+}
+
+int fb__process_config_errors(void) {
+    fb__process_lock();
+    int n = fb__proc.config_bad;
+    fb__process_unlock();
+    return n;
+}
+
+void fb__process_config_report(FILE *f) {
+    fb__process_lock();
+    if (f) fputs(fb__proc.config_errors, f);
+    fb__process_unlock();
+}
+
+fb__clock_info fb__process_clock(void) {
+    fb__process_lock();
+    if (!fb__proc.clock_done) {
+        fb__clock_measure(NULL, NULL, &fb__proc.clock);
+        fb__proc.clock_done = true;
+    }
+    fb__clock_info c = fb__proc.clock;
+    fb__process_unlock();
+    return c;
+}
+
+static void fb__process_sys_locked(void) {
+    if (fb__proc.sys_done) return;
+    fb__sysinfo_read("/", &fb__proc.sys);
+    fb__proc.sys.env = fb__proc.first_run_done ? &fb__proc.env : NULL;
+    fb__proc.sys_done = true;
+}
+
+void fb__process_first_run(FILE *diag, int callsite) {
+    fb__process_lock();
+    if (!fb__proc.first_run_done) {
+        fb__env_check("/", callsite, &fb__proc.env);
+        fb__proc.first_run_done = true;
+        fb__process_sys_locked();
+        fb__proc.sys.env = &fb__proc.env;
+    }
+    if (diag && !fb__proc.config_reported) {
+        fputs(fb__proc.config_errors, diag);
+        fb__proc.config_reported = true;
+    }
+    if (diag && !fb__proc.env_printed) {
+        if (!fb__proc.suppress && !fb__proc.quiet) fb__env_print(diag, &fb__proc.env);
+        fb__proc.env_printed = true;
+    }
+    fb__process_unlock();
+}
+
+const fb__env_report *fb__process_env_report(void) {
+    fb__process_lock();
+    const fb__env_report *r = fb__proc.first_run_done ? &fb__proc.env : NULL;
+    fb__process_unlock();
+    return r;
+}
+
+const fb__sysinfo *fb__process_sysinfo(void) {
+    fb__process_lock();
+    fb__process_sys_locked();
+    fb__process_unlock();
+    return &fb__proc.sys;
+}
+
+void fb__process_note_perf(FILE *diag, const char *why) {
+    if (!diag || !why || !why[0]) return;
+    fb__process_lock();
+    bool first = !fb__proc.perf_noted;
+    fb__proc.perf_noted = true;
+    bool quiet = fb__proc.suppress || fb__proc.quiet;
+    fb__process_unlock();
+    if (first && !quiet) fprintf(diag, "femtobench: note: %s\n", why);
+}
+
+fb__perf *fb__process_perf(FILE *diag) {
+    char why[512] = "";
+    fb__process_lock();
+    if (!fb__proc.perf_tried) {
+        fb__proc.perf_tried = true;
+        fb__proc.perf_thread = pthread_self();
+        fb__proc.perf = fb__perf_open(why, sizeof why);
+    }
+    fb__perf *p = pthread_equal(fb__proc.perf_thread, pthread_self()) ? fb__proc.perf : NULL;
+    fb__process_unlock();
+    if (why[0]) fb__process_note_perf(diag, why);
+    return p;
+}
+
+void fb__register(fb__registration *reg) {
+    /* constructors run before main, one at a time: no lock needed (nor
+     * possible: the lock may not be usable before the process starts) */
+    reg->next = fb__proc.registry;
+    fb__proc.registry = reg;
+}
+
+const fb__registration *fb__process_registry(void) { return fb__proc.registry; }
+
+void fb__process_reload(void) {
+    pthread_mutex_lock(&fb__proc.lock);
+    fb__process_read_env_locked();
+    fb__proc.first_run_done = false;
+    fb__proc.env_printed = false;
+    fb__proc.sys_done = false;
+    fb__proc.perf_noted = false;
+    pthread_mutex_unlock(&fb__proc.lock);
+}

@@ -1,0 +1,63 @@
+/* The process state (src/process.c): the one owner of what is true for the
+ * whole process, each fact resolved once and read-only afterwards:
+ *   - read once from the environment: FEMTOBENCH_SUPPRESS_WARNINGS (or the
+ *     runner's -quiet), FEMTOBENCH_ENDLESS, FEMTOBENCH_CONFIG (parsed into
+ *     the env layer of the settings, its bad entries kept for one report);
+ *   - measured once: the clock's resolution and overhead, the machine's
+ *     stability report and facts (at the first run);
+ *   - the counters, opened once by the first thread that measures;
+ *   - which once-per-process diagnostics were printed;
+ *   - the registry of FB_BENCHMARK functions.
+ * Nothing else in femtobench reads the environment or keeps process-wide
+ * mutable state (except run.c's signal flag, which the OS forces). */
+#ifndef FB_PROCESS_H
+#define FB_PROCESS_H
+
+#include "base.h"
+#include "clock.h"
+#include "machine.h"
+#include "perf.h"
+#include "settings.h"
+#include "sysinfo.h"
+
+#include <stdio.h>
+
+/* Settings read from the environment, once. */
+FB__PRIVATE bool fb__process_suppressed(void);
+FB__PRIVATE void fb__process_set_quiet(bool quiet); /* the runner's -quiet */
+/* FEMTOBENCH_ENDLESS, or NULL. */
+FB__PRIVATE const char *fb__process_endless(void);
+/* FEMTOBENCH_CONFIG as a settings layer, and its number of bad entries. */
+FB__PRIVATE const fb__layer *fb__process_config_layer(void);
+FB__PRIVATE int fb__process_config_errors(void);
+/* Writes the bad FEMTOBENCH_CONFIG entries to f, one line each. */
+FB__PRIVATE void fb__process_config_report(FILE *f);
+
+/* Measured once: the process clock. */
+FB__PRIVATE fb__clock_info fb__process_clock(void);
+
+/* At the first run of the process: checks the machine (callsite: the
+ * benchmark's build), reads its facts, and prints the once-per-process
+ * diagnostics (bad FEMTOBENCH_CONFIG entries, the warning block unless
+ * suppressed) to diag (NULL: printed by a later call that has a stream). */
+FB__PRIVATE void fb__process_first_run(FILE *diag, int callsite);
+/* The machine report and facts, or NULL before the first run. */
+FB__PRIVATE const fb__env_report *fb__process_env_report(void);
+/* The machine facts (read now if no run has happened yet). */
+FB__PRIVATE const fb__sysinfo *fb__process_sysinfo(void);
+
+/* The counters of the calling thread when it is the thread that opened the
+ * process's counters (the first to ask), else NULL: the caller then opens
+ * its own. The reason some counters are missing is noted once on diag. */
+FB__PRIVATE fb__perf *fb__process_perf(FILE *diag);
+/* Notes why counters are missing, once per process. */
+FB__PRIVATE void fb__process_note_perf(FILE *diag, const char *why);
+
+/* The registered benchmarks (FB_BENCHMARK), linked by constructors before
+ * main runs, then only read. */
+FB__PRIVATE const fb__registration *fb__process_registry(void);
+
+/* Tests only: forget everything and read the environment again. */
+FB__PRIVATE void fb__process_reload(void);
+
+#endif

@@ -1,0 +1,77 @@
+/* The immutable result of a run: its accessors and its release. */
+#include "result.h"
+
+#include "bench.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+const char *fb_measure_name(fb_measure m) {
+    static const char *const names[FB_MEASURE_COUNT] = {
+        "elapsed",      "instructions", "cpucycles",      "branchinstructions",
+        "branchmisses", "pagefaults",   "contextswitches"};
+    return (unsigned)m < FB_MEASURE_COUNT ? names[m] : NULL;
+}
+
+void fb__result_free(fb_result *r) {
+    if (!r) return;
+    free(r->name);
+    free(r->error);
+    fb__config_free(&r->config);
+    free(r->iterations);
+    for (int m = 0; m < FB_MEASURE_COUNT; ++m) free(r->values[m]);
+    free(r);
+}
+
+/* The results a bench holds (read from its struct, so the writers that
+ * list them need nothing else of src/bench.c). */
+size_t fb_result_count(const fb_bench *b) { return b->n_results; }
+const fb_result *fb_result_at(const fb_bench *b, size_t i) {
+    return i < b->n_results ? b->results[i] : NULL;
+}
+const fb_result *fb_last_result(const fb_bench *b) {
+    return b->n_results ? b->results[b->n_results - 1] : NULL;
+}
+
+const char *fb_result_name(const fb_result *r) { return r->name; }
+const char *fb_result_title(const fb_result *r) { return r->config.title; }
+const char *fb_result_unit(const fb_result *r) { return r->config.unit; }
+const char *fb_result_error(const fb_result *r) { return r->error; }
+double fb_result_batch(const fb_result *r) { return r->config.batch; }
+double fb_result_complexity_n(const fb_result *r) { return r->config.complexity_n; }
+size_t fb_result_epochs(const fb_result *r) { return r->epochs; }
+bool fb_result_has(const fb_result *r, fb_measure m) {
+    return (unsigned)m < FB_MEASURE_COUNT && (r->has & FB__BIT(m)) && r->values[m];
+}
+static const fb__summary *fb__sum(const fb_result *r, fb_measure m) {
+    return fb_result_has(r, m) ? &r->summary[m] : NULL;
+}
+double fb_result_median(const fb_result *r, fb_measure m) {
+    return fb__sum(r, m) ? fb__sum(r, m)->median : NAN;
+}
+double fb_result_err_pct(const fb_result *r, fb_measure m) {
+    return fb__sum(r, m) ? fb__sum(r, m)->err_pct : NAN;
+}
+double fb_result_min(const fb_result *r, fb_measure m) {
+    return fb__sum(r, m) ? fb__sum(r, m)->min : NAN;
+}
+double fb_result_max(const fb_result *r, fb_measure m) {
+    return fb__sum(r, m) ? fb__sum(r, m)->max : NAN;
+}
+double fb_result_mean(const fb_result *r, fb_measure m) {
+    return fb__sum(r, m) ? fb__sum(r, m)->mean : NAN;
+}
+double fb_result_stddev(const fb_result *r, fb_measure m) {
+    return fb__sum(r, m) ? fb__sum(r, m)->stddev : NAN;
+}
+double fb_result_value(const fb_result *r, fb_measure m, size_t epoch) {
+    return fb_result_has(r, m) && epoch < r->epochs ? r->values[m][epoch] : NAN;
+}
+uint64_t fb_result_iterations(const fb_result *r, size_t epoch) {
+    return epoch < r->epochs ? r->iterations[epoch] : 0;
+}
+uint64_t fb_result_total_iterations(const fb_result *r) { return r->total_iterations; }
+double fb_result_total_s(const fb_result *r) { return r->total_s; }
+bool fb_result_unstable(const fb_result *r) {
+    return !r->error && r->epochs > 1 && r->summary[FB_ELAPSED].err_pct >= 5.0;
+}

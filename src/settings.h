@@ -1,0 +1,71 @@
+/* The configuration: the numeric keys and their layers, the one value a
+ * run takes and its result embeds, and the FEMTOBENCH_CONFIG parser
+ * (src/settings.c). Layers, highest first: the runner's command line, code
+ * (fb_set_*), FEMTOBENCH_CONFIG, the defaults. */
+#ifndef FB_SETTINGS_H
+#define FB_SETTINGS_H
+
+#include "base.h"
+
+#include <stdio.h>
+
+typedef enum fb__key {
+    FB__K_EPOCHS = 0,
+    FB__K_EPOCH_ITERATIONS,
+    FB__K_MIN_EPOCH_ITERATIONS,
+    FB__K_MIN_EPOCH_TIME, /* seconds */
+    FB__K_MAX_EPOCH_TIME, /* seconds */
+    FB__K_MAX_TOTAL_TIME, /* seconds */
+    FB__K_WARMUP,
+    FB__K_CLOCK_RESOLUTION_MULTIPLE,
+    FB__K_COUNT
+} fb__key;
+
+enum { FB__LAYER_ENV = 0, FB__LAYER_CODE = 1, FB__LAYER_CLI = 2, FB__LAYERS = 3 };
+
+typedef struct fb__key_info {
+    const char *name; /* as in FEMTOBENCH_CONFIG, e.g. "min_epoch_time" */
+    int is_duration;  /* takes ns/us/ms/s */
+    double def;       /* default */
+} fb__key_info;
+
+/* The key table (NULL for an invalid k). */
+FB__PRIVATE const fb__key_info *fb__key_info_of(fb__key k);
+
+/* One layer of numeric settings: a value and a bit per key. */
+typedef struct fb__layer {
+    double v[FB__K_COUNT];
+    unsigned set;
+} fb__layer;
+
+FB__PRIVATE void fb__layer_set(fb__layer *l, fb__key k, double v);
+/* The value of k through layers[FB__LAYERS] (highest set layer wins), else
+ * the default. */
+FB__PRIVATE double fb__layers_get(const fb__layer *layers, fb__key k);
+
+/* Parses a FEMTOBENCH_CONFIG text into `into` (NULL: only checks); writes
+ * one line per bad entry to err (may be NULL). Returns the number of bad
+ * entries. */
+FB__PRIVATE int fb__config_parse(const char *text, fb__layer *into, FILE *err);
+
+/* Everything one run is configured with, by value: the bench's settings at
+ * the start of the run, with the numeric keys resolved. Every result embeds
+ * the config of its run. */
+typedef struct fb__config {
+    char *title; /* owned */
+    char *unit;  /* owned */
+    double batch;
+    double time_unit_s;
+    char time_unit_label[16];
+    bool relative;
+    double complexity_n; /* 0 = unset */
+    bool counters;
+    double min_time_s;       /* the runner's -min_time, spread over the epochs; 0 = none */
+    double num[FB__K_COUNT]; /* resolved numeric keys */
+} fb__config;
+
+/* Deep copy (FB_OK or FB_ENOMEM, dst untouched on failure) and release. */
+FB__PRIVATE int fb__config_copy(fb__config *dst, const fb__config *src);
+FB__PRIVATE void fb__config_free(fb__config *c);
+
+#endif

@@ -1,0 +1,135 @@
+"""The house has one direction (docs/design.md, "Map of the code").
+
+Reads the library's object files with nm and checks, from the symbols each
+file defines and uses:
+  1. the call graph between src/ files has no cycle;
+  2. the measuring core (run, compare, clock, perf_*) calls no formatter (report_*,
+     json, text formatting) and prints nothing itself;
+  3. no file but process.c reads the environment, and none sets it;
+  4. src/ files include only module headers, never the tests' internal.h;
+  5. the include graph of src/ has no cycle.
+"""
+import glob
+import os
+import re
+import subprocess
+import sys
+
+build = os.environ.get("FB_BUILD_DIR", "build")
+source = os.environ.get("FB_SOURCE_DIR", os.path.join(os.path.dirname(__file__), ".."))
+objdir = os.path.join(build, "CMakeFiles", "femtobench.dir", "src")
+objs = sorted(glob.glob(os.path.join(objdir, "*.c.o")))
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL: " + msg)
+
+
+if not objs:
+    print("no object files under %s: skipped" % objdir)
+    sys.exit(77)
+try:
+    subprocess.run(["nm", "--version"], capture_output=True, check=True)
+except (OSError, subprocess.CalledProcessError):
+    print("nm not found: skipped")
+    sys.exit(77)
+
+
+def symbols(path):
+    out = subprocess.run(["nm", path], capture_output=True, text=True, check=True).stdout
+    defined, used = set(), set()
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0] == "U":
+            used.add(parts[1])
+        elif len(parts) == 3 and parts[1] in "TDBRC":
+            defined.add(parts[2])
+    return defined, used
+
+
+name = {o: os.path.basename(o)[: -len(".c.o")] for o in objs}
+defs, uses = {}, {}
+for o in objs:
+    defs[name[o]], uses[name[o]] = symbols(o)
+owner = {}
+for f, ds in defs.items():
+    for s in ds:
+        owner[s] = f
+
+# 1. call graph
+edges = {f: sorted({owner[s] for s in uses[f] if s in owner and owner[s] != f}) for f in defs}
+
+
+def find_cycle(graph):
+    state, stack = {}, []
+
+    def visit(n):
+        state[n] = 1
+        stack.append(n)
+        for m in graph.get(n, []):
+            if state.get(m) == 1:
+                return stack[stack.index(m):] + [m]
+            if not state.get(m):
+                c = visit(m)
+                if c:
+                    return c
+        stack.pop()
+        state[n] = 2
+        return None
+
+    for n in sorted(graph):
+        if not state.get(n):
+            c = visit(n)
+            if c:
+                return c
+    return None
+
+
+cycle = find_cycle(edges)
+if cycle:
+    fail("call cycle between src/ files: " + " -> ".join(cycle))
+else:
+    print("ok: the call graph of %d files has no cycle" % len(edges))
+
+# 2. the measuring core never formats
+core = [f for f in defs if f in ("run", "compare", "clock") or f.startswith("perf_")]
+formatters = {f for f in defs if f.startswith("report_") or f == "json"}
+printing = {"printf", "fprintf", "vfprintf", "puts", "fputs", "fputc", "putc", "putchar",
+            "fwrite", "__printf_chk", "__fprintf_chk", "__vfprintf_chk"}
+for f in core:
+    bad = sorted(s for s in uses[f] if owner.get(s) in formatters)
+    if bad:
+        fail("measuring core %s.c calls formatters: %s" % (f, ", ".join(bad)))
+    out = sorted(uses[f] & printing)
+    if out:
+        fail("measuring core %s.c prints itself: %s" % (f, ", ".join(out)))
+    if "fb__fmt_grouped" in uses[f] or "fb__fmt_double" in uses[f]:
+        fail("measuring core %s.c formats numbers" % f)
+print("ok: the measuring core (%s) calls no formatter and prints nothing" % ", ".join(sorted(core)))
+
+# 3. the environment: read once by the process state, never set
+for f in defs:
+    if "setenv" in uses[f] or "putenv" in uses[f] or "unsetenv" in uses[f]:
+        fail("%s.c sets the environment" % f)
+    if f != "process" and ("getenv" in uses[f] or "secure_getenv" in uses[f]):
+        fail("%s.c reads the environment (only process.c does)" % f)
+print("ok: only process.c reads the environment; nothing sets it")
+
+# 4 and 5. includes
+src = os.path.join(source, "src")
+inc = {}
+for p in sorted(glob.glob(os.path.join(src, "*.[ch]"))):
+    base = os.path.basename(p)
+    text = open(p, encoding="utf-8").read()
+    inc[base] = re.findall(r'^\s*#\s*include\s+"([^"]+)"', text, re.M)
+    if base != "internal.h" and "internal.h" in inc[base]:
+        fail("src/%s includes internal.h (include the module headers it uses)" % base)
+cycle = find_cycle({k: [h for h in v if h in inc] for k, v in inc.items()})
+if cycle:
+    fail("include cycle: " + " -> ".join(cycle))
+else:
+    print("ok: the include graph of src/ (%d files) has no cycle" % len(inc))
+
+sys.exit(1 if failures else 0)
