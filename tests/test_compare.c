@@ -583,6 +583,24 @@ static void test_table_and_summary(void) {
     fb_bench_free(b);
 }
 
+/* The runner's -min_time (config.min_time_s) is spread over the rounds, as
+ * a run spreads it over its epochs; the results record the epoch time. */
+static void test_min_time_spread(void) {
+    world w;
+    world_init(&w, 100, 120, 0);
+    fb_bench *b = world_bench(&w);
+    fb_set_epochs(b, 30);
+    b->cfg.min_time_s = 0.03; /* what -min_time=30 sets */
+    const fb_comparison *c = world_compare(b, &w, 2);
+    CHECK(c != NULL && fb_comparison_rounds(c) == 30);
+    CHECK_NEAR(fb_comparison_result(c, 0)->config.num[FB__K_MIN_EPOCH_TIME], 0.001, 1e-12);
+    /* the slower alternative's epochs reach the 1 ms target */
+    CHECK(fb_result_median(fb_comparison_result(c, 1), FB_ELAPSED) *
+              (double)fb_comparison_iterations(c) >=
+          0.001);
+    fb_bench_free(b);
+}
+
 /* A comparison inside another, or inside FB_RUN, is refused with one line
  * on the diagnostics stream; a block left with `return` is released by
  * fb_bench_free (the sanitizer build checks the leak). */
@@ -642,5 +660,6 @@ int main(void) {
     test_preempted_rounds();
     test_table_and_summary();
     test_nested_refused();
+    test_min_time_spread();
     return CHECK_DONE();
 }
