@@ -241,7 +241,17 @@ bool fb_result_unstable(const fb_result *r);  /* err% >= 5 */
 int fb_write_markdown(const fb_bench *b, FILE *f);
 int fb_write_csv(const fb_bench *b, FILE *f);
 int fb_write_json(const fb_bench *b, FILE *f);
-int fb_write_gbench_json(const fb_bench *b, FILE *f);
+int fb_write_gbench_json(const fb_bench *b, FILE *f); /* FB_GBENCH_MEDIAN rows */
+/* Google Benchmark JSON row layouts (docs/formats.md). */
+enum {
+    FB_GBENCH_MEDIAN = 0,      /* one row per result, the median: for dashboards */
+    FB_GBENCH_REPETITIONS = 1, /* a row per epoch, then _mean/_median/_stddev: compare.py */
+    FB_GBENCH_AGGREGATES = 2   /* _mean/_median/_stddev only */
+};
+int fb_write_gbench_json_rows(const fb_bench *b, FILE *f, int rows);
+/* A self-contained HTML page: charts (inline SVG) and tables of every result,
+ * no script or network needed to view it (docs/html.md). */
+int fb_write_html(const fb_bench *b, FILE *f);
 
 /* ----------------------------------------------------------- complexity */
 
@@ -261,6 +271,13 @@ size_t fb_complexity_fit(const fb_bench *b, const char *name, fb_fit *fits, size
 /* Prints the fit table (coefficient, err%, complexity). */
 int fb_write_complexity(const fb_bench *b, const char *name, FILE *f);
 
+/* C casts in C, static_cast in C++ (clean under -Wold-style-cast). */
+#ifdef __cplusplus
+#define FB__CAST(T, x) static_cast<T>(x)
+#else
+#define FB__CAST(T, x) ((T)(x))
+#endif
+
 /* ------------------------------------------------------------------ rng */
 /* A small fast generator for benchmark inputs (sfc64). Not cryptographic. */
 typedef struct fb_rng {
@@ -278,17 +295,25 @@ static inline uint64_t fb_rng_u64(fb_rng *r) {
 }
 /* Uniform in [0, range) for range <= 2^32 (multiply-shift, tiny bias). */
 static inline uint32_t fb_rng_bounded(fb_rng *r, uint32_t range) {
-    return (uint32_t)(((fb_rng_u64(r) >> 32) * (uint64_t)range) >> 32);
+    return FB__CAST(uint32_t, ((fb_rng_u64(r) >> 32) * FB__CAST(uint64_t, range)) >> 32);
 }
 /* Uniform double in [0, 1). */
 static inline double fb_rng_uniform01(fb_rng *r) {
-    return (double)(fb_rng_u64(r) >> 11) * (1.0 / 9007199254740992.0);
+    return FB__CAST(double, fb_rng_u64(r) >> 11) * (1.0 / 9007199254740992.0);
 }
 
 /* --------------------------------------------------- optimizer barriers */
 
-#if defined(__GNUC__) || defined(__clang__)
-/* Makes the compiler assume x is read and modified here, and memory too. */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__cplusplus)
+/* C++: any expression, as Google Benchmark's DoNotOptimize. A modifiable
+ * lvalue: the compiler assumes it is read and modified here; anything else (a
+ * function's result, v.data(), a const object): assumed read. Memory too. */
+#define fb_do_not_optimize(x) fb__do_not_optimize(x)
+#define fb_clobber_memory() __asm__ __volatile__("" : : : "memory")
+#elif defined(__GNUC__) || defined(__clang__)
+/* C: x must be an lvalue (a variable, an array, *p, a[i]): the compiler
+ * assumes it is read and modified here, and memory too. For a value, store
+ * it in a variable first. */
 #if defined(__clang__)
 #define fb_do_not_optimize(x) __asm__ __volatile__("" : "+r,m"(x) : : "memory")
 #else
@@ -299,7 +324,11 @@ static inline double fb_rng_uniform01(fb_rng *r) {
 /* Fallback: hand the address to an out-of-line function the compiler cannot
  * see through. Weaker (forces x to memory) and slower (a call). */
 void fb__escape(const volatile void *p);
+#ifdef __cplusplus
+#define fb_do_not_optimize(x) fb__escape(static_cast<const volatile void *>(&(x)))
+#else
 #define fb_do_not_optimize(x) fb__escape((const volatile void *)&(x))
+#endif
 #define fb_clobber_memory() fb__escape(NULL)
 #endif
 
@@ -388,6 +417,22 @@ const fb_comparison *fb__compare_at(fb_bench *b, const char *title, const fb_alt
 
 #ifdef __cplusplus
 }
+
+#if defined(__GNUC__) || defined(__clang__)
+/* fb_do_not_optimize in C++ (overloads as Google Benchmark's). */
+extern "C++" {
+template <class T> inline void fb__do_not_optimize(T &x) {
+#if defined(__clang__)
+    __asm__ __volatile__("" : "+r,m"(x) : : "memory");
+#else
+    __asm__ __volatile__("" : "+m,r"(x) : : "memory");
+#endif
+}
+template <class T> inline void fb__do_not_optimize(const T &x) {
+    __asm__ __volatile__("" : : "r,m"(x) : "memory");
+}
+}
+#endif
 #endif
 
 #endif /* FEMTOBENCH_H */

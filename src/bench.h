@@ -29,6 +29,23 @@ typedef struct fb__cmp_sink {
     fb__cmp_sink_fn fn;
     void *ctx;
 } fb__cmp_sink;
+/* A run against a baseline (the runner's -baseline), kept with the results
+ * for the writers that draw it (the HTML report): one row per benchmark,
+ * times in seconds per unit, change and interval in %, verdict an
+ * fb__verdict of src/change.h. */
+typedef struct fb__change_view {
+    size_t n, cap;
+    char **names;
+    double *base_s, *now_s, *pct, *lo_pct, *hi_pct;
+    int *verdict;
+    double threshold_pct;
+} fb__change_view;
+
+/* Appends a row (FB_OK or FB_ENOMEM); frees a view and its rows. */
+FB__PRIVATE int fb__change_view_add(fb__change_view *v, const char *name, double base_s,
+                                    double now_s, double pct, double lo_pct, double hi_pct,
+                                    int verdict);
+FB__PRIVATE void fb__change_view_free(fb__change_view *v);
 
 struct fb_bench {
     /* configuration: the non-numeric part here, numeric keys by layer */
@@ -46,6 +63,7 @@ struct fb_bench {
     size_t n_results, cap_results;
     fb__fit_set *fits;
     size_t n_fits;
+    fb__change_view *change; /* against a baseline (runner), or NULL */
     /* sinks: sinks[0] is the live table (table points to own_table unless
      * the runner shares one) */
     fb__sink sinks[FB__MAX_SINKS];

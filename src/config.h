@@ -9,7 +9,14 @@
 #endif
 
 /* perf_event_open counters (src/perf_linux.c, else src/perf_none.c). */
-#if FB_HAVE_LINUX && !defined(FB_DISABLE_PERF_COUNTERS)
+/* Linux without the kernel's headers (musl-gcc, some cross toolchains): the
+ * stub, with a note saying why (FB__NO_PERF_HEADER). */
+#if FB_HAVE_LINUX && !defined(FB_DISABLE_PERF_COUNTERS) && defined(__has_include)
+#if !__has_include(<linux/perf_event.h>)
+#define FB__NO_PERF_HEADER 1
+#endif
+#endif
+#if FB_HAVE_LINUX && !defined(FB_DISABLE_PERF_COUNTERS) && !defined(FB__NO_PERF_HEADER)
 #define FB_HAVE_PERF_EVENTS 1
 #else
 #define FB_HAVE_PERF_EVENTS 0

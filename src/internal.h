@@ -6,6 +6,7 @@
 
 #include "base.h"
 #include "text.h"
+#include "numfmt.h"
 #include "clock.h"
 #include "perf.h"
 #include "settings.h"
@@ -18,7 +19,13 @@
 #include "json.h"
 #include "outfile.h"
 #include "report.h"
+#include "report_gbench.h"
+#include "svg.h"
+#include "report_html.h"
 #include "bench.h"
 #include "compare.h"
+#include "json_read.h"
+#include "baseline.h"
+#include "change.h"
 
 #endif

@@ -182,8 +182,8 @@ int fb__outfile_check(const char *path, char *err, size_t len) {
 }
 
 /* Writes in place (stdout, /dev/null, a FIFO): nothing to rename. */
-static int fb__outfile_direct(FILE *f, const char *path, fb__writer_fn writer, const fb_bench *b,
-                              char *err, size_t len) {
+static int fb__outfile_direct(FILE *f, const char *path, fb__outfile_fn writer, void *b, char *err,
+                              size_t len) {
     int rc = writer(b, f);
     if (rc == FB_OK && fflush(f) != 0) rc = FB_EIO;
     if (rc != FB_OK)
@@ -192,8 +192,9 @@ static int fb__outfile_direct(FILE *f, const char *path, fb__writer_fn writer, c
     return rc;
 }
 
-int fb__outfile_write(const char *path, fb__writer_fn writer, const fb_bench *b, char *err,
-                      size_t len) {
+/* fb__outfile_write for any writer: fn(ctx, f) (the change table of
+ * femtobench-compare's -output_md uses it; src/baseline.h). */
+int fb__outfile_write_fn(const char *path, fb__outfile_fn writer, void *b, char *err, size_t len) {
     if (!path || !*path || !writer) return fb__outfile_fail(err, len, FB_EINVAL, "empty file name");
     if (strcmp(path, "-") == 0) return fb__outfile_direct(stdout, "-", writer, b, err, len);
 
@@ -281,4 +282,22 @@ int fb__outfile_write(const char *path, fb__writer_fn writer, const fb_bench *b,
         fb__outfile_fail(err, len, rc, "cannot write '%s': %s", path,
                          why ? why : strerror(saved ? saved : EIO));
     return rc;
+}
+
+/* The bench writers through fb__outfile_write_fn. */
+typedef struct fb__outfile_bench {
+    fb__writer_fn writer;
+    const fb_bench *b;
+} fb__outfile_bench;
+
+static int fb__outfile_bench_write(void *ctx, FILE *f) {
+    const fb__outfile_bench *w = ctx;
+    return w->writer(w->b, f);
+}
+
+int fb__outfile_write(const char *path, fb__writer_fn writer, const fb_bench *b, char *err,
+                      size_t len) {
+    if (!writer) return fb__outfile_fail(err, len, FB_EINVAL, "empty file name");
+    fb__outfile_bench w = {writer, b};
+    return fb__outfile_write_fn(path, fb__outfile_bench_write, &w, err, len);
 }

@@ -17,5 +17,9 @@ typedef int (*fb__writer_fn)(const fb_bench *b, FILE *f);
 FB__PRIVATE int fb__outfile_check(const char *path, char *err, size_t len);
 FB__PRIVATE int fb__outfile_write(const char *path, fb__writer_fn writer, const fb_bench *b,
                                   char *err, size_t len);
+/* The same for any writer fn(ctx, f) (baselines: femtobench-compare's -output_md). */
+typedef int (*fb__outfile_fn)(void *ctx, FILE *f);
+FB__PRIVATE int fb__outfile_write_fn(const char *path, fb__outfile_fn fn, void *ctx, char *err,
+                                     size_t len);
 
 #endif

@@ -189,7 +189,7 @@ void fb__register(fb__registration *reg) {
     fb__proc.registry = reg;
 }
 
-const fb__registration *fb__process_registry(void) { return fb__proc.registry; }
+fb__registration *fb__process_registry(void) { return fb__proc.registry; }
 
 void fb__process_reload(void) {
     pthread_mutex_lock(&fb__proc.lock);

@@ -55,7 +55,7 @@ FB__PRIVATE void fb__process_note_perf(FILE *diag, const char *why);
 
 /* The registered benchmarks (FB_BENCHMARK), linked by constructors before
  * main runs, then only read. */
-FB__PRIVATE const fb__registration *fb__process_registry(void);
+FB__PRIVATE fb__registration *fb__process_registry(void);
 
 /* Tests only: forget everything and read the environment again. */
 FB__PRIVATE void fb__process_reload(void);

@@ -2,6 +2,8 @@
 #include "report.h"
 
 #include "bench.h"
+#include "json.h"
+#include "numfmt.h"
 
 #include <string.h>
 
@@ -13,9 +15,13 @@ int fb__write_fit_set(const fb__fit_set *s, FILE *f) {
         fputs("|   coefficient |   err% | complexity\n"
               "|--------------:|-------:|------------\n",
               f);
-        for (size_t i = 0; i < s->n; i++)
-            fprintf(f, "| %13g | %5.1f%% | %s\n", s->fits[i].coefficient, s->fits[i].err_pct,
-                    s->fits[i].name);
+        for (size_t i = 0; i < s->n; i++) {
+            /* %g / %.1f with '.' whatever the locale (src/numfmt.c) */
+            char coef[32], err[32];
+            fb__fmt_double(coef, sizeof coef, s->fits[i].coefficient, 6);
+            fb__fmt_fixed(err, sizeof err, s->fits[i].err_pct, 1);
+            fprintf(f, "| %13s | %5s%% | %s\n", coef, err, s->fits[i].name);
+        }
         if (strcmp(s->fits[0].name, "O(1)") == 0)
             fputs("The time did not depend on N: no growing model fits significantly better than "
                   "O(1).\n",

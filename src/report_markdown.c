@@ -1,6 +1,7 @@
 /* The markdown table: the default output. Reads results, never measures. */
 #include "report.h"
 
+#include "numfmt.h"
 #include "process.h"
 #include "text.h"
 
@@ -244,8 +245,11 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
         double avg = r->epochs ? (double)r->total_iterations / (double)r->epochs : 0;
         fputs(":wavy_dash: ", f);
         fb__md_put_code(f, r->name);
-        fprintf(f, " (Unstable with ~%.1f iters. Increase `min_epoch_iterations` to e.g. %.0f)\n",
-                avg, ceil(avg * 10));
+        char a[64], e[64]; /* '.' whatever the locale (src/numfmt.c) */
+        fb__fmt_fixed(a, sizeof a, avg, 1);
+        fb__fmt_fixed(e, sizeof e, ceil(avg * 10), 0);
+        fprintf(f, " (Unstable with ~%s iters. Increase `min_epoch_iterations` to e.g. %s)\n", a,
+                e);
     } else {
         fb__md_put_code(f, r->name);
         fputc('\n', f);

@@ -4,7 +4,10 @@
 #include "outfile.h"
 #include "process.h"
 #include "report.h"
+#include "numfmt.h" /* locale-independent numbers */
 #include "text.h"
+
+#include "change.h" /* -baseline, -threshold, -fail_on_slower (issue 13) */
 
 #include <stdarg.h>
 
@@ -21,11 +24,31 @@ typedef struct fb__opts {
     double *asymptote;
     size_t n_asymptote;
     const char *out_csv, *out_json, *out_gbench;
+    const char *out_html; /* issue 14: the HTML report */
+    /* -baseline (issue 13): read and checked before anything runs */
+    const char *baseline;
+    double threshold_pct; /* < 0: not given */
+    bool fail_on_slower;
+    fb__baseline base;
+    /* issue 18: -version, -gbench_rows and Google Benchmark's flag names */
+    bool version;
+    bool filter_search, filter_negate; /* --benchmark_filter: GB's meaning */
+    int gb_rows;                       /* FB_GBENCH_*; -1: not given */
+    int gb_aggregates_only;            /* --benchmark_report_aggregates_only: -1 not given */
+    bool gb_stdout;                    /* --benchmark_format=json */
+    const char *gb_out_format;         /* --benchmark_out_format, NULL: json */
+    double epochs;                     /* --benchmark_repetitions; 0: not given */
+    double min_epoch_time_s;           /* --benchmark_min_time=<t>[s]; < 0: not given */
+    double epoch_iterations;           /* --benchmark_min_time=<n>x; 0: not given */
 } fb__opts;
+
+/* takes_value: FB__V_NONE, FB__V_REQUIRED, or FB__V_BOOL (Google Benchmark's
+ * boolean flags: bare, or =true/false/1/0/yes/no). */
+enum { FB__V_NONE = 0, FB__V_REQUIRED = 1, FB__V_BOOL = 2 };
 
 typedef struct fb__opt_spec {
     const char *name;
-    bool takes_value;
+    int takes_value;
     const char *arg, *help;
 } fb__opt_spec;
 
@@ -43,8 +66,35 @@ static const fb__opt_spec fb__opt_specs[] = {
     {"output_csv", true, "<file>", "write all results as CSV ('-' = stdout)"},
     {"output_json", true, "<file>", "write all results as femtobench JSON ('-' = stdout)"},
     {"output_gbench", true, "<file>", "write all results as Google Benchmark JSON ('-' = stdout)"},
+    {"output_html", true, "<file>",
+     "write a self-contained HTML report with charts ('-' = stdout)"},
     {"quiet", false, "",
      "no environment warnings or unstable markers (as FEMTOBENCH_SUPPRESS_WARNINGS=1)"},
+    {"baseline", true, "<file>",
+     "compare with a femtobench JSON written earlier by -output_json: print a change table"},
+    {"threshold", true, "<pct>",
+     "with -baseline: changes within this % are 'same' (default: 10; docs/baselines.md)"},
+    {"fail_on_slower", false, "", "with -baseline: exit status 3 when a benchmark is slower"},
+    {"gbench_rows", true, "<layout>",
+     "Google Benchmark JSON rows: median (one per benchmark, the default), repetitions (one per "
+     "epoch + _mean/_median/_stddev) or aggregates (the three aggregates only)"},
+    {"version", false, "", "print the femtobench version and exit"},
+    /* Google Benchmark's names (README.md, "Google Benchmark's flags") */
+    {"benchmark_filter", true, "<regex>",
+     "as GB: run the benchmarks whose name contains a match of this POSIX extended regex; a "
+     "leading '-' runs those without one"},
+    {"benchmark_out", true, "<file>", "as -output_gbench=<file>"},
+    {"benchmark_out_format", true, "json", "the format of -benchmark_out: json only"},
+    {"benchmark_format", true, "console|json",
+     "json: Google Benchmark JSON on stdout, the table on stderr; console: the table (default)"},
+    {"benchmark_list_tests", FB__V_BOOL, "[=true]", "as -list"},
+    {"benchmark_min_time", true, "<t>[s]|<n>x",
+     "minimum time of each epoch in seconds (GB's per-repetition time), or <n>x: n iterations "
+     "per epoch"},
+    {"benchmark_repetitions", true, "<n>",
+     "n epochs, and -gbench_rows=repetitions (GB: n runs, each a row, then aggregates)"},
+    {"benchmark_report_aggregates_only", FB__V_BOOL, "[=true]",
+     "true: -gbench_rows=aggregates; false: -gbench_rows=repetitions"},
 };
 #define FB__N_OPTS (sizeof fb__opt_specs / sizeof fb__opt_specs[0])
 
@@ -62,25 +112,102 @@ static int fb__runner_error(const char *fmt, ...) {
 static void fb__runner_help(FILE *f, const char *prog) {
     fprintf(f, "usage: %s [options]\n\nOptions (one dash or two):\n", prog);
     for (size_t i = 0; i < FB__N_OPTS; ++i) {
-        char left[40];
+        if (!strcmp(fb__opt_specs[i].name, "benchmark_filter"))
+            fputs("\nGoogle Benchmark's flag names, for compare.py and scripts written for it:\n",
+                  f);
+        char left[80];
         snprintf(left, sizeof left, "-%s%s%s", fb__opt_specs[i].name,
-                 fb__opt_specs[i].takes_value ? "=" : "", fb__opt_specs[i].arg);
-        fprintf(f, "  %-26s %s\n", left, fb__opt_specs[i].help);
+                 fb__opt_specs[i].takes_value == FB__V_REQUIRED ? "=" : "", fb__opt_specs[i].arg);
+        if (strlen(left) > 26) /* a long GB name: the help on its own line */
+            fprintf(f, "  %s\n  %-26s %s\n", left, "", fb__opt_specs[i].help);
+        else
+            fprintf(f, "  %-26s %s\n", left, fb__opt_specs[i].help);
     }
     fputs("\nEnvironment: FEMTOBENCH_CONFIG=\"epochs=21,min_epoch_time=5ms\", "
           "FEMTOBENCH_ENDLESS=<name>,\nFEMTOBENCH_SUPPRESS_WARNINGS=1. See README.md.\n",
           f);
 }
 
-/* Strict number: the whole text, finite, >= 0. */
+/* Strict number: the whole text, finite, >= 0, '.' as the decimal point
+ * whatever the locale (src/numfmt.c). */
 static bool fb__parse_nonneg(const char *s, double *out) {
-    char *end;
-    if (!*s || strchr(" \t+-", *s)) return false;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (*end || errno || !isfinite(v) || v < 0) return false;
-    *out = v;
-    return true;
+    return fb__parse_decimal(s, out) && *out >= 0;
+}
+
+/* A Google Benchmark boolean flag's value: "" (bare flag) is true. */
+static int fb__parse_gb_bool(const char *name, const char *val, bool *out) {
+    static const char *const t[] = {"", "true", "1", "yes", "on"};
+    static const char *const f[] = {"false", "0", "no", "off"};
+    for (size_t i = 0; i < sizeof t / sizeof *t; ++i)
+        if (!strcmp(val, t[i])) return *out = true, 0;
+    for (size_t i = 0; i < sizeof f / sizeof *f; ++i)
+        if (!strcmp(val, f[i])) return *out = false, 0;
+    return fb__runner_error("-%s=%s: expected true or false", name, val);
+}
+
+/* The Google Benchmark flags other than the boolean ones (issue 18). */
+static int fb__parse_gb_flag(const char *name, const char *val, fb__opts *o) {
+    if (!strcmp(name, "benchmark_filter")) {
+        o->filter_negate = val[0] == '-';
+        o->filter = val + o->filter_negate;
+        o->filter_search = true;
+        if (!*o->filter) return fb__runner_error("-%s=%s: empty regular expression", name, val);
+    } else if (!strcmp(name, "benchmark_out")) {
+        if (!*val) return fb__runner_error("-%s: empty file name", name);
+        o->out_gbench = val;
+    } else if (!strcmp(name, "benchmark_out_format")) {
+        if (strcmp(val, "json") != 0)
+            return fb__runner_error("-%s=%s: femtobench writes Google Benchmark's json format "
+                                    "only (its own CSV: -output_csv=<file>)",
+                                    name, val);
+        o->gb_out_format = val;
+    } else if (!strcmp(name, "benchmark_format")) {
+        if (!strcmp(val, "json"))
+            o->gb_stdout = true;
+        else if (!strcmp(val, "console"))
+            o->gb_stdout = false;
+        else
+            return fb__runner_error("-%s=%s: expected console or json (femtobench's CSV: "
+                                    "-output_csv=-)",
+                                    name, val);
+    } else if (!strcmp(name, "benchmark_min_time")) {
+        char num[64];
+        size_t len = strlen(val);
+        char last = len ? val[len - 1] : '\0';
+        double v;
+        if (len == 0 || len >= sizeof num)
+            return fb__runner_error("-%s=%s: expected seconds (0.5 or 0.5s) or iterations (100x)",
+                                    name, val);
+        snprintf(num, sizeof num, "%.*s", (int)(len - (last == 's' || last == 'x')), val);
+        if (last == 'x') {
+            if (!fb__parse_nonneg(num, &v) || v < 1 || v != floor(v) || v > 9007199254740992.0)
+                return fb__runner_error("-%s=%s: the iterations must be a whole number >= 1", name,
+                                        val);
+            o->epoch_iterations = v;
+            o->min_epoch_time_s = -1;
+        } else {
+            if (!fb__parse_nonneg(num, &v))
+                return fb__runner_error("-%s=%s: not a non-negative number of seconds", name, val);
+            o->min_epoch_time_s = v;
+            o->epoch_iterations = 0;
+        }
+    } else if (!strcmp(name, "benchmark_repetitions")) {
+        double v;
+        if (!fb__parse_nonneg(val, &v) || v < 1 || v != floor(v) || v > 1e6)
+            return fb__runner_error("-%s=%s: expected a whole number from 1 to 1000000", name, val);
+        o->epochs = v;
+    } else if (!strcmp(name, "gbench_rows")) {
+        static const char *const rows[] = {"median", "repetitions", "aggregates"};
+        o->gb_rows = -1;
+        for (int i = 0; i < 3; ++i)
+            if (!strcmp(val, rows[i])) o->gb_rows = i; /* FB_GBENCH_* in that order */
+        if (o->gb_rows < 0)
+            return fb__runner_error("-%s=%s: expected median, repetitions or aggregates", name,
+                                    val);
+    } else {
+        return -1; /* not one of these */
+    }
+    return 0;
 }
 
 static int fb__parse_asymptote(const char *text, fb__opts *o) {
@@ -138,12 +265,26 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
             if (best) return fb__runner_error("unknown option '%s' (did you mean -%s?)", arg, best);
             return fb__runner_error("unknown option '%s' (see -help)", arg);
         }
-        if (spec->takes_value && !eq)
+        if (spec->takes_value == FB__V_REQUIRED && !eq)
             return fb__runner_error("-%s needs a value: -%s=%s", spec->name, spec->name, spec->arg);
-        if (!spec->takes_value && eq)
+        if (spec->takes_value == FB__V_NONE && eq)
             return fb__runner_error("-%s takes no value, got '%s'", spec->name, arg);
         const char *val = eq ? eq + 1 : "";
-        if (!strcmp(spec->name, "help"))
+        int gb = fb__parse_gb_flag(spec->name, val, o); /* issue 18 */
+        if (gb >= 0) {
+            if (gb) return gb;
+            continue;
+        }
+        bool on = false;
+        if (!strcmp(spec->name, "benchmark_list_tests")) {
+            if ((gb = fb__parse_gb_bool(spec->name, val, &on)) != 0) return gb;
+            o->list = on;
+        } else if (!strcmp(spec->name, "benchmark_report_aggregates_only")) {
+            if ((gb = fb__parse_gb_bool(spec->name, val, &on)) != 0) return gb;
+            o->gb_aggregates_only = on;
+        } else if (!strcmp(spec->name, "version"))
+            o->version = true;
+        else if (!strcmp(spec->name, "help"))
             o->help = true;
         else if (!strcmp(spec->name, "list"))
             o->list = true;
@@ -151,9 +292,18 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
             o->sanity = true;
         else if (!strcmp(spec->name, "quiet"))
             o->quiet = true;
-        else if (!strcmp(spec->name, "filter"))
+        else if (!strcmp(spec->name, "fail_on_slower"))
+            o->fail_on_slower = true;
+        else if (!strcmp(spec->name, "threshold")) {
+            if (fb__change_parse_threshold(val, &o->threshold_pct))
+                return fb__runner_error("-threshold=%s: not a percentage >= 0 and < 1000", val);
+        } else if (!strcmp(spec->name, "baseline")) {
+            if (!*val) return fb__runner_error("-baseline: empty file name");
+            o->baseline = val;
+        } else if (!strcmp(spec->name, "filter")) {
             o->filter = val;
-        else if (!strcmp(spec->name, "min_time")) {
+            o->filter_search = o->filter_negate = false;
+        } else if (!strcmp(spec->name, "min_time")) {
             if (!fb__parse_nonneg(val, &o->min_time_ms))
                 return fb__runner_error("-min_time=%s: not a non-negative number of milliseconds",
                                         val);
@@ -169,6 +319,8 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
                 o->out_csv = val;
             else if (!strcmp(spec->name, "output_json"))
                 o->out_json = val;
+            else if (!strcmp(spec->name, "output_html"))
+                o->out_html = val;
             else
                 o->out_gbench = val;
         }
@@ -183,6 +335,12 @@ static int fb__cmp_reg(const void *a, const void *b) {
 
 /* Applies the command line to a fresh bench: it wins over code and env. */
 static void fb__runner_configure(fb_bench *b, const fb__opts *o) {
+    /* Google Benchmark's flags (issue 18); -sanity_check below wins */
+    if (o->epochs > 0) fb__cfg_set(b, FB__LAYER_CLI, FB__K_EPOCHS, o->epochs);
+    if (o->min_epoch_time_s >= 0)
+        fb__cfg_set(b, FB__LAYER_CLI, FB__K_MIN_EPOCH_TIME, o->min_epoch_time_s);
+    if (o->epoch_iterations > 0)
+        fb__cfg_set(b, FB__LAYER_CLI, FB__K_EPOCH_ITERATIONS, o->epoch_iterations);
     if (o->sanity) {
         fb__cfg_set(b, FB__LAYER_CLI, FB__K_EPOCHS, 1);
         fb__cfg_set(b, FB__LAYER_CLI, FB__K_EPOCH_ITERATIONS, 1);
@@ -223,6 +381,25 @@ static void fb__collector_cmp_sink(void *ctx, const fb_bench *b, const fb_compar
     }
 }
 
+/* The Google Benchmark JSON writer of each row layout (FB_GBENCH_*). */
+static int fb__runner_gb_median(const fb_bench *b, FILE *f) {
+    return fb_write_gbench_json_rows(b, f, FB_GBENCH_MEDIAN);
+}
+static int fb__runner_gb_repetitions(const fb_bench *b, FILE *f) {
+    return fb_write_gbench_json_rows(b, f, FB_GBENCH_REPETITIONS);
+}
+static int fb__runner_gb_aggregates(const fb_bench *b, FILE *f) {
+    return fb_write_gbench_json_rows(b, f, FB_GBENCH_AGGREGATES);
+}
+
+/* Names that dashboards refuse: Bencher's benchmark names are 1 to 1024
+ * bytes. NULL when fine, else what is wrong. */
+static const char *fb__runner_bad_name(const char *name) {
+    if (!name || !*name) return "is empty";
+    if (strlen(name) > 1024) return "is longer than 1024 bytes (dashboards refuse it)";
+    return NULL;
+}
+
 static int fb__runner_write(const char *path, int (*writer)(const fb_bench *, FILE *),
                             const fb_bench *suite) {
     char err[512];
@@ -249,6 +426,15 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__registration ***se
         fb__runner_help(stdout, argc > 0 ? argv[0] : "femtobench");
         return -1;
     }
+    if (o->version) {
+        printf("femtobench %s\n", fb_version());
+        return -1;
+    }
+    /* the Google Benchmark JSON layout: -gbench_rows, else GB's flags */
+    if (o->gb_rows < 0)
+        o->gb_rows = o->gb_aggregates_only == 1                    ? FB_GBENCH_AGGREGATES
+                     : o->gb_aggregates_only == 0 || o->epochs > 0 ? FB_GBENCH_REPETITIONS
+                                                                   : FB_GBENCH_MEDIAN;
     /* everything registered, sorted by name, duplicates refused */
     size_t n = 0;
     for (const fb__registration *r = fb__process_registry(); r; r = r->next) ++n;
@@ -256,49 +442,69 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__registration ***se
     if (!all) return fb__runner_error("out of memory");
     *sel_out = all;
     n = 0;
-    for (fb__registration *r = (fb__registration *)fb__process_registry(); r; r = r->next)
-        all[n++] = r;
+    for (fb__registration *r = fb__process_registry(); r; r = r->next) all[n++] = r;
     qsort(all, n, sizeof *all, fb__cmp_reg);
     for (size_t i = 1; i < n; ++i)
         if (!strcmp(all[i]->name, all[i - 1]->name))
             return fb__runner_error("benchmark name '%s' is registered twice", all[i]->name);
+    for (size_t i = 0; i < n; ++i)
+        if (fb__runner_bad_name(all[i]->name))
+            return fb__runner_error("benchmark name '%.40s...' %s", all[i]->name,
+                                    fb__runner_bad_name(all[i]->name));
 
     const char *filter = o->filter ? o->filter : ".*";
     size_t plen = strlen(filter) + 5;
     char *pattern = malloc(plen);
     if (!pattern) return fb__runner_error("out of memory");
-    snprintf(pattern, plen, "^(%s)$", filter);
+    /* -filter: the whole name; --benchmark_filter: a match anywhere (GB) */
+    snprintf(pattern, plen, o->filter_search ? "(%s)" : "^(%s)$", filter);
     regex_t re;
     int err = regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB);
     free(pattern);
     if (err) {
         char msg[256];
         regerror(err, &re, msg, sizeof msg);
-        return fb__runner_error("-filter=%s: invalid regular expression: %s", filter, msg);
+        return fb__runner_error("-%s=%s: invalid regular expression: %s",
+                                o->filter_search ? "benchmark_filter" : "filter", filter, msg);
     }
     size_t k = 0;
     for (size_t i = 0; i < n; ++i)
-        if (regexec(&re, all[i]->name, 0, NULL, 0) == 0) all[k++] = all[i];
+        if ((regexec(&re, all[i]->name, 0, NULL, 0) == 0) != o->filter_negate) all[k++] = all[i];
     regfree(&re);
     all[k] = NULL;
     if (k == 0) {
         if (o->filter)
-            return fb__runner_error("-filter=%s selects no benchmark (see -list)", filter);
+            return fb__runner_error("-%s=%s%s selects no benchmark (see -list)",
+                                    o->filter_search ? "benchmark_filter" : "filter",
+                                    o->filter_negate ? "-" : "", filter);
         return fb__runner_error("no benchmark is registered");
     }
 
-    const char *outs[3] = {o->out_csv, o->out_json, o->out_gbench};
-    const char *names[3] = {"output_csv", "output_json", "output_gbench"};
+    const char *outs[5] = {o->out_csv, o->out_json, o->out_gbench, o->out_html,
+                           o->gb_stdout ? "-" : NULL};
+    const char *names[5] = {"output_csv", "output_json", "output_gbench", "output_html",
+                            "benchmark_format=json"};
     int to_stdout = 0;
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < 5; ++i) {
         if (!outs[i]) continue;
         char why[512];
         if (!strcmp(outs[i], "-")) {
             if (++to_stdout > 1)
-                return fb__runner_error("-%s=-: only one output can go to stdout", names[i]);
+                return fb__runner_error("-%s%s: only one output can go to stdout", names[i],
+                                        i < 4 ? "=-" : "");
         } else if (fb__outfile_check(outs[i], why, sizeof why) != FB_OK) {
             return fb__runner_error("-%s=%s: %s", names[i], outs[i], why);
         }
+    }
+    /* issue 13: the baseline is read and fully checked before anything runs */
+    if (!o->baseline && o->threshold_pct >= 0)
+        return fb__runner_error("-threshold needs -baseline=<file>");
+    if (!o->baseline && o->fail_on_slower)
+        return fb__runner_error("-fail_on_slower needs -baseline=<file>");
+    if (o->baseline) {
+        char why[512];
+        if (fb__baseline_load(o->baseline, &o->base, why, sizeof why))
+            return fb__runner_error("-baseline=%s: %s", o->baseline, why);
     }
     return 0;
 }
@@ -306,23 +512,29 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__registration ***se
 int fb_main(int argc, char **argv) {
     fb__opts o = {0};
     o.min_time_ms = -1;
+    o.threshold_pct = -1;
+    o.gb_rows = o.gb_aggregates_only = -1; /* issue 18: not given */
+    o.min_epoch_time_s = -1;
     fb__registration **sel = NULL;
     int rc = fb__runner(argc, argv, &o, &sel);
     if (rc) {
         free(sel);
         free(o.asymptote);
+        fb__baseline_free(&o.base);
         return rc < 0 ? 0 : rc;
     }
     if (o.list) {
         for (size_t i = 0; sel[i]; ++i) printf("%s\n", sel[i]->name);
         free(sel);
         free(o.asymptote);
+        fb__baseline_free(&o.base);
         return 0;
     }
     if (o.quiet) fb__process_set_quiet(true);
     bool to_stdout = (o.out_csv && !strcmp(o.out_csv, "-")) ||
                      (o.out_json && !strcmp(o.out_json, "-")) ||
-                     (o.out_gbench && !strcmp(o.out_gbench, "-"));
+                     (o.out_gbench && !strcmp(o.out_gbench, "-")) ||
+                     (o.out_html && !strcmp(o.out_html, "-")) || o.gb_stdout;
     /* one live table for the whole suite */
     fb__table table;
     memset(&table, 0, sizeof table);
@@ -353,6 +565,11 @@ int fb_main(int argc, char **argv) {
         }
         interrupted = b->interrupted;
         ++ran;
+        for (size_t r = 0; r < b->n_results && !status; ++r) /* issue 18 */
+            if (fb__runner_bad_name(b->results[r]->name))
+                status =
+                    fb__runner_error("%s: a run's name '%.40s' %s; nothing written", sel[i]->name,
+                                     b->results[r]->name, fb__runner_bad_name(b->results[r]->name));
         if (o.n_asymptote && !o.sanity && !interrupted) {
             /* one fit per name the benchmark ran (usually just one) */
             for (size_t f = 0; f < b->n_fits; ++f) {
@@ -365,22 +582,46 @@ int fb_main(int argc, char **argv) {
         fb__bench_take_results(suite, b);
         fb__bench_take_comparisons(suite, b); /* src/compare.c */
         fb_bench_free(b);
+        if (status) break;
     }
     if (interrupted) {
         fprintf(stderr, "femtobench: interrupted%s\n",
-                o.out_csv || o.out_json || o.out_gbench ? "; no output file written" : "");
+                o.out_csv || o.out_json || o.out_gbench || o.out_html || o.gb_stdout
+                    ? "; no output file written"
+                    : "");
         status = 130;
     } else if (!status) {
         if (o.sanity)
             fprintf(stderr, "femtobench: sanity check: %zu benchmark%s ran, %zu failed\n", ran,
                     ran == 1 ? "" : "s", collector.failed);
+        /* issue 13: the change table after the ordinary one (src/report_change.c) */
+        size_t counts[FB__V_COUNT] = {0};
+        int cerr = 0;
+        if (o.baseline && !o.sanity) {
+            fputc('\n', tout);
+            double t = o.threshold_pct >= 0 ? o.threshold_pct : FB__CHANGE_DEFAULT_THRESHOLD_PCT;
+            /* kept with the suite: the HTML report draws it */
+            suite->change = calloc(1, sizeof *suite->change);
+            cerr =
+                !suite->change || fb__change_against(tout, &o.base, suite, t, counts, suite->change)
+                    ? 1
+                    : 0;
+            if (cerr) fb__runner_error("out of memory");
+        }
+        fb__writer_fn gb = o.gb_rows == FB_GBENCH_REPETITIONS  ? fb__runner_gb_repetitions
+                           : o.gb_rows == FB_GBENCH_AGGREGATES ? fb__runner_gb_aggregates
+                                                               : fb__runner_gb_median;
         int werr = fb__runner_write(o.out_csv, fb_write_csv, suite) |
                    fb__runner_write(o.out_json, fb_write_json, suite) |
-                   fb__runner_write(o.out_gbench, fb_write_gbench_json, suite);
-        status = werr ? 1 : collector.failed ? 1 : 0;
+                   fb__runner_write(o.out_gbench, gb, suite) |
+                   fb__runner_write(o.out_html, fb_write_html, suite) |
+                   fb__runner_write(o.gb_stdout ? "-" : NULL, gb, suite);
+        status = werr || cerr ? 1 : collector.failed ? 1 : 0;
+        if (!status && o.fail_on_slower && counts[FB__V_SLOWER]) status = 3;
     }
     fb_bench_free(suite);
     free(sel);
     free(o.asymptote);
+    fb__baseline_free(&o.base);
     return status;
 }

@@ -8,6 +8,8 @@
  * them with `FB_UPDATE_GOLDEN=1 build/tests/test_formats` and review the diff. */
 #include "check.h"
 #include "internal.h"
+#include "numfmt.h"
+#include "report_gbench.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -175,6 +177,21 @@ static void golden_context(fb__sysinfo *si) {
     si->env = &golden_env;
 }
 
+/* The Google Benchmark JSON layouts with a fixed context. */
+static int gb_repetitions(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
+    return fb__write_gbench_json_rows_with(b, f, si, FB_GBENCH_REPETITIONS);
+}
+static int gb_aggregates(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
+    return fb__write_gbench_json_rows_with(b, f, si, FB_GBENCH_AGGREGATES);
+}
+
+/* Occurrences of needle in s. */
+static size_t count_of(const char *s, const char *needle) {
+    size_t n = 0;
+    for (const char *p = s; (p = strstr(p, needle)) != NULL; p += strlen(needle)) ++n;
+    return n;
+}
+
 /* Runs a writer into memory; returns a malloc'd NUL-terminated string. */
 static char *capture(int (*w)(const fb_bench *, FILE *, const fb__sysinfo *),
                      int (*plain)(const fb_bench *, FILE *), const fb_bench *b,
@@ -250,9 +267,29 @@ static void test_golden(void) {
     char *json = capture(fb__write_json_with, NULL, b, &si, &rc);
     CHECK(rc == FB_OK);
     check_golden("golden_results.json", json);
-    char *gb = capture(fb__write_gbench_json_with, NULL, b, &si, &rc);
+    char *gb = capture(gb_repetitions, NULL, b, &si, &rc);
     CHECK(rc == FB_OK);
     check_golden("golden_results.gbench.json", gb);
+    /* the default layout: one row per result, the median (issue 18) */
+    char *gbm = capture(fb__write_gbench_json_with, NULL, b, &si, &rc);
+    CHECK(rc == FB_OK);
+    check_golden("golden_results.gbench_median.json", gbm);
+    /* (and one per alternative of the comparison, named title/name) */
+    CHECK(count_of(gbm, "\"run_type\"") ==
+          fb_result_count(b) + fb_comparison_size(fb_last_comparison(b)));
+    CHECK(count_of(gbm, "\"name\": \"cmp/slow\",") == 1 &&
+          count_of(gbm, "\"name\": \"cmp/fast\",") == 1);
+    CHECK(count_of(gbm, "\"run_type\": \"aggregate\"") == 0);
+    CHECK(count_of(gbm, "\"name\": \"sum\",") == 1);
+    char *gba = capture(gb_aggregates, NULL, b, &si, &rc);
+    CHECK(rc == FB_OK);
+    CHECK(count_of(gba, "\"name\": \"sum\",") == 0 &&
+          count_of(gba, "\"name\": \"sum_median\",") == 1);
+    CHECK(count_of(gba, "\"run_type\": \"aggregate\"") ==
+          count_of(gb, "\"run_type\": \"aggregate\""));
+    CHECK(fb__write_gbench_json_rows_with(b, stdout, &si, 3) == FB_EINVAL);
+    free(gbm);
+    free(gba);
 
     /* escaping of the weird name, in every format */
     CHECK(strstr(csv, "\"a\"\"b,c;d\\e|f\n\t\xc3\xa9\"") != NULL);
@@ -325,6 +362,28 @@ static void test_gbench_names(void) {
     CHECK(strstr(gb, "\"real_time\": 1,\n      \"cpu_time\": 1,\n      \"time_unit\": \"ns\",\n    "
                      "  \"aggregate") == NULL);
     CHECK(strstr(gb, "\"name\": \"w\"") != NULL && strstr(gb, "\"cyc\"") == NULL);
+    free(gb);
+    fb_bench_free(b);
+
+    /* batched: real_time per call, the rate beside it, as GB writes it */
+    b = fb_bench_new();
+    double el2[2] = {2e-6, 2e-6};
+    const double *v2[FB_MEASURE_COUNT] = {[FB_ELAPSED] = el2};
+    fb__bench_add_result(b,
+                         make_result("t", "sha", "byte", 1024, 0, 2, it, FB__BIT(FB_ELAPSED), v2));
+    fb__bench_add_result(b, make_result("t", "ops", "op", 4, 0, 2, it, FB__BIT(FB_ELAPSED), v2));
+    fb__bench_add_result(b, make_result("t", "one", "op", 1, 0, 2, it, FB__BIT(FB_ELAPSED), v2));
+    gb = capture(fb__write_gbench_json_with, NULL, b, &si, &rc);
+    CHECK(rc == FB_OK);
+    CHECK(strstr(gb, "\"name\": \"sha\"") && strstr(gb, "\"real_time\": 2000,") &&
+          strstr(gb, "\"bytes_per_second\": 512000000\n") &&
+          strstr(gb, "\"items_per_second\": 2000000\n"));
+    CHECK(count_of(gb, "_per_second") == 2); /* none for batch 1, unit op */
+    free(gb);
+    gb = capture(gb_repetitions, NULL, b, &si, &rc);
+    CHECK(rc == FB_OK &&
+          count_of(gb, "\"bytes_per_second\": 512000000") == 4); /* 2 epochs, mean, median */
+    CHECK(count_of(gb, "\"bytes_per_second\": 0\n") == 1);       /* the stddev */
     free(gb);
     fb_bench_free(b);
 }
@@ -413,6 +472,24 @@ static void test_text(void) {
         setlocale(LC_NUMERIC, "C");
     }
     if (!tried) printf("note: no decimal-comma locale installed; locale check skipped\n");
+    /* locale-independent fixed format and parsing (src/numfmt.c) */
+    fb__fmt_fixed(buf, sizeof buf, 0.675, 2);
+    CHECK_STR(buf, "0.68");
+    fb__fmt_fixed(buf, sizeof buf, -1234.5, 1);
+    CHECK_STR(buf, "-1234.5");
+    fb__fmt_fixed(buf, sizeof buf, NAN, 1);
+    CHECK_STR(buf, "nan");
+    fb__fmt_grouped(buf, sizeof buf, 1234567.25, 2);
+    CHECK_STR(buf, "1,234,567.25");
+    double d = -1;
+    CHECK(fb__parse_decimal("0.5", &d) && d == 0.5);
+    CHECK(fb__parse_decimal("5", &d) && d == 5);
+    CHECK(fb__parse_decimal(".25", &d) && d == 0.25);
+    CHECK(fb__parse_decimal("1e3", &d) && d == 1000);
+    CHECK(fb__parse_decimal("2.5E-1", &d) && d == 0.25);
+    const char *bad[] = {"",    ".",   "0,5", " 1",  "1 ",    "+1",   "-1",   "0x10",
+                         "inf", "nan", "1e",  "1e+", "1e999", "1..2", "1.2.3"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; ++i) CHECK(!fb__parse_decimal(bad[i], &d));
 }
 
 /* -------------------------------------------------------------- sysinfo */

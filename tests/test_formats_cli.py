@@ -159,7 +159,8 @@ def check_json(doc, names):
     return results
 
 
-def check_gbench(doc, results):
+def check_gbench(doc, results, layout="median"):
+    """layout: the -gbench_rows of the file (median, repetitions, aggregates)."""
     ctx = doc.get("context", {})
     check(isinstance(ctx.get("caches"), list), "GB context.caches must be an array (Bencher)")
     check(ctx.get("json_schema_version") == 1, "GB json_schema_version")
@@ -174,24 +175,45 @@ def check_gbench(doc, results):
         check(row.get("real_time") == row.get("cpu_time"), "GB cpu_time = real_time")
         check(row.get("time_unit") in ("ns", "us", "ms", "s"), "GB time_unit")
         check(row.get("threads") == 1, "GB threads")
+    names = [x["name"] for x in rows]
+    if layout == "median":  # dashboards key rows by name: each appears once
+        check(len(names) == len(set(names)), f"GB median layout: a name repeats: {names}")
     for name, r in results.items():
         its = [x for x in rows if x["run_name"] == name and x["run_type"] == "iteration"]
+        rate = ("bytes_per_second" if r["unit"] in ("byte", "bytes", "B")
+                else "items_per_second" if r["batch"] != 1 else None)
         aggs = {x["aggregate_name"]: x for x in rows if x["run_name"] == name and x["run_type"] == "aggregate"}
         if r["error"]:
             check(len(its) == 1 and its[0].get("error_occurred") is True and its[0]["error_message"] == r["error"],
                   f"GB error row for {name!r}")
             continue
-        check(len(its) == r["epochs"], f"GB {name!r}: {len(its)} iteration rows, epochs {r['epochs']}")
-        check(sorted(x["repetition_index"] for x in its) == list(range(r["epochs"])), f"GB {name!r} repetition_index")
+        if layout == "median":
+            check(len(its) == 1 and not [x for x in rows if x["run_name"] == name and x is not its[0]],
+                  f"GB {name!r}: rows {len(its)} in the median layout")
+            x = its[0]
+            check(x["repetitions"] == 1 and x["iterations"] == r["total_iterations"], f"GB {name!r} median row counts")
+            med = r["stats"]["elapsed"]["median"]
+            check(near(x["real_time"], med * 1e9, 1e-12), f"GB {name!r} real_time per call {x['real_time']}")
+            if rate:
+                check(near(x.get(rate, 0), r["batch"] / med, 1e-12), f"GB {name!r} {rate} {x.get(rate)}")
+            continue
+        if layout == "aggregates" and r["epochs"] >= 2:
+            check(its == [], f"GB {name!r}: iteration rows in the aggregates layout")
+            its = []
+        else:
+            check(len(its) == r["epochs"], f"GB {name!r}: {len(its)} iteration rows, epochs {r['epochs']}")
+        check(not its or sorted(x["repetition_index"] for x in its) == list(range(r["epochs"])), f"GB {name!r} repetition_index")
         check(all(x["repetitions"] == r["epochs"] and x["name"] == name for x in its), f"GB {name!r} repetitions")
         for x, m in zip(its, r["measurements"]):
             check(x["iterations"] == m["iterations"], f"GB {name!r} iterations")
-            check(near(x["real_time"], m["elapsed"] / r["batch"] * 1e9, 1e-12), f"GB {name!r} real_time")
+            check(near(x["real_time"], m["elapsed"] * 1e9, 1e-12), f"GB {name!r} real_time per call")
+            if rate:
+                check(near(x.get(rate, 0), r["batch"] / m["elapsed"], 1e-12), f"GB {name!r} {rate}")
         if r["epochs"] >= 2:
             check(set(aggs) == {"mean", "median", "stddev"}, f"GB {name!r} aggregates {sorted(aggs)}")
             med = aggs.get("median", {})
             check(med.get("name") == name + "_median" and med.get("aggregate_unit") == "time", f"GB {name!r} _median row")
-            check(near(med.get("real_time", 0), r["stats"]["elapsed"]["median"] / r["batch"] * 1e9, 1e-12),
+            check(near(med.get("real_time", 0), r["stats"]["elapsed"]["median"] * 1e9, 1e-12),
                   f"GB {name!r} median {med.get('real_time')}")
 
 
@@ -214,6 +236,11 @@ csv_rows = check_csv(rows, names)
 doc = read_json(P("a.json"))
 results = check_json(doc, names)
 check_gbench(read_json(P("a.gb.json")), results)
+for layout in ("repetitions", "aggregates"):
+    rc, out, err = run(SUITE, "-filter=Weird|Ctrl|Plain|Broken", "-gbench_rows=" + layout,
+                       "-output_json=" + P(layout + ".json"), "-output_gbench=" + P(layout + ".gb.json"))
+    check(rc == 1, f"-gbench_rows={layout}: exit status {rc}: {err}")
+    check_gbench(read_json(P(layout + ".gb.json")), check_json(read_json(P(layout + ".json")), names), layout)
 check(temps_in(tmp) == [], f"temporary files left: {temps_in(tmp)}")
 # the three formats agree
 for name, r in results.items():
@@ -388,7 +415,7 @@ else:
         skip = "no Python with scipy and numpy for compare.py (apt-get install python3-scipy)"
 if skip is None:
     for k in ("d1", "d2"):
-        rc, _, err = run(DEMO, "-output_gbench=" + P(k + ".gb.json"))
+        rc, _, err = run(DEMO, "-gbench_rows=repetitions", "-output_gbench=" + P(k + ".gb.json"))
         check(rc == 0, f"demo run {k}: exit {rc}: {err}")
     c = subprocess.run([py, COMPARE, "--no-color", "benchmarks", P("d1.gb.json"), P("d2.gb.json")],
                        capture_output=True, text=True, timeout=300)
@@ -407,8 +434,8 @@ if skip is None:
     for line in [ln for ln in lines if "_median" in ln or "pvalue" in ln][:4] + lines[-1:]:
         print("   ", line)
     # and on the suite with the names that need escaping
-    rc1, _, _ = run(SUITE, "-filter=Weird|Ctrl|Plain", "-output_gbench=" + P("w1.gb.json"))
-    rc2, _, _ = run(SUITE, "-filter=Weird|Ctrl|Plain", "-output_gbench=" + P("w2.gb.json"))
+    rc1, _, _ = run(SUITE, "-filter=Weird|Ctrl|Plain", "-gbench_rows=repetitions", "-output_gbench=" + P("w1.gb.json"))
+    rc2, _, _ = run(SUITE, "-filter=Weird|Ctrl|Plain", "-gbench_rows=repetitions", "-output_gbench=" + P("w2.gb.json"))
     c = subprocess.run([py, COMPARE, "--no-color", "benchmarks", P("w1.gb.json"), P("w2.gb.json")],
                        capture_output=True, text=True, timeout=300)
     check(rc1 == 0 and rc2 == 0 and c.returncode == 0 and "OVERALL_GEOMEAN" in c.stdout,

@@ -80,7 +80,11 @@ if grep -rq "$tmp/prefix0\|$tmp/unused" "$prefix"; then
     grep -rl "$tmp/prefix0\|$tmp/unused" "$prefix" >&2
     fail "installed files name the install prefix (not relocatable)"
 fi
-ok "cmake --install: header, static + shared library, CMake package, femtobench.pc, LICENSE"
+# femtobench-compare (docs/baselines.md) is installed with the library and runs from the moved tree.
+[ -x "$prefix/bin/femtobench-compare" ] || fail "not installed: bin/femtobench-compare"
+"$prefix/bin/femtobench-compare" -help | grep -q "femtobench-compare OLD.json NEW.json" ||
+    fail "bin/femtobench-compare -help"
+ok "cmake --install: header, static + shared library, CMake package, femtobench.pc, LICENSE, femtobench-compare"
 
 # The shared library exports only fb_ names (fb__ included).
 if command -v nm >/dev/null; then

@@ -277,9 +277,15 @@ stub_pub=$tmp/stub_pub stub_int=$tmp/stub_int
 mkdir -p "$stub_pub" "$stub_int" "$tmp/run"
 cp "$single/femtobench.h" "$stub_pub/"
 cp "$single/femtobench.h" "$stub_int/"
-# (every src/*.h: internal.h, config.h and the per-module headers)
-for h in "$src"/src/*.h; do printf '#include "femtobench.h"\n' >"$stub_int/$(basename "$h")"; done
-src_headers=$(cd "$src/src" && ls -- *.h | sed 's/\.h$//' | paste -sd'|' -)
+printf '#include "femtobench.h"\n' >"$stub_int/internal.h"
+printf '#include "femtobench.h"\n' >"$stub_int/config.h"
+# Every other src/ header (per-module headers such as baseline.h) likewise.
+src_headers="config|internal"
+for h in "$src"/src/*.h; do
+    [ -e "$h" ] || continue
+    printf '#include "femtobench.h"\n' >"$stub_int/$(basename "$h")"
+    src_headers="$src_headers|$(basename "$h" .h)"
+done
 # Tests that cannot be built this way, with the reason (keep short).
 declare -A excluded=()
 # The tests include system headers first, so they get the banner's flags.
@@ -309,7 +315,7 @@ for t in "$src"/tests/test_*.c; do
         echo "not built against the single header: $name (${excluded[$name]})"
         continue
     fi
-    if grep -Eq '^[[:space:]]*#[[:space:]]*include[[:space:]]*"('"$src_headers"')\.h"' "$t"; then
+    if grep -Eq "^[[:space:]]*#[[:space:]]*include[[:space:]]*\"($src_headers)\\.h\"" "$t"; then
         mode=internal
         cmd=("$cc0" "${tflags[@]}" -DFEMTOBENCH_IMPLEMENTATION -I "$stub_int" "$t" -o "$tmp/run/$name" -pthread -lm)
     elif grep -Eq '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](femtobench|fake_clock)\.h[">]' "$t"; then
