@@ -148,6 +148,79 @@ const fb_result *fb_last_result(const fb_bench *b);
 void fb_set_setup(fb_bench *b, fb_op setup, void *ctx);
 void fb_set_teardown(fb_bench *b, fb_op teardown, void *ctx);
 
+/* ----------------------------------------------------------- comparison */
+/* A paired, interleaved comparison (docs/compare.md): every alternative runs
+ * the same iteration count, one epoch of each per round, in a cyclic Latin
+ * square order, so drift of the machine hits all of them alike; the ratio is
+ * the median of the per-round ratios, with a sign-test interval. */
+
+typedef struct fb_alternative {
+    const char *name;
+    fb_op op;
+    void *ctx;
+} fb_alternative;
+typedef struct fb_comparison fb_comparison;
+
+/* Runs the alternatives paired and interleaved; alts[0] is the baseline.
+ * Prints the table and the summary to the bench's output; returns the
+ * comparison (owned by b), or NULL on bad input (n < 2, a NULL op or name,
+ * duplicate names: a message goes to the bench's output). A NULL title
+ * means the benchmark's registered name, else the bench's title. */
+const fb_comparison *fb_compare(fb_bench *b, const char *title, const fb_alternative *alts,
+                                size_t n);
+#define fb_compare(b, title, alts, n) fb__compare_at((b), (title), (alts), (n), FB__CALLSITE)
+
+/* FB_COMPARE(b, "title") { FB_ALTERNATIVE("a") { body } FB_ALTERNATIVE("b") { body } }
+ * The same with the bodies inlined into the timed loops, as FB_RUN does, and
+ * the same schedule. The block runs once per epoch (code outside the
+ * alternatives is untimed setup); it must name the same alternatives in the
+ * same order every time and must not `break`, `return` or `goto` out. An
+ * FB_ALTERNATIVE outside an FB_COMPARE does not compile (the error names
+ * fb__FB_ALTERNATIVE_must_be_inside_FB_COMPARE). */
+#define FB_COMPARE(b, title)                                                                       \
+    for (fb__cmp fb__FB_ALTERNATIVE_must_be_inside_FB_COMPARE =                                    \
+             fb__cmp_begin((b), (title), FB__CALLSITE);                                            \
+         fb__cmp_next(&fb__FB_ALTERNATIVE_must_be_inside_FB_COMPARE);)                             \
+        for (int fb__cmp_once_ = 1; fb__cmp_once_;                                                 \
+             fb__cmp_once_ = 0, fb__FB_ALTERNATIVE_must_be_inside_FB_COMPARE.pass_ok = 1)
+#define FB_ALTERNATIVE(name)                                                                       \
+    for (uint64_t fb__alt_i_ = fb__cmp_alt(&fb__FB_ALTERNATIVE_must_be_inside_FB_COMPARE, (name)), \
+                  fb__alt_once_ = fb__alt_i_ ? 1u : 0u;                                            \
+         fb__alt_once_; fb__alt_once_ = 0,                                                         \
+                  fb__cmp_alt_done(&fb__FB_ALTERNATIVE_must_be_inside_FB_COMPARE, fb__alt_i_))     \
+        for (; fb__alt_i_; --fb__alt_i_)
+
+/* The last comparison made on b, or NULL; all of them in order. */
+const fb_comparison *fb_last_comparison(const fb_bench *b);
+size_t fb_comparison_count(const fb_bench *b);
+const fb_comparison *fb_comparison_at(const fb_bench *b, size_t i);
+
+const char *fb_comparison_title(const fb_comparison *c);
+size_t fb_comparison_size(const fb_comparison *c); /* alternatives, baseline included */
+const char *fb_comparison_name(const fb_comparison *c, size_t i);
+/* t_baseline / t_i: 1.25 = 25% faster; 1 for i = 0; NAN when not measured. */
+double fb_comparison_ratio(const fb_comparison *c, size_t i);
+/* The interval on the ratio (95% for the whole table: each row's level is
+ * Bonferroni-corrected, 1 - 0.05 / (size - 1), see fb_comparison_confidence). */
+double fb_comparison_low(const fb_comparison *c, size_t i);
+double fb_comparison_high(const fb_comparison *c, size_t i);
+double fb_comparison_confidence(const fb_comparison *c);
+bool fb_comparison_significant(const fb_comparison *c, size_t i); /* excludes 1; false for 0 */
+size_t fb_comparison_rounds(const fb_comparison *c);
+/* Rounds left out because an epoch was preempted (a context switch counted
+ * in it; only where that counter works, and only while the rounds an
+ * interval needs remain); their log ratios read NAN. */
+size_t fb_comparison_preempted(const fb_comparison *c);
+size_t fb_comparison_tied(const fb_comparison *c, size_t i); /* rounds tied at the clock's tick */
+uint64_t fb_comparison_iterations(const fb_comparison *c);   /* per epoch, shared by all */
+/* ln(t_baseline) - ln(t_i) in that round; NAN for a round dropped (a side
+ * measured 0, or preempted) or out of range. */
+double fb_comparison_log_ratio(const fb_comparison *c, size_t i, size_t round);
+/* That alternative's epochs (one per round), as an ordinary result. */
+const fb_result *fb_comparison_result(const fb_comparison *c, size_t i);
+/* The alternative with the lowest median time (0 when none was measured). */
+size_t fb_comparison_fastest(const fb_comparison *c);
+
 /* -------------------------------------------------------------- results */
 
 size_t fb_result_count(const fb_bench *b);
@@ -397,6 +470,18 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite);
 int fb__loop_next(fb__loop *l);
 void fb__loop_done(fb__loop *l, uint64_t left);
 const fb_result *fb__run_at(fb_bench *b, const char *name, fb_op op, void *ctx, int callsite);
+
+/* The state of an FB_COMPARE block (src/compare.c). */
+typedef struct fb__cmp {
+    struct fb__cmp_state *s;
+    int pass_ok; /* the last pass of the block ran to its end (no `break`) */
+} fb__cmp;
+fb__cmp fb__cmp_begin(fb_bench *b, const char *title, int callsite);
+int fb__cmp_next(fb__cmp *c);
+uint64_t fb__cmp_alt(fb__cmp *c, const char *name);
+void fb__cmp_alt_done(fb__cmp *c, uint64_t left);
+const fb_comparison *fb__compare_at(fb_bench *b, const char *title, const fb_alternative *alts,
+                                    size_t n, int callsite);
 
 #ifdef __cplusplus
 }

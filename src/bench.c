@@ -2,6 +2,7 @@
  * fits it keeps, and the sinks it hands each finished result to. */
 #include "bench.h"
 
+#include "compare.h" /* comparisons: release, the live table's sink */
 #include "process.h"
 #include "text.h"
 
@@ -51,6 +52,10 @@ fb_bench *fb_bench_new(void) {
     b->sinks[0].fn = fb__table_sink;
     b->sinks[0].ctx = b->table;
     b->n_sinks = 1;
+    /* and the first comparison sink (src/report_compare.c) */
+    b->cmp_sinks[0].fn = fb__table_comparison_sink;
+    b->cmp_sinks[0].ctx = b->table;
+    b->n_cmp_sinks = 1;
     return b;
 }
 
@@ -60,6 +65,10 @@ void fb_bench_free(fb_bench *b) {
     free(b->results);
     for (size_t i = 0; i < b->n_fits; ++i) free(b->fits[i].name);
     free(b->fits);
+    /* comparisons (src/compare.c), and one left unfinished */
+    for (size_t i = 0; i < b->n_comparisons; ++i) fb__comparison_free(b->comparisons[i]);
+    free(b->comparisons);
+    if (b->cmp && b->cmp_free) b->cmp_free(b->cmp);
     if (b->own_perf) fb__perf_close(b->own_perf);
     fb__change_view_free(b->change);
     fb__config_free(&b->cfg);
@@ -70,6 +79,7 @@ void fb_bench_free(fb_bench *b) {
 void fb__bench_share_table(fb_bench *b, fb__table *t) {
     b->table = t ? t : &b->own_table;
     b->sinks[0].ctx = b->table;
+    b->cmp_sinks[0].ctx = b->table;
 }
 
 int fb__bench_add_sink(fb_bench *b, fb__sink_fn fn, void *ctx) {
@@ -182,6 +192,49 @@ int fb__bench_take_results(fb_bench *dst, fb_bench *src) {
     src->n_results -= i;
     if (src->n_results) rc = FB_ENOMEM;
     return rc;
+}
+
+/* -------------------------------------------------------- comparisons */
+
+int fb__bench_add_comparison_sink(fb_bench *b, fb__cmp_sink_fn fn, void *ctx) {
+    if (b->n_cmp_sinks == FB__MAX_SINKS) return FB_ENOMEM;
+    b->cmp_sinks[b->n_cmp_sinks].fn = fn;
+    b->cmp_sinks[b->n_cmp_sinks].ctx = ctx;
+    ++b->n_cmp_sinks;
+    return FB_OK;
+}
+
+static int fb__bench_add_comparison(fb_bench *b, fb_comparison *c) {
+    if (b->n_comparisons == b->cap_comparisons) {
+        size_t cap = b->cap_comparisons ? 2 * b->cap_comparisons : 4;
+        fb_comparison **p = realloc(b->comparisons, cap * sizeof *p);
+        if (!p) return FB_ENOMEM;
+        b->comparisons = p;
+        b->cap_comparisons = cap;
+    }
+    b->comparisons[b->n_comparisons++] = c;
+    return FB_OK;
+}
+
+int fb__bench_publish_comparison(fb_bench *b, fb_comparison *c) {
+    if (fb__bench_add_comparison(b, c) != FB_OK) {
+        fb__comparison_free(c);
+        return FB_ENOMEM;
+    }
+    for (size_t i = 0; i < b->n_cmp_sinks; ++i) b->cmp_sinks[i].fn(b->cmp_sinks[i].ctx, b, c);
+    return FB_OK;
+}
+
+int fb__bench_take_comparisons(fb_bench *dst, fb_bench *src) {
+    size_t i = 0;
+    if (!src->n_comparisons) return FB_OK; /* comparisons may be NULL: no memmove */
+    for (; i < src->n_comparisons; ++i)
+        if (fb__bench_add_comparison(dst, src->comparisons[i]) != FB_OK) break;
+    /* whatever could not be moved stays with src and is freed with it */
+    memmove(src->comparisons, src->comparisons + i,
+            (src->n_comparisons - i) * sizeof *src->comparisons);
+    src->n_comparisons -= i;
+    return src->n_comparisons ? FB_ENOMEM : FB_OK;
 }
 
 int fb__change_view_add(fb__change_view *v, const char *name, double base_s, double now_s,

@@ -22,6 +22,13 @@ typedef struct fb__sink {
 } fb__sink;
 #define FB__MAX_SINKS 4
 
+/* A comparison sink receives every finished comparison (src/compare.c);
+ * the live table's is the first (src/report_compare.c). */
+typedef void (*fb__cmp_sink_fn)(void *ctx, const fb_bench *b, const fb_comparison *c);
+typedef struct fb__cmp_sink {
+    fb__cmp_sink_fn fn;
+    void *ctx;
+} fb__cmp_sink;
 /* A run against a baseline (the runner's -baseline), kept with the results
  * for the writers that draw it (the HTML report): one row per benchmark,
  * times in seconds per unit, change and interval in %, verdict an
@@ -71,6 +78,15 @@ struct fb_bench {
     /* counters of a thread other than the process's counters thread */
     fb__perf *own_perf;
     bool own_perf_tried;
+    /* comparisons (src/compare.c): the finished ones, their sinks
+     * (cmp_sinks[0] is the live table's), and the one in progress with the
+     * function that releases it (a block left with break/return/goto) */
+    fb_comparison **comparisons;
+    size_t n_comparisons, cap_comparisons;
+    fb__cmp_sink cmp_sinks[FB__MAX_SINKS];
+    size_t n_cmp_sinks;
+    struct fb__cmp_state *cmp;
+    void (*cmp_free)(struct fb__cmp_state *s);
 };
 
 /* The value of key k for the next run (all layers). */
@@ -103,6 +119,13 @@ FB__PRIVATE int fb__bench_take_results(fb_bench *dst, fb_bench *src);
  * configuration (src/error_row.c): how the runner reports a benchmark that
  * measured nothing, or a child that crashed. FB_OK or FB_ENOMEM. */
 FB__PRIVATE int fb__bench_error_row(fb_bench *b, const char *name, const char *msg);
+/* Comparisons (src/compare.c): adds a comparison sink after the live
+ * table's (FB_OK, or FB_ENOMEM when full); stores c (owned by b from now
+ * on) and hands it to every comparison sink (FB_ENOMEM: c is freed); moves
+ * all comparisons of src to the end of dst (the runner's suite record). */
+FB__PRIVATE int fb__bench_add_comparison_sink(fb_bench *b, fb__cmp_sink_fn fn, void *ctx);
+FB__PRIVATE int fb__bench_publish_comparison(fb_bench *b, fb_comparison *c);
+FB__PRIVATE int fb__bench_take_comparisons(fb_bench *dst, fb_bench *src);
 /* The stored fit of `name`, or NULL. */
 FB__PRIVATE const fb__fit_set *fb__bench_fit(const fb_bench *b, const char *name);
 

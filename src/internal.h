@@ -24,6 +24,7 @@
 #include "svg.h"
 #include "report_html.h"
 #include "bench.h"
+#include "compare.h"
 #include "json_read.h"
 #include "baseline.h"
 #include "change.h"

@@ -315,6 +315,36 @@ int fb__write_gbench_json_rows_with(const fb_bench *b, FILE *f, const fb__sysinf
             row.family = family[i];
             if (rc == FB_OK) rc = fb__gb_result(&j, r, &row, rows);
         }
+        /* each alternative of a comparison: rows named title/name, a family
+         * of their own (src/compare.c) */
+        for (size_t c = 0; c < fb_comparison_count(b) && rc == FB_OK; ++c) {
+            const fb_comparison *cmp = fb_comparison_at(b, c);
+            for (size_t a = 0; a < fb_comparison_size(cmp); ++a) {
+                const fb_result *r = fb_comparison_result(cmp, a);
+                /* a comparison repeated under one title: #2, #3, ... as above */
+                unsigned seen = 1;
+                for (size_t q = 0; q < c; ++q) {
+                    const fb_comparison *o = fb_comparison_at(b, q);
+                    for (size_t p = 0; p < fb_comparison_size(o); ++p)
+                        seen += strcmp(fb_comparison_title(o), r->config.title) == 0 &&
+                                strcmp(fb_comparison_name(o, p), r->name) == 0;
+                }
+                size_t len = strlen(r->config.title) + strlen(r->name) + 16;
+                char *name = malloc(len);
+                if (!name) {
+                    rc = FB_ENOMEM;
+                    break;
+                }
+                if (seen > 1)
+                    snprintf(name, len, "%s/%s#%u", r->config.title, r->name, seen);
+                else
+                    snprintf(name, len, "%s/%s", r->config.title, r->name);
+                fb__gb_row row = {name, families++, 0, 0, "ns"};
+                rc = fb__gb_result(&j, r, &row, rows);
+                free(name);
+                if (rc != FB_OK) break;
+            }
+        }
         fb__json_end_arr(&j);
         fb__json_end_obj(&j);
         int frc = fb__writer_finish(f);

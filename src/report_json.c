@@ -192,6 +192,46 @@ static void fb__jr_complexity(fb__json *j, const fb_bench *b) {
     fb__json_end_arr(j);
 }
 
+/* The paired comparisons (src/compare.c): per alternative its ratio to the
+ * baseline, the interval, the per-round log ratios and its epochs as a
+ * result record. */
+static void fb__jr_comparisons(fb__json *j, const fb_bench *b) {
+    fb__json_arr(j, "comparisons", false);
+    for (size_t c = 0; c < fb_comparison_count(b); ++c) {
+        const fb_comparison *cmp = fb_comparison_at(b, c);
+        size_t n = fb_comparison_size(cmp), rounds = fb_comparison_rounds(cmp);
+        fb__json_obj(j, NULL, false);
+        fb__json_kstr(j, "title", fb_comparison_title(cmp));
+        fb__json_ku64(j, "rounds", rounds);
+        fb__json_ku64(j, "preempted", fb_comparison_preempted(cmp));
+        fb__json_ku64(j, "iterations", fb_comparison_iterations(cmp));
+        fb__json_knum(j, "confidence", fb_comparison_confidence(cmp));
+        fb__json_kstr(j, "fastest", fb_comparison_name(cmp, fb_comparison_fastest(cmp)));
+        fb__json_arr(j, "alternatives", false);
+        for (size_t a = 0; a < n; ++a) {
+            fb__json_obj(j, NULL, false);
+            fb__json_kstr(j, "name", fb_comparison_name(cmp, a));
+            fb__json_kbool(j, "baseline", a == 0);
+            fb__json_knum(j, "ratio", fb_comparison_ratio(cmp, a));
+            fb__json_knum(j, "low", fb_comparison_low(cmp, a));
+            fb__json_knum(j, "high", fb_comparison_high(cmp, a));
+            fb__json_kbool(j, "significant", fb_comparison_significant(cmp, a));
+            fb__json_ku64(j, "tied", fb_comparison_tied(cmp, a));
+            fb__json_arr(j, "log_ratios", true);
+            for (size_t r = 0; r < rounds; ++r)
+                fb__json_knum(j, NULL, fb_comparison_log_ratio(cmp, a, r));
+            fb__json_end_arr(j);
+            fb__json_end_obj(j);
+        }
+        fb__json_end_arr(j);
+        fb__json_arr(j, "results", false);
+        for (size_t a = 0; a < n; ++a) fb__jr_result(j, fb_comparison_result(cmp, a));
+        fb__json_end_arr(j);
+        fb__json_end_obj(j);
+    }
+    fb__json_end_arr(j);
+}
+
 int fb__write_json_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
     if (!b || !f || !si) return FB_EINVAL;
     fb__json j;
@@ -205,6 +245,7 @@ int fb__write_json_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
     for (size_t i = 0; i < fb_result_count(b); ++i) fb__jr_result(&j, fb_result_at(b, i));
     fb__json_end_arr(&j);
     fb__jr_complexity(&j, b);
+    fb__jr_comparisons(&j, b);
     fb__json_end_obj(&j);
     return fb__writer_finish(f);
 }

@@ -174,7 +174,11 @@ static void fb__md_header_text(const fb_result *r, char *out, size_t len) {
     if (o < len) snprintf(out + o, len - o, "|%s", r->config.title);
 }
 
-static void fb__md_print_header(FILE *f, const fb_result *r) {
+/* The header with n_lead extra columns in front (a comparison's relative
+ * and 95% CI; src/report_compare.c). */
+void fb__md_header_lead(FILE *f, const fb_result *r, size_t n_lead, const char *const *names,
+                        const int *widths) {
+    for (size_t i = 0; i < n_lead; ++i) fprintf(f, "| %*s ", widths[i] - 3, names[i]);
     for (int c = 0; c < FB__COLS; ++c) {
         if (!fb__md_has_col(r, (fb__col)c)) continue;
         char name[64];
@@ -184,6 +188,11 @@ static void fb__md_print_header(FILE *f, const fb_result *r) {
     fputs("| ", f);
     fb__md_put_text(f, r->config.title);
     fputc('\n', f);
+    for (size_t i = 0; i < n_lead; ++i) {
+        fputc('|', f);
+        for (int k = 0; k < widths[i] - 2; ++k) fputc('-', f);
+        fputc(':', f);
+    }
     for (int c = 0; c < FB__COLS; ++c) {
         if (!fb__md_has_col(r, (fb__col)c)) continue;
         fputc('|', f);
@@ -191,6 +200,10 @@ static void fb__md_print_header(FILE *f, const fb_result *r) {
         fputc(':', f);
     }
     fputs("|:----------\n", f);
+}
+
+static void fb__md_print_header(FILE *f, const fb_result *r) {
+    fb__md_header_lead(f, r, 0, NULL, NULL);
 }
 
 static void fb__md_num(FILE *f, fb__col c, double v, int decimals, const char *suffix) {
@@ -306,6 +319,13 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
     }
 }
 
+/* For src/report_compare.c. */
+void fb__md_row(FILE *f, const fb_result *r) {
+    fb__md_print_row(f, r, NULL, fb__process_suppressed());
+}
+void fb__md_text(FILE *f, const char *s) { fb__md_put_text(f, s); }
+void fb__md_code(FILE *f, const char *s) { fb__md_put_code(f, s); }
+
 void fb__table_sink(void *ctx, const fb_bench *b, const fb_result *r) {
     fb__table *t = ctx;
     FILE *f = t->out;
@@ -324,8 +344,9 @@ void fb__table_sink(void *ctx, const fb_bench *b, const fb_result *r) {
 
 void fb__table_restart(fb__table *t) { t->last_out = NULL; }
 
-int fb_write_markdown(const fb_bench *b, FILE *f) {
-    if (!b || !f) return FB_EINVAL;
+/* The results' tables; fb_write_markdown (src/report_compare.c) adds the
+ * comparisons' after them. */
+int fb__write_results_markdown(const fb_bench *b, FILE *f) {
     char last[512] = "";
     for (size_t i = 0; i < fb_result_count(b); ++i) {
         const fb_result *r = fb_result_at(b, i);

@@ -406,6 +406,21 @@ static void fb__collector_sink(void *ctx, const fb_bench *b, const fb_result *r)
     if (c->sanity) fprintf(stderr, "femtobench: %s: %s\n", fb_result_name(r), fb_result_error(r));
 }
 
+/* Its comparison sink: a comparison's error rows fail the benchmark like a
+ * run's (src/compare.c). */
+static void fb__collector_cmp_sink(void *ctx, const fb_bench *b, const fb_comparison *cmp) {
+    fb__collector *c = ctx;
+    (void)b;
+    for (size_t a = 0; a < fb_comparison_size(cmp); ++a) {
+        const fb_result *r = fb_comparison_result(cmp, a);
+        if (!fb_result_error(r)) continue;
+        ++c->failed;
+        if (c->sanity)
+            fprintf(stderr, "femtobench: %s/%s: %s\n", fb_comparison_title(cmp), fb_result_name(r),
+                    fb_result_error(r));
+    }
+}
+
 /* The Google Benchmark JSON writer of each row layout (FB_GBENCH_*). */
 static int fb__runner_gb_median(const fb_bench *b, FILE *f) {
     return fb_write_gbench_json_rows(b, f, FB_GBENCH_MEDIAN);
@@ -652,7 +667,8 @@ int fb_main(int argc, char **argv) {
     size_t family_first = 0; /* issue 15: the suite's first result of the current family */
     for (size_t i = 0; sel[i] && !interrupted; ++i) {
         fb_bench *b = fb_bench_new();
-        if (!b || fb__bench_add_sink(b, fb__collector_sink, &collector) != FB_OK) {
+        if (!b || fb__bench_add_sink(b, fb__collector_sink, &collector) != FB_OK ||
+            fb__bench_add_comparison_sink(b, fb__collector_cmp_sink, &collector) != FB_OK) {
             fb_bench_free(b);
             status = fb__runner_error("out of memory");
             break;
@@ -701,6 +717,7 @@ int fb_main(int argc, char **argv) {
             fb__table_restart(&table); /* the next table starts with a header */
         }
         fb__bench_take_results(suite, b);
+        fb__bench_take_comparisons(suite, b); /* src/compare.c */
         fb_bench_free(b);
         if (status) break;
         /* issue 15: after a family's last instance, the fit over the family

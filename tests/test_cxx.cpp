@@ -48,6 +48,17 @@ int main() {
         fb_do_not_optimize(x);
     }
     if (fb_result_count(b) != 2) ++failures;
+    // a comparison, both forms
+    uint64_t cost2 = 50;
+    const fb_alternative alts[] = {{"forty", op, &cost}, {"fifty", op, &cost2}};
+    const fb_comparison *c = fb_compare(b, "cxx", alts, 2);
+    if (!c || fb_comparison_ratio(c, 1) < 0.79 || fb_comparison_ratio(c, 1) > 0.81) ++failures;
+    FB_COMPARE(b, "cxx inline") {
+        FB_ALTERNATIVE("ten") { fake_now += 10; }
+        FB_ALTERNATIVE("twenty") { fake_now += 20; }
+    }
+    c = fb_last_comparison(b);
+    if (!c || fb_comparison_ratio(c, 1) < 0.49 || fb_comparison_ratio(c, 1) > 0.51) ++failures;
     fb_rng rng;
     fb_rng_seed(&rng, 1);
     if (fb_rng_bounded(&rng, 5) >= 5) ++failures;

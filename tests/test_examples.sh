@@ -65,7 +65,7 @@ check() {
 table='^\|.*---:'   # a markdown table separator with right-aligned columns
 
 declare -A bin
-for ex in minimal suite throughput relative complexity args setup single_header; do
+for ex in minimal suite throughput relative compare complexity args setup single_header; do
     if ! bin[$ex]=$(binary $ex); then
         fail "$ex: could not be built"
         bin[$ex]=false
@@ -75,6 +75,7 @@ done
 check "minimal" "$table" 'x \+= x' -- "${bin[minimal]}"
 check "throughput" "$table" 'ns/byte' 'fnv1a 64 KiB' -- "${bin[throughput]}"
 check "relative" "$table" 'relative' 'SWAR' -- "${bin[relative]}"
+check "compare" "$table" '95% CI' 'paired rounds, interleaved' '`SWAR`' -- "${bin[compare]}"
 check "suite -sanity_check" -- "${bin[suite]}" -sanity_check
 check "suite -list" '^FillMemset$' '^FillLoop$' '^SumArray$' -- "${bin[suite]}" -list
 check "suite -filter" "$table" 'SumArray' -- "${bin[suite]}" '-filter=Sum.*'

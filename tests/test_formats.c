@@ -85,6 +85,23 @@ static fb_result *make_counted(const char *name, double batch, bool cache, const
 
 #define WEIRD "a\"b,c;d\\e|f\n\t\xc3\xa9"
 
+/* A fake clock for the golden comparison. */
+typedef struct golden_clock {
+    uint64_t now_ns, read_ns;
+} golden_clock;
+typedef struct golden_alt {
+    golden_clock *c;
+    uint64_t cost_ns;
+} golden_alt;
+static uint64_t golden_now(void *ctx) {
+    golden_clock *c = ctx;
+    return c->now_ns += c->read_ns;
+}
+static void golden_op(void *ctx) {
+    golden_alt *a = ctx;
+    a->c->now_ns += a->cost_ns;
+}
+
 /* The results of the golden files: counters, a batch, an error, a
  * complexity series, the weird name and non-finite values. */
 static fb_bench *golden_bench(void) {
@@ -158,6 +175,22 @@ static fb_bench *golden_bench(void) {
         r->config.has_arg = true;
         r->config.arg = arg;
         fb__bench_add_result(b, r);
+    }
+    {
+        /* a comparison measured with a fake clock: 125 vs 100 ns a call,
+         * the clock read costing 3 ns (ratios close to, not exactly, 1.25) */
+        static golden_clock gc;
+        memset(&gc, 0, sizeof gc);
+        gc.read_ns = 3;
+        golden_alt a0 = {&gc, 125}, a1 = {&gc, 100};
+        fb_set_clock(b, golden_now, &gc, 1e-9);
+        fb_set_output(b, NULL);
+        fb_set_performance_counters(b, false);
+        fb_set_epochs(b, 6);
+        fb_alternative alts[2] = {{"slow", golden_op, &a0}, {"fast", golden_op, &a1}};
+        /* a fixed call-site build, as make_result's: the golden files must
+         * not depend on how this test was compiled */
+        (void)fb__compare_at(b, "cmp", alts, 2, 7);
     }
     return b;
 }
@@ -287,7 +320,11 @@ static void test_golden(void) {
     char *gbm = capture(fb__write_gbench_json_with, NULL, b, &si, &rc);
     CHECK(rc == FB_OK);
     check_golden("golden_results.gbench_median.json", gbm);
-    CHECK(count_of(gbm, "\"run_type\"") == fb_result_count(b));
+    /* (and one per alternative of the comparison, named title/name) */
+    CHECK(count_of(gbm, "\"run_type\"") ==
+          fb_result_count(b) + fb_comparison_size(fb_last_comparison(b)));
+    CHECK(count_of(gbm, "\"name\": \"cmp/slow\",") == 1 &&
+          count_of(gbm, "\"name\": \"cmp/fast\",") == 1);
     CHECK(count_of(gbm, "\"run_type\": \"aggregate\"") == 0);
     CHECK(count_of(gbm, "\"name\": \"sum\",") == 1);
     char *gba = capture(gb_aggregates, NULL, b, &si, &rc);
@@ -315,15 +352,16 @@ static void test_golden(void) {
     CHECK(strstr(csv, "nan") == NULL && strstr(csv, "inf") == NULL);
     /* nonfinite row: instructions empty, cpucycles median 2 */
     CHECK(
-        strstr(csv,
-               "odd,nonfinite,,op,1,,3,3,1000000,1000000,1000000,1000000,0,,2,,,,,,,,,,0.003,\n") !=
+        strstr(
+            csv,
+            "odd,nonfinite,,op,1,,3,3,1000000,1000000,1000000,1000000,0,,2,,,,,,,,,,0.003,,,,\n") !=
         NULL);
     /* the error row: text cells filled, measured cells empty */
-    CHECK(strstr(csv, "errors,broken,,op,1,,,,,,,,,,,,,,,,,,,,,the op was optimized away\n") !=
+    CHECK(strstr(csv, "errors,broken,,op,1,,,,,,,,,,,,,,,,,,,,,the op was optimized away,,,\n") !=
           NULL);
     /* counted under Callgrind: no time, the exact count per unit (1 per
      * iteration), two epochs of 64 + 128 iterations; in GB a counter */
-    CHECK(strstr(csv, "counted,add,,op,1,,2,192,,,,,,,,,,,,1,,,,,0,\n") != NULL);
+    CHECK(strstr(csv, "counted,add,,op,1,,2,192,,,,,,,,,,,,1,,,,,0,,,,\n") != NULL);
     CHECK(strstr(gb, "\"valgrind_instructions\": 0.03125") != NULL);
     CHECK(strstr(json, "\"per_iteration\": {\"instructions\": 1}") != NULL);
     /* GB: the complexity series become sort/100, sort/200, sort/400 */
@@ -338,6 +376,15 @@ static void test_golden(void) {
           NULL);
     CHECK(strstr(gb, "\"error_occurred\": true") != NULL);
     CHECK(strstr(json, "\"complexity\": [") != NULL && strstr(json, "\"model\": \"O(n)\"") != NULL);
+    /* the comparison: CSV rows with relative and interval, a JSON entry with
+     * per-round log ratios, GB rows named title/name */
+    CHECK(strstr(csv, ",relative,ci_low,ci_high\n") != NULL);
+    CHECK(strstr(csv, "\ncmp,slow,,op,1,,6,") != NULL);
+    CHECK(strstr(csv, "\ncmp,fast,,op,1,,6,") != NULL);
+    CHECK(strstr(json, "\"comparisons\": [") != NULL && strstr(json, "\"log_ratios\": [") != NULL);
+    CHECK(strstr(json, "\"fastest\": \"fast\"") != NULL);
+    CHECK(strstr(gb, "\"name\": \"cmp/slow\"") != NULL &&
+          strstr(gb, "\"name\": \"cmp/fast_median\"") != NULL);
     free(csv);
     free(json);
     free(gb);

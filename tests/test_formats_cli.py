@@ -38,7 +38,8 @@ CSV_HEADER = ["title", "name", "arg", "unit", "batch", "complexityN", "epochs", 
               "branchinstructions_per_unit", "branchmisses_per_unit", "pagefaults_per_unit",
               "contextswitches_per_unit", "valgrind_instructions_per_unit",
               "valgrind_l1_misses_per_unit", "valgrind_ll_misses_per_unit",
-              "valgrind_branches_per_unit", "valgrind_branch_misses_per_unit", "total_s", "error"]
+              "valgrind_branches_per_unit", "valgrind_branch_misses_per_unit", "total_s", "error", "relative", "ci_low", "ci_high"]
+NUMERIC = [k for k in CSV_HEADER[4:] if k != "error"]
 failures = []
 
 
@@ -101,9 +102,9 @@ def check_csv(rows, names):
     for r in rows[1:]:
         d = dict(zip(CSV_HEADER, r))
         if d["error"]:
-            check(all(d[k] == "" for k in CSV_HEADER[6:-1]), f"CSV error row has values: {r}")
+            check(all(d[k] == "" for k in NUMERIC[2:]), f"CSV error row has values: {r}")
             continue
-        for k in CSV_HEADER[4:-1]:
+        for k in NUMERIC:
             if d[k] != "":
                 v = float(d[k])
                 check(math.isfinite(v), f"CSV {k}={d[k]}")
@@ -337,7 +338,67 @@ for trial in range(40):
     check(temps_in(tmp) == [], f"trial {trial}: temporary files {temps_in(tmp)}")
 print(f"interrupt trials: {kept} files kept old, {replaced} complete new ones (run {full * 1000:.0f} ms)")
 
-# 7. compare.py on two runs of the demo suite
+# 7. a paired comparison in every format (src/compare.c): the statistics
+# recomputed here from the per-round log ratios
+CMP_TITLE = 'cmp "t", ;|'
+CMP_NAMES = ["one", 'two, "quoted"']
+
+
+def sign_interval(v, confidence):
+    """Median and sign-test interval of v, as docs/compare.md defines them."""
+    v, n = sorted(v), len(v)
+    med = v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+    cum, k = 0.0, 0
+    for j in range(n // 2 + 1):
+        cum += math.comb(n, j) / 2 ** n
+        if cum > (1 - confidence) / 2:
+            break
+        k = j + 1
+    return med, v[k - 1], v[n - k]
+
+
+rc, out, err = run(SUITE, "-filter=Compare", "-output_csv=" + P("c.csv"), "-output_json=" + P("c.json"),
+                   "-output_gbench=" + P("c.gb.json"))
+check(rc == 0, f"comparison suite: exit {rc}: {err}")
+check("relative" in err or "relative" in out, "comparison table printed")
+doc = read_json(P("c.json"))
+cmps = doc.get("comparisons", [])
+check(len(cmps) == 1 and cmps[0]["title"] == CMP_TITLE, f"JSON comparisons {cmps[:1]}")
+if cmps:
+    cmp = cmps[0]
+    alts = cmp["alternatives"]
+    check([a["name"] for a in alts] == CMP_NAMES, f"JSON alternatives {[a['name'] for a in alts]}")
+    check(cmp["rounds"] >= 6 and cmp["rounds"] % 2 == 0, f"JSON rounds {cmp['rounds']}")
+    res = cmp["results"]
+    check(len(res) == 2 and all(r["epochs"] == cmp["rounds"] for r in res), "JSON comparison results")
+    check(all(m["iterations"] == cmp["iterations"] for r in res for m in r["measurements"]),
+          "JSON comparison: one shared iteration count")
+    lr = alts[1]["log_ratios"]
+    check(len(lr) == cmp["rounds"], f"JSON log_ratios: {len(lr)}")
+    check(all(x is None or near(x, math.log(a["elapsed"]) - math.log(b["elapsed"]), 1e-9)
+              for x, a, b in zip(lr, res[0]["measurements"], res[1]["measurements"])),
+          "JSON log ratios = ln t_baseline - ln t_alternative per round")
+    med, lo, hi = sign_interval([x for x in lr if x is not None], cmp["confidence"])
+    check(near(alts[1]["ratio"], math.exp(med), 1e-12), f"JSON ratio {alts[1]['ratio']} vs {math.exp(med)}")
+    check(near(alts[1]["low"], math.exp(lo), 1e-12) and near(alts[1]["high"], math.exp(hi), 1e-12),
+          "JSON interval = sign-test order statistics")
+    check(alts[1]["significant"] == (alts[1]["low"] > 1 or alts[1]["high"] < 1), "JSON significant")
+    check(alts[0]["ratio"] == 1 and alts[0]["significant"] is False, "JSON baseline row")
+    rows = read_csv(P("c.csv"))
+    check(rows[0] == CSV_HEADER, "CSV header with a comparison")
+    crow = {r[1]: dict(zip(CSV_HEADER, r)) for r in rows[1:] if r[0] == CMP_TITLE}
+    check(set(crow) == set(CMP_NAMES), f"CSV comparison rows {list(crow)}")
+    if set(crow) == set(CMP_NAMES):
+        d = crow[CMP_NAMES[1]]
+        check(near(float(d["relative"]), alts[1]["ratio"], 1e-12) and near(float(d["ci_low"]), alts[1]["low"], 1e-12)
+              and near(float(d["ci_high"]), alts[1]["high"], 1e-12), f"CSV relative/ci {d}")
+        check(crow["one"]["relative"] == "1" and crow["one"]["ci_low"] == "", f"CSV baseline {crow['one']}")
+    gb = read_json(P("c.gb.json"))
+    gres = {f"{CMP_TITLE}/{r['name']}": r for r in res}
+    check_gbench(gb, gres)
+    check({x["run_name"] for x in gb["benchmarks"]} == set(gres), "GB rows named title/name")
+
+# 8. compare.py on two runs of the demo suite
 skip = None
 if not os.path.exists(COMPARE):
     skip = f"{COMPARE} missing (apt-get install libbenchmark-tools python3-scipy)"

@@ -94,6 +94,8 @@ if command -v nm >/dev/null; then
     # internals (FB__PRIVATE) are hidden: only the fb__ helpers the public
     # macros call are exported
     allowed=" fb__register fb__loop_begin fb__loop_next fb__loop_done fb__run_at fb__escape "
+    # (and FB_COMPARE's and fb_compare's, src/compare.c)
+    allowed="$allowed fb__cmp_begin fb__cmp_next fb__cmp_alt fb__cmp_alt_done fb__compare_at "
     internal=$(nm -D --defined-only "$lib/libfemtobench.so" | awk '$3 ~ /^fb__/ {print $3}')
     leaked=""
     for sym in $internal; do

@@ -285,8 +285,8 @@ fi
 
 # --- 6. the test suite against the single header -------------------------------
 # Public tests: include femtobench.h (the single header) and link impl.o.
-# Internal tests (#include "internal.h"): the test TU is the implementation TU;
-# internal.h and config.h are stubs that include the single header.
+# Internal tests (#include "internal.h" or another src/*.h): the test TU is the
+# implementation TU; the src/*.h headers are stubs that include the single header.
 stub_pub=$tmp/stub_pub stub_int=$tmp/stub_int
 mkdir -p "$stub_pub" "$stub_int" "$tmp/run"
 cp "$single/femtobench.h" "$stub_pub/"
