@@ -644,7 +644,55 @@ left:
     fb_bench_free(b);
 }
 
+/* Untimed setup and teardown (fb_set_setup, issue 15): called around each
+ * alternative's epoch, outside the clock reads. A setup that advances the
+ * fake clock by a whole second changes nothing measured: identical sides
+ * stay exactly 1 and the medians stay 100 and 125 ns. */
+typedef struct hook_count {
+    world *w;
+    size_t setups, teardowns;
+    bool open;       /* a setup's epoch not yet torn down */
+    bool unbalanced; /* a setup while one was open, or a teardown without one */
+} hook_count;
+
+static void hook_setup(void *ctx) {
+    hook_count *h = ctx;
+    if (h->open) h->unbalanced = true;
+    h->open = true;
+    h->setups++;
+    h->w->now_ns += 1e9;
+}
+
+static void hook_teardown(void *ctx) {
+    hook_count *h = ctx;
+    if (!h->open) h->unbalanced = true;
+    h->open = false;
+    h->teardowns++;
+    h->w->now_ns += 1e9;
+}
+
+static void test_setup_teardown(void) {
+    world w;
+    world_init(&w, 100, 125, 0);
+    fb_bench *b = world_bench(&w);
+    hook_count h = {&w, 0, 0, false, false};
+    fb_set_setup(b, hook_setup, &h);
+    fb_set_teardown(b, hook_teardown, &h);
+    const fb_comparison *c = world_compare(b, &w, 2);
+    CHECK(c != NULL);
+    size_t epochs =
+        fb_result_epochs(fb_comparison_result(c, 0)) + fb_result_epochs(fb_comparison_result(c, 1));
+    CHECK(epochs == 60);
+    /* one around every epoch (the calibration's too), never nested */
+    CHECK(h.setups >= epochs && h.setups == h.teardowns && !h.unbalanced && !h.open);
+    CHECK_NEAR(fb_result_median(fb_comparison_result(c, 0), FB_ELAPSED), 100e-9, 1e-15);
+    CHECK_NEAR(fb_result_median(fb_comparison_result(c, 1), FB_ELAPSED), 125e-9, 1e-15);
+    CHECK_NEAR(fb_comparison_ratio(c, 1), 0.8, 1e-12);
+    fb_bench_free(b);
+}
+
 int main(void) {
+    test_setup_teardown();
     test_interval_math();
     test_identical();
     test_shared_iterations();
