@@ -717,6 +717,30 @@ static void fb__html_legend(FILE *f) {
 
 /* --------------------------------------------------------- the page */
 
+/* A paired comparison (fb_compare) as a forest plot. */
+static void fb__html_comparison(FILE *f, const fb_comparison *c) {
+    size_t n = fb_comparison_size(c);
+    const char **names = calloc(n ? n : 1, sizeof *names);
+    double *v = calloc(3 * (n ? n : 1), sizeof *v);
+    if (!names || !v) {
+        free(names);
+        free(v);
+        return;
+    }
+    for (size_t i = 0; i < n; ++i) {
+        names[i] = fb_comparison_name(c, i);
+        v[i] = fb_comparison_ratio(c, i);
+        v[n + i] = fb_comparison_low(c, i);
+        v[2 * n + i] = fb_comparison_high(c, i);
+    }
+    char title[160];
+    snprintf(title, sizeof title, "%.120s: speed relative to %.30s (higher is faster)",
+             fb_comparison_title(c) ? fb_comparison_title(c) : "comparison", n ? names[0] : "");
+    fb__html_forest(f, title, n, names, v, v + n, v + 2 * n);
+    free(names);
+    free(v);
+}
+
 /* The change against a baseline (kept by the runner with the suite). */
 static void fb__html_baseline(FILE *f, const fb__change_view *v) {
     int *verdict = malloc(v->n * sizeof *verdict);
@@ -788,6 +812,9 @@ int fb__write_html_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
         fb__html_table(f, b, idx, m);
         fputs("</section>\n", f);
     }
+    /* paired comparisons: a forest plot each (ratio and interval, line at 1) */
+    for (size_t c = 0; rc == FB_OK && c < fb_comparison_count(b); ++c)
+        fb__html_comparison(f, fb_comparison_at(b, c));
     /* a -baseline run: the change table with bars coloured by verdict */
     if (rc == FB_OK && b->change && b->change->n) fb__html_baseline(f, b->change);
     /* one chart per fit group: a name, or a family's series (issue 15) */

@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from html import escape as html_escape
 from html.parser import HTMLParser
 
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
@@ -261,6 +262,18 @@ def main():
         doc = json.load(open(js, encoding="utf-8"))
         page = parse(open(html, encoding="utf-8").read(), "demo")
         check_against_json(page, doc, "demo")
+        # paired comparisons: one forest plot each, a row per alternative, in order
+        text = open(html, encoding="utf-8").read()
+        comps = doc.get("comparisons", [])
+        check(len(comps) >= 1, "demo: the suite has a paired comparison")
+        n_forest = text.count('<section class="forest">')
+        check(n_forest == len(comps), f"demo: {n_forest} forest plots for {len(comps)} comparisons")
+        rows = re.findall(r'<g class="row (differs|same)"', text)
+        check(len(rows) == sum(len(c["alternatives"]) for c in comps),
+              f"demo: {len(rows)} forest rows")
+        for c in comps:
+            for a in c["alternatives"]:
+                check(html_escape(a["name"]) in text, f"demo: alternative {a['name']!r} not shown")
         print(f"demo report: {size} bytes, {len(page.svgs)} charts, "
               f"{sum(len(s['dots']) for s in page.svgs)} dots")
 
