@@ -129,6 +129,8 @@ static int fb__rc_row(FILE *f, const fb__bl_record *old, const fb__bl_record *no
     fb__rc_time(tb, sizeof tb, old);
     fb__rc_time(tn, sizeof tn, now);
     fb__change c;
+    memset(&c, 0, sizeof c);
+    c.shift = c.mw_lo = c.mw_hi = c.lo = c.hi = NAN;
     c.change_pct = c.lo_pct = c.hi_pct = NAN;
     fb__verdict v;
     snprintf(ch, sizeof ch, "-");
