@@ -733,7 +733,7 @@ static void fb__html_comparison(FILE *f, const fb_comparison *c) {
         v[n + i] = fb_comparison_low(c, i);
         v[2 * n + i] = fb_comparison_high(c, i);
     }
-    char title[160];
+    char title[256];
     snprintf(title, sizeof title, "%.120s: speed relative to %.30s (higher is faster)",
              fb_comparison_title(c) ? fb_comparison_title(c) : "comparison", n ? names[0] : "");
     fb__html_forest(f, title, n, names, v, v + n, v + 2 * n);
