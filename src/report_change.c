@@ -10,10 +10,12 @@
  *
  * Rows are matched by title, name and complexity N (the k-th occurrence of
  * a key in one run with the k-th in the other); rows follow the current
- * run's order, then the baseline's benchmarks that are gone. */
+ * run's order, then the baseline's benchmarks that are gone. Cell text and
+ * names are escaped as in the main table (fb__md_text, fb__md_code). */
 #include "change.h"
 
 #include "bench.h"
+#include "report.h"
 #include "json.h"
 #include "stats.h"
 #include "text.h"
@@ -21,35 +23,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Cell text: `|` escaped and control characters made visible, so no name
- * can break the row (as the main table does). */
-static void fb__rc_put_text(FILE *f, const char *s) {
-    for (const unsigned char *p = (const unsigned char *)s; *p; ++p) {
-        if (*p == '|')
-            fputs("\\|", f);
-        else if (*p < 0x20 || *p == 0x7f)
-            fprintf(f, "\\x%02x", *p);
-        else
-            fputc(*p, f);
-    }
-}
-
-/* A code span with a fence longer than any backtick run inside. */
-static void fb__rc_put_code(FILE *f, const char *s) {
-    size_t run = 0, longest = 0;
-    for (const char *p = s; *p; ++p) {
-        run = *p == '`' ? run + 1 : 0;
-        if (run > longest) longest = run;
-    }
-    size_t len = strlen(s);
-    bool pad = len && (s[0] == '`' || s[len - 1] == '`' || s[0] == ' ');
-    for (size_t i = 0; i <= longest; ++i) fputc('`', f);
-    if (pad) fputc(' ', f);
-    fb__rc_put_text(f, s);
-    if (pad) fputc(' ', f);
-    for (size_t i = 0; i <= longest; ++i) fputc('`', f);
-}
 
 /* "26.95 ns/op": seconds per unit in ns, us, ms or s. */
 static void fb__rc_time(char *buf, size_t len, const fb__bl_record *r) {
@@ -105,9 +78,9 @@ static bool fb__rc_same_key(const fb__bl_record *a, const fb__bl_record *b) {
 static void fb__rc_warn(FILE *f, const char *what, const char *old, const char *now) {
     if (strcmp(old, now) == 0) return;
     fprintf(f, "> warning: the runs differ in %s: baseline '", what);
-    fb__rc_put_text(f, old);
+    fb__md_text(f, old);
     fputs("', now '", f);
-    fb__rc_put_text(f, now);
+    fb__md_text(f, now);
     fputs("'\n", f);
 }
 
@@ -169,7 +142,7 @@ static int fb__rc_row(FILE *f, const fb__bl_record *old, const fb__bl_record *no
     ++counts[v];
     const fb__bl_record *r = now ? now : old;
     fprintf(f, "| %18s | %18s | %8s | %18s | %-7s | ", tb, tn, ch, ci, fb__verdict_name(v));
-    fb__rc_put_code(f, r->name);
+    fb__md_code(f, r->name);
     if (r->complexity_n > 0) {
         char num[64];
         fb__fmt_double(num, sizeof num, r->complexity_n, 0);
@@ -177,7 +150,7 @@ static int fb__rc_row(FILE *f, const fb__bl_record *old, const fb__bl_record *no
     }
     if (strcmp(r->title, "benchmark") != 0 && r->title[0]) {
         fputs(" (", f);
-        fb__rc_put_text(f, r->title);
+        fb__md_text(f, r->title);
         fputc(')', f);
     }
     fputc('\n', f);
