@@ -5,6 +5,7 @@
 #define FB_BENCH_H
 
 #include "base.h"
+#include "disturb.h"
 #include "perf.h"
 #include "report.h"
 #include "result.h"
@@ -30,6 +31,11 @@ struct fb_bench {
     fb_clock_fn clock;
     void *clock_ctx;
     double clock_resolution_s; /* of the custom clock */
+    /* issue 19: the disturbance source (src/disturb.c); default: the
+     * thread's involuntary context switches, none with a custom clock */
+    fb__disturb_fn disturb;
+    void *disturb_ctx;
+    bool disturb_set;
     char *name;                /* registered name (runner), or NULL */
     bool interrupted;          /* endless mode ended by a signal */
     struct fb__run *run;       /* the run in progress, or NULL */
@@ -48,6 +54,10 @@ struct fb_bench {
     fb__perf *own_perf;
     bool own_perf_tried;
 };
+
+/* Injects the disturbance source of b's runs (NULL: none); tests use it to
+ * declare epochs disturbed under the fake clock. In src/disturb.c. */
+FB__PRIVATE void fb__bench_set_disturbance(fb_bench *b, fb__disturb_fn fn, void *ctx);
 
 /* The value of key k for the next run (all layers). */
 FB__PRIVATE double fb__cfg(const fb_bench *b, fb__key k);

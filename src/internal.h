@@ -18,6 +18,7 @@
 #include "json.h"
 #include "outfile.h"
 #include "report.h"
+#include "disturb.h"
 #include "bench.h"
 
 #endif

@@ -6,9 +6,11 @@
  * seconds; docs/design.md explains every rule and default. */
 #include "bench.h"
 #include "clock.h"
+#include "disturb.h"
 #include "perf.h"
 #include "process.h"
 #include "result.h"
+#include "stats.h"
 #include "text.h"
 
 #include <math.h>
@@ -28,6 +30,18 @@ enum { FB__ST_WARMUP, FB__ST_UPSCALE, FB__ST_MEASURE, FB__ST_ENDLESS, FB__ST_DON
 #define FB__OPTIMIZED_AWAY_S 1e-11
 /* Runs stopped by the time budget still record this many epochs. */
 #define FB__MIN_EPOCHS_UNDER_BUDGET 3
+/* Issue 19 (docs/design.md, "Disturbed epochs" and "Explicit requests"):
+ * - a round records at most this many times `epochs` epochs, replacing the
+ *   disturbed ones;
+ * - an automatic run whose err% reaches the table's unstable mark lengthens
+ *   its epochs by FB__ROUND_LONGER, at most FB__MAX_ROUNDS times, only when
+ *   the new round fits in the budget;
+ * - explicit epochs raise the budget to what they need, up to a cap. */
+#define FB__ROUND_EPOCHS_CAP 2
+#define FB__UNSTABLE_PCT 5.0
+#define FB__ROUND_LONGER 4.0
+#define FB__MAX_ROUNDS 2
+#define FB__EXPLICIT_BUDGET_CAP_S 60.0
 
 struct fb__run {
     char *name;
@@ -55,6 +69,19 @@ struct fb__run {
     double *values[FB_MEASURE_COUNT];
     char *error;
     uint64_t endless_epochs;
+    /* issue 19: disturbed epochs, rounds, explicit requests */
+    fb__disturb_fn disturb;
+    void *disturb_ctx;
+    uint64_t disturb_before;
+    bool disturb_known;
+    unsigned char *flags;
+    size_t cap;          /* capacity of the per-epoch arrays */
+    size_t epochs_asked; /* the `epochs` setting */
+    size_t round_start;  /* first epoch of the current round */
+    size_t round_clean;  /* undisturbed epochs in the current round */
+    unsigned rounds;
+    bool epochs_explicit, budget_explicit, may_lengthen;
+    int stopped_by;
     struct sigaction old_int, old_term; /* restored when endless mode ends */
 };
 
@@ -76,6 +103,7 @@ static void fb__run_free(struct fb__run *r) {
     fb__config_free(&r->config);
     free(r->name);
     free(r->iterations);
+    free(r->flags);
     for (int m = 0; m < FB_MEASURE_COUNT; ++m) free(r->values[m]);
     free(r->error);
     free(r);
@@ -152,6 +180,11 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
         r->clock_info = fb__process_clock();
     }
     r->epochs_max = cfg[FB__K_EPOCHS] >= 1 ? (size_t)cfg[FB__K_EPOCHS] : 1;
+    r->epochs_asked = r->epochs_max;
+    for (int layer = 0; layer < FB__LAYERS; ++layer) {
+        if (b->layers[layer].set & (1u << FB__K_EPOCHS)) r->epochs_explicit = true;
+        if (b->layers[layer].set & (1u << FB__K_MAX_TOTAL_TIME)) r->budget_explicit = true;
+    }
     /* the runner's -min_time: spread over the epochs this run really has */
     if (r->config.min_time_s > 0 &&
         r->config.num[FB__K_MIN_EPOCH_TIME] < r->config.min_time_s / (double)r->epochs_max)
@@ -164,20 +197,35 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
     r->budget_s = cfg[FB__K_MAX_TOTAL_TIME];
     if (r->budget_s < 1.5 * (double)r->epochs_max * target)
         r->budget_s = 1.5 * (double)r->epochs_max * target;
+    /* explicit epochs are run: the budget grows with them (fb__run_rebudget) */
+    if (r->epochs_explicit && !r->budget_explicit && r->budget_s < FB__EXPLICIT_BUDGET_CAP_S)
+        r->budget_s = FB__EXPLICIT_BUDGET_CAP_S;
     r->exact_iters = (uint64_t)cfg[FB__K_EPOCH_ITERATIONS];
+    r->may_lengthen = !r->epochs_explicit && !r->exact_iters && !(r->config.min_time_s > 0);
+    /* the disturbance source: injected, else the thread's context switches
+     * (none under a custom clock, whose time no deschedule can disturb) */
+    if (b->disturb_set) {
+        r->disturb = b->disturb;
+        r->disturb_ctx = b->disturb_ctx;
+    } else if (!b->clock) {
+        r->disturb = fb__disturb_thread;
+    }
+    r->disturb_known = r->disturb != NULL;
     r->min_iters =
         cfg[FB__K_MIN_EPOCH_ITERATIONS] >= 1 ? (uint64_t)cfg[FB__K_MIN_EPOCH_ITERATIONS] : 1;
     fb_rng_seed(&r->rng, 123);
-    r->iterations = malloc(r->epochs_max * sizeof *r->iterations);
-    r->values[FB_ELAPSED] = malloc(r->epochs_max * sizeof(double));
-    if (!r->name || !r->iterations || !r->values[FB_ELAPSED]) {
+    r->cap = r->epochs_max;
+    r->iterations = malloc(r->cap * sizeof *r->iterations);
+    r->flags = calloc(r->cap, 1);
+    r->values[FB_ELAPSED] = malloc(r->cap * sizeof(double));
+    if (!r->name || !r->iterations || !r->flags || !r->values[FB_ELAPSED]) {
         fb__run_free(r);
         return l;
     }
     r->perf_mask = r->perf ? fb__perf_available(r->perf) & ~FB__BIT(FB_ELAPSED) : 0;
     for (int m = 1; m < FB_MEASURE_COUNT; ++m)
         if (r->perf_mask & FB__BIT(m)) {
-            r->values[m] = malloc(r->epochs_max * sizeof(double));
+            r->values[m] = malloc(r->cap * sizeof(double));
             if (!r->values[m]) r->perf_mask &= ~FB__BIT(m);
         }
     b->run = r;
@@ -211,13 +259,42 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
 int fb__loop_next(fb__loop *l) {
     if (l->state == FB__ST_DONE) return 0;
     struct fb__run *r = l->bench->run;
+    if (r->disturb) r->disturb_before = r->disturb(r->disturb_ctx); /* outside the timed region */
     if (r->perf_mask) fb__perf_begin(r->perf);
     l->t0_ns = r->clock(r->clock_ctx); /* last thing before the loop */
     return 1;
 }
 
-static void fb__run_record(struct fb__run *r, uint64_t n, double elapsed_s, const double *counts) {
+/* Room for one more epoch (arrays grow outside the timed region); false
+ * when out of memory: the run then stops with what it has. */
+static bool fb__run_reserve(struct fb__run *r) {
+    if (r->epochs < r->cap) return true;
+    size_t cap = 2 * r->cap;
+    uint64_t *it = realloc(r->iterations, cap * sizeof *it);
+    if (!it) return false;
+    r->iterations = it;
+    unsigned char *fl = realloc(r->flags, cap);
+    if (!fl) return false;
+    r->flags = fl;
+    for (int m = 0; m < FB_MEASURE_COUNT; ++m) {
+        if (!r->values[m]) continue;
+        double *v = realloc(r->values[m], cap * sizeof *v);
+        if (!v) return false;
+        r->values[m] = v;
+    }
+    r->cap = cap;
+    return true;
+}
+
+static void fb__run_record(struct fb__run *r, uint64_t n, double elapsed_s, const double *counts,
+                           bool disturbed) {
+    if (!fb__run_reserve(r)) {
+        r->stopped_by = FB__STOP_CAP;
+        return;
+    }
     size_t i = r->epochs++;
+    r->flags[i] = disturbed ? FB__EPOCH_DISTURBED : 0;
+    if (!disturbed) r->round_clean++;
     /* a counter unknown in one epoch (never scheduled, or a read error) is
      * dropped from the whole result rather than poisoning its median */
     if (r->perf_mask) r->perf_lost |= r->perf_mask & ~fb__perf_last_known(r->perf);
@@ -229,20 +306,99 @@ static void fb__run_record(struct fb__run *r, uint64_t n, double elapsed_s, cons
     r->sum_elapsed_s += elapsed_s;
 }
 
-static bool fb__run_finished(const struct fb__run *r) {
-    if (r->epochs >= r->epochs_max) return true;
+/* err% (MdAPE) of the current round's undisturbed epochs; 0 when it
+ * cannot be computed. */
+static double fb__run_round_err(const struct fb__run *r) {
+    size_t n = 0, count = r->epochs - r->round_start;
+    double *v = malloc(2 * (count ? count : 1) * sizeof *v);
+    if (!v) return 0;
+    for (size_t i = r->round_start; i < r->epochs; ++i)
+        if (!(r->flags[i] & FB__EPOCH_DISTURBED)) v[n++] = r->values[FB_ELAPSED][i];
+    double err = 0;
+    if (n > 1) {
+        double *sorted = v + n;
+        memcpy(sorted, v, n * sizeof *v);
+        double med = fb__median(sorted, n);
+        err = fb__mdape_pct(v, n, med, sorted);
+    }
+    free(v);
+    return isfinite(err) ? err : 0;
+}
+
+/* An automatic run that is unstable while its budget is not spent starts a
+ * new round of longer epochs when that round fits in the budget. */
+static bool fb__run_lengthen(struct fb__run *r) {
+    if (!r->may_lengthen || r->rounds >= FB__MAX_ROUNDS) return false;
+    double longer = r->target_s * FB__ROUND_LONGER;
+    if (longer > r->config.num[FB__K_MAX_EPOCH_TIME]) longer = r->config.num[FB__K_MAX_EPOCH_TIME];
+    if (!(longer > r->target_s)) return false;
+    /* an epoch of the new round lasts the longer target, or one call */
+    double per_iter = r->sum_iters ? r->sum_elapsed_s / (double)r->sum_iters : 0;
+    double epoch_s = (double)r->min_iters * per_iter > longer ? (double)r->min_iters * per_iter
+                                                               : longer;
+    if (r->spent_s + 1.2 * (double)r->epochs_asked * epoch_s > r->budget_s) return false;
+    if (fb__run_round_err(r) < FB__UNSTABLE_PCT) return false;
+    for (size_t i = 0; i < r->epochs; ++i) r->flags[i] |= FB__EPOCH_SUPERSEDED;
+    r->target_s = longer;
+    r->rounds++;
+    r->round_start = r->epochs;
+    r->round_clean = 0;
+    return true;
+}
+
+/* Explicit epochs: the budget is what they need (1.5 x the epochs asked x
+ * the mean epoch so far), at least max_total_time, at most the cap. */
+static void fb__run_rebudget(struct fb__run *r) {
+    if (!r->epochs_explicit || r->budget_explicit || r->epochs == 0) return;
+    double need = 1.5 * (double)r->epochs_asked * (r->spent_s / (double)r->epochs);
+    double floor = r->config.num[FB__K_MAX_TOTAL_TIME];
+    r->budget_s = need > floor ? need : floor;
+    if (r->budget_s > FB__EXPLICIT_BUDGET_CAP_S) r->budget_s = FB__EXPLICIT_BUDGET_CAP_S;
+}
+
+static bool fb__run_finished(struct fb__run *r) {
+    if (r->stopped_by != FB__STOP_EPOCHS) return true; /* out of memory */
+    fb__run_rebudget(r);
+    /* the round has its epochs (disturbed ones do not count) */
+    if (r->round_clean >= r->epochs_asked) return !fb__run_lengthen(r);
     size_t floor =
-        r->epochs_max < FB__MIN_EPOCHS_UNDER_BUDGET ? r->epochs_max : FB__MIN_EPOCHS_UNDER_BUDGET;
-    return r->spent_s >= r->budget_s && r->epochs >= floor;
+        r->epochs_asked < FB__MIN_EPOCHS_UNDER_BUDGET ? r->epochs_asked : FB__MIN_EPOCHS_UNDER_BUDGET;
+    if (r->spent_s >= r->budget_s && r->epochs >= floor) {
+        r->stopped_by = FB__STOP_BUDGET;
+        return true;
+    }
+    /* disturbed epochs are replaced, up to a cap per round */
+    if (r->epochs - r->round_start >= FB__ROUND_EPOCHS_CAP * r->epochs_asked) {
+        r->stopped_by = FB__STOP_CAP;
+        return true;
+    }
+    return false;
 }
 
 static void fb__run_finish(fb_bench *b);
+
+/* Why a run has fewer undisturbed epochs than it was asked for. */
+static const char *fb__run_why_short(const struct fb__run *r) {
+    if (r->stopped_by != FB__STOP_BUDGET) return "too many disturbed epochs, or out of memory";
+    if (r->budget_explicit) return "max_total_time was spent; raise it";
+    if (r->budget_s >= FB__EXPLICIT_BUDGET_CAP_S)
+        return "the 60 s cap on the time of explicit epochs was reached";
+    return "the epochs became slower than the first ones";
+}
 
 void fb__loop_done(fb__loop *l, uint64_t left) {
     struct fb__run *r = l->bench->run;
     uint64_t t1 = r->clock(r->clock_ctx); /* first thing after the loop */
     double counts[FB_MEASURE_COUNT] = {0};
     if (r->perf_mask) fb__perf_end(r->perf, l->n, r->shape, counts);
+    bool disturbed = false;
+    if (r->disturb) {
+        uint64_t after = r->disturb(r->disturb_ctx);
+        if (after == FB__DISTURB_UNKNOWN || r->disturb_before == FB__DISTURB_UNKNOWN)
+            r->disturb_known = false;
+        else
+            disturbed = after != r->disturb_before;
+    }
     double e = t1 >= l->t0_ns ? (double)(t1 - l->t0_ns) * 1e-9 : 0;
     uint64_t n = l->n;
     r->spent_s += e;
@@ -266,7 +422,7 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
     case FB__ST_UPSCALE:
         if (e >= FB__CLOSE_ENOUGH * r->target_s) {
             /* the first epoch close enough is kept: no selection among them */
-            fb__run_record(r, n, e, counts);
+            fb__run_record(r, n, e, counts, disturbed);
             l->state = FB__ST_MEASURE;
             l->n = fb__run_iters_for(r, (double)r->sum_iters, r->sum_elapsed_s);
         } else {
@@ -275,7 +431,7 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
         break;
     case FB__ST_MEASURE:
         /* every measuring epoch is recorded, short or long */
-        fb__run_record(r, n, e, counts);
+        fb__run_record(r, n, e, counts, disturbed);
         l->n = r->exact_iters ? r->exact_iters
                               : fb__run_iters_for(r, (double)r->sum_iters, r->sum_elapsed_s);
         break;
@@ -298,7 +454,13 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
         break;
     }
     if (r->error || l->n == 0) l->state = FB__ST_DONE;
-    if (l->state == FB__ST_MEASURE && fb__run_finished(r)) l->state = FB__ST_DONE;
+    if (l->state == FB__ST_MEASURE) {
+        unsigned rounds = r->rounds;
+        if (fb__run_finished(r))
+            l->state = FB__ST_DONE;
+        else if (r->rounds != rounds) /* a new round: its epochs are longer */
+            l->n = fb__run_iters_for(r, (double)r->sum_iters, r->sum_elapsed_s);
+    }
     if (l->state == FB__ST_DONE) fb__run_finish(l->bench);
 }
 
@@ -326,10 +488,25 @@ static void fb__run_finish(fb_bench *b) {
     res->callsite = r->callsite;
     res->clock_resolution_s = r->clock_info.resolution_s;
     res->clock_overhead_s = r->clock_info.overhead_s;
+    res->epochs_asked = r->epochs_asked;
+    res->epochs_explicit = r->epochs_explicit;
     if (!res->error) {
         res->epochs = r->epochs;
         res->iterations = r->iterations;
         r->iterations = NULL;
+        /* issue 19: the epochs the statistics use, and why the run stopped */
+        res->used = fb__disturb_select(r->flags, r->epochs);
+        for (size_t i = 0; i < r->epochs; ++i)
+            if (r->flags[i] & FB__EPOCH_DISTURBED) res->disturbed++;
+        res->epoch_flags = r->flags;
+        r->flags = NULL;
+        res->disturb_known = r->disturb_known;
+        res->stopped_by = r->stopped_by;
+        res->rounds = r->rounds;
+        if (r->epochs_explicit && r->round_clean < r->epochs_asked)
+            fb__bench_diag(b, "'%s': %zu of the %zu epochs asked for (%zu disturbed): %s", res->name,
+                           r->round_clean, r->epochs_asked, res->disturbed,
+                           fb__run_why_short(r));
         res->has = FB__BIT(FB_ELAPSED) | (r->perf_mask & ~r->perf_lost);
         for (int m = 0; m < FB_MEASURE_COUNT; ++m) {
             res->values[m] = r->values[m];

@@ -142,11 +142,20 @@ def check_json(doc, names):
         for m in ms:
             check(set(m) <= MEASURES and "iterations" in m and "elapsed" in m, f"JSON measurement keys {sorted(m)}")
         check(sum(m["iterations"] for m in ms) == r["total_iterations"], f"JSON {r['name']!r} total_iterations")
-        el = sorted(m["elapsed"] for m in ms)
+        # issue 19: the statistics use the epochs not dropped (disturbed or
+        # superseded); the file keeps every epoch
+        for k in ("epochs_asked", "epochs_used", "disturbed", "dropped", "rounds", "stopped_by"):
+            check(k in r, f"JSON result {r['name']!r} lacks {k}")
+        dropped = set(r.get("dropped", []))
+        check(all(0 <= i < len(ms) for i in dropped), f"JSON {r['name']!r} dropped indices")
+        check(r.get("epochs_used") == len(ms) - len(dropped), f"JSON {r['name']!r} epochs_used")
+        check(r.get("stopped_by") in ("epochs", "budget", "cap"), f"JSON {r['name']!r} stopped_by")
+        used = [m for i, m in enumerate(ms) if i not in dropped]
+        el = sorted(m["elapsed"] for m in used)
         n = len(el)
         med = el[n // 2] if n % 2 else (el[n // 2 - 1] + el[n // 2]) / 2
         check(near(r["stats"]["elapsed"]["median"], med), f"JSON {r['name']!r} median")
-        el = [m["elapsed"] for m in r["measurements"]]
+        el = [m["elapsed"] for m in used]
         if len(el) > 1:
             import statistics
             check(near(r["stats"]["elapsed"]["stddev"], statistics.stdev(el), 1e-9),
