@@ -25,7 +25,10 @@
 #include <string.h>
 
 /* The err% of the best fit above which no model is said to fit. */
-#define FB__CX_NO_FIT_PCT 10.0
+#define FB__CX_NO_FIT_PCT 20.0
+/* The err% of O(1) up to which a time that no growing model beats is
+ * called flat; above it the points did not decide. */
+#define FB__CX_FLAT_PCT 10.0
 
 /* Models in order of simplicity: ties go to the earlier one. */
 enum { FB__CX_O1 = 0, FB__CX_LOGN, FB__CX_N, FB__CX_NLOGN, FB__CX_N2, FB__CX_N3 };
@@ -442,7 +445,7 @@ static size_t fb__cx_fit(const fb__cx_src *b, const char *name, fb_fit *fits, si
             v->verdict = FB__CX_TWO_POINTS;
         else if (!grows)
             /* O(1) is not rejected: flat only when it fits like a flat line */
-            v->verdict = all[FB__CX_O1].err_pct <= FB__CX_NO_FIT_PCT ? FB__CX_FLAT : FB__CX_UNDECIDED;
+            v->verdict = all[FB__CX_O1].err_pct <= FB__CX_FLAT_PCT ? FB__CX_FLAT : FB__CX_UNDECIDED;
         else if (all[best].err_pct > FB__CX_NO_FIT_PCT)
             v->verdict = FB__CX_NO_FIT;
         else

@@ -17,7 +17,7 @@ FB__PRIVATE void fb__stats_compute(fb_result *r);
 enum {
     FB__CX_MODEL = 0,         /* fits[0] fits, and is told apart from the others */
     FB__CX_NOT_SEPARATED = 1, /* the candidates fit; these points do not tell them apart */
-    FB__CX_NO_FIT = 2,        /* even the best model misses the points by > 10% */
+    FB__CX_NO_FIT = 2,        /* even the best model misses the points by > 20% */
     FB__CX_FLAT = 3,          /* O(1): the time does not depend on N */
     FB__CX_UNDECIDED = 4,     /* O(1) not rejected, but the time is not flat: too few points */
     FB__CX_TWO_POINTS = 5     /* two distinct N: the lower error, a guess */
