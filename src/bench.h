@@ -6,6 +6,7 @@
 
 #include "base.h"
 #include "disturb.h"
+#include "probe.h"
 #include "perf.h"
 #include "report.h"
 #include "result.h"
@@ -36,6 +37,11 @@ struct fb_bench {
     fb__disturb_fn disturb;
     void *disturb_ctx;
     bool disturb_set;
+    /* issue 19: the core probe (src/probe.c); default: the calibration
+     * kernel, none with a custom clock */
+    fb__probe_fn probe;
+    void *probe_ctx;
+    bool probe_set;
     char *name;                /* registered name (runner), or NULL */
     bool interrupted;          /* endless mode ended by a signal */
     struct fb__run *run;       /* the run in progress, or NULL */
@@ -58,6 +64,9 @@ struct fb_bench {
 /* Injects the disturbance source of b's runs (NULL: none); tests use it to
  * declare epochs disturbed under the fake clock. In src/disturb.c. */
 FB__PRIVATE void fb__bench_set_disturbance(fb_bench *b, fb__disturb_fn fn, void *ctx);
+
+/* Injects the core probe of b's runs (NULL: none). In src/probe.c. */
+FB__PRIVATE void fb__bench_set_probe(fb_bench *b, fb__probe_fn fn, void *ctx);
 
 /* The value of key k for the next run (all layers). */
 FB__PRIVATE double fb__cfg(const fb_bench *b, fb__key k);

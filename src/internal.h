@@ -19,6 +19,7 @@
 #include "outfile.h"
 #include "report.h"
 #include "disturb.h"
+#include "probe.h"
 #include "bench.h"
 
 #endif

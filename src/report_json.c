@@ -74,6 +74,15 @@ static void fb__jr_epochs_used(fb__json *j, const fb_result *r) {
         fb__json_knull(j, "disturbed");
     fb__jr_epoch_list(j, "dropped", r, FB__EPOCH_DROPPED);
     fb__json_ku64(j, "rounds", r->rounds);
+    if (r->probe[0] > 0 || r->probe[1] > 0) { /* a probe ratio is > 0; else none */
+        fb__json_obj(j, "probe", true);
+        fb__json_knum(j, "before", r->probe[0]);
+        fb__json_knum(j, "after", r->probe[1]);
+        fb__json_kbool(j, "slow", r->slow_core);
+        fb__json_end_obj(j);
+    } else {
+        fb__json_knull(j, "probe");
+    }
     fb__json_kstr(j, "stopped_by",
                   r->stopped_by >= 0 && r->stopped_by < 3 ? stops[r->stopped_by] : "epochs");
 }

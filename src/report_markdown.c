@@ -227,16 +227,20 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
         }
     }
     fputs("| ", f);
-    if (fb_result_unstable(r) && !quiet) {
+    bool unstable = fb_result_unstable(r) && !quiet;
+    bool slow = r->slow_core && !quiet; /* issue 19: measured in a slow episode of the core */
+    if (unstable) fputs(":wavy_dash: ", f);
+    if (slow) fputs(":snail: ", f);
+    fb__md_put_code(f, r->name);
+    if (unstable) {
         double avg = r->epochs ? (double)r->total_iterations / (double)r->epochs : 0;
-        fputs(":wavy_dash: ", f);
-        fb__md_put_code(f, r->name);
-        fprintf(f, " (Unstable with ~%.1f iters. Increase `min_epoch_iterations` to e.g. %.0f)\n",
+        fprintf(f, " (Unstable with ~%.1f iters. Increase `min_epoch_iterations` to e.g. %.0f)",
                 avg, ceil(avg * 10));
-    } else {
-        fb__md_put_code(f, r->name);
-        fputc('\n', f);
     }
+    if (slow)
+        fprintf(f, " (core in a slow episode: a 1-cycle loop ran at %.1f cycles)",
+                r->probe[1] >= r->probe[0] || isnan(r->probe[0]) ? r->probe[1] : r->probe[0]);
+    fputc('\n', f);
 }
 
 void fb__table_sink(void *ctx, const fb_bench *b, const fb_result *r) {

@@ -31,6 +31,8 @@ struct fb_result {
     bool epochs_explicit;       /* `epochs` set by code, FEMTOBENCH_CONFIG or the runner */
     int stopped_by;             /* FB__STOP_* */
     unsigned rounds;            /* times the run lengthened its epochs after a high err% */
+    double probe[2];            /* the core probe before and after the run (NAN: none) */
+    bool slow_core;             /* a probe was >= FB__PROBE_SLOW: measured in a slow episode */
     /* derived once by fb__stats_compute */
     fb__summary summary[FB_MEASURE_COUNT];
     uint64_t total_iterations;

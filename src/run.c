@@ -7,6 +7,7 @@
 #include "bench.h"
 #include "clock.h"
 #include "disturb.h"
+#include "probe.h"
 #include "perf.h"
 #include "process.h"
 #include "result.h"
@@ -81,6 +82,9 @@ struct fb__run {
     size_t round_clean;  /* undisturbed epochs in the current round */
     unsigned rounds;
     bool epochs_explicit, budget_explicit, may_lengthen;
+    fb__probe_fn probe;
+    void *probe_ctx;
+    double probe_before;
     int stopped_by;
     struct sigaction old_int, old_term; /* restored when endless mode ends */
 };
@@ -211,6 +215,15 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
         r->disturb = fb__disturb_thread;
     }
     r->disturb_known = r->disturb != NULL;
+    /* the core probe: injected, else the calibration kernel (none under a
+     * custom clock); the first one now, before any epoch */
+    if (b->probe_set) {
+        r->probe = b->probe;
+        r->probe_ctx = b->probe_ctx;
+    } else if (!b->clock) {
+        r->probe = fb__probe_core;
+    }
+    r->probe_before = NAN;
     r->min_iters =
         cfg[FB__K_MIN_EPOCH_ITERATIONS] >= 1 ? (uint64_t)cfg[FB__K_MIN_EPOCH_ITERATIONS] : 1;
     fb_rng_seed(&r->rng, 123);
@@ -244,12 +257,15 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
         fb__run_catch(SIGINT, &r->old_int);
         fb__run_catch(SIGTERM, &r->old_term);
     } else if (warmup > 0) {
+        if (r->probe) r->probe_before = r->probe(r->probe_ctx);
         l.state = FB__ST_WARMUP;
         l.n = warmup;
     } else if (r->exact_iters) {
+        if (r->probe) r->probe_before = r->probe(r->probe_ctx);
         l.state = FB__ST_MEASURE;
         l.n = r->exact_iters;
     } else {
+        if (r->probe) r->probe_before = r->probe(r->probe_ctx);
         l.state = FB__ST_UPSCALE;
         l.n = r->min_iters;
     }
@@ -503,6 +519,9 @@ static void fb__run_finish(fb_bench *b) {
         res->disturb_known = r->disturb_known;
         res->stopped_by = r->stopped_by;
         res->rounds = r->rounds;
+        res->probe[0] = r->probe_before;
+        res->probe[1] = r->probe ? r->probe(r->probe_ctx) : NAN; /* after the last epoch */
+        res->slow_core = res->probe[0] >= FB__PROBE_SLOW || res->probe[1] >= FB__PROBE_SLOW;
         if (r->epochs_explicit && r->round_clean < r->epochs_asked)
             fb__bench_diag(b, "'%s': %zu of the %zu epochs asked for (%zu disturbed): %s", res->name,
                            r->round_clean, r->epochs_asked, res->disturbed,

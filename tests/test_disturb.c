@@ -229,7 +229,61 @@ static void test_unstable_run_measures_longer(void) {
     fb_bench_free(b);
 }
 
+/* The core probe (issue 19): injected values, one per call (before the
+ * first epoch, after the last). */
+static double probe_values[2];
+static int probe_calls;
+static double fake_probe(void *ctx) {
+    (void)ctx;
+    return probe_values[probe_calls++ % 2];
+}
+
+static void test_slow_core_is_marked(void) {
+    fake_clock c = {0, 100, 0, 0};
+    fb_bench *b = fake_bench(&c);
+    char *buf = NULL, *json = NULL;
+    size_t len = 0, jlen = 0;
+    FILE *f = open_memstream(&buf, &len);
+    fb_set_output(b, f);
+    fb__bench_set_probe(b, fake_probe, NULL);
+    probe_values[0] = 1.02, probe_values[1] = 1.05, probe_calls = 0;
+    const fb_result *r = fb_run(b, "normal", fake_clock_op, &c);
+    CHECK(probe_calls == 2 && !r->slow_core);
+    CHECK_NEAR(r->probe[0], 1.02, 1e-12);
+    CHECK_NEAR(r->probe[1], 1.05, 1e-12);
+    probe_values[0] = 1.0, probe_values[1] = 2.1, probe_calls = 0;
+    r = fb_run(b, "episode", fake_clock_op, &c);
+    CHECK(r->slow_core);
+    fclose(f);
+    /* the row measured in a slow episode is marked, the other is not */
+    CHECK(strstr(buf, "| `normal`\n") != NULL);
+    CHECK(strstr(buf, "| :snail: `episode` (core in a slow episode: a 1-cycle loop ran at 2.1 "
+                      "cycles)\n") != NULL);
+    /* the JSON records the probe */
+    FILE *jf = open_memstream(&json, &jlen);
+    CHECK(fb_write_json(b, jf) == FB_OK);
+    fclose(jf);
+    CHECK(strstr(json, "\"probe\": {\"before\": 1, \"after\": 2.1, \"slow\": true}") != NULL);
+    CHECK(strstr(json, "\"probe\": {\"before\": 1.02, \"after\": 1.05, \"slow\": false}") != NULL);
+    free(buf);
+    free(json);
+    fb_bench_free(b);
+
+    /* a custom clock without an injected probe: none */
+    c = (fake_clock){0, 100, 0, 0};
+    b = fake_bench(&c);
+    r = fb_run(b, "plain", fake_clock_op, &c);
+    CHECK(isnan(r->probe[0]) && isnan(r->probe[1]) && !r->slow_core);
+    fb_bench_free(b);
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    /* the real kernel gives a ratio (its value depends on the machine) */
+    double p = fb__probe_core(NULL);
+    CHECK(isfinite(p) && p > 0);
+#endif
+}
+
 int main(void) {
+    test_slow_core_is_marked();
     test_disturbed_epochs_are_dropped_and_replaced();
     test_all_disturbed_is_capped_and_kept();
     test_custom_clock_has_no_default_source();
