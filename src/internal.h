@@ -20,6 +20,8 @@
 #include "report.h"
 #include "disturb.h"
 #include "probe.h"
+#include "passes.h"
+#include "report_passes.h"
 #include "bench.h"
 
 #endif

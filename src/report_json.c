@@ -112,6 +112,7 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
     fb__json_ku64(j, "total_iterations", r->total_iterations);
     fb__json_knum(j, "total_s", r->total_s);
     fb__jr_epochs_used(j, r); /* issue 19 */
+    fb__json_ku64(j, "pass", r->config.pass);
 
     fb__json_obj(j, "stats", false);
     for (int m = 0; m < FB_MEASURE_COUNT; ++m) {

@@ -2,7 +2,9 @@
  * It measures nothing itself: each benchmark gets a fresh fb_bench. */
 #include "bench.h"
 #include "outfile.h"
+#include "passes.h"
 #include "process.h"
+#include "report_passes.h"
 #include "report.h"
 #include "text.h"
 
@@ -18,6 +20,7 @@ typedef struct fb__opts {
     bool help, list, sanity, quiet;
     const char *filter;
     double min_time_ms; /* < 0: not given */
+    unsigned repetitions; /* passes of the suite (issue 19); 0: not given = 1 */
     double *asymptote;
     size_t n_asymptote;
     const char *out_csv, *out_json, *out_gbench;
@@ -43,6 +46,9 @@ static const fb__opt_spec fb__opt_specs[] = {
     {"output_csv", true, "<file>", "write all results as CSV ('-' = stdout)"},
     {"output_json", true, "<file>", "write all results as femtobench JSON ('-' = stdout)"},
     {"output_gbench", true, "<file>", "write all results as Google Benchmark JSON ('-' = stdout)"},
+    {"repetitions", true, "<n>",
+     "run the selected suite n times (default 1), each pass in a fresh random order; per "
+     "benchmark the median over passes and the spread between them"},
     {"quiet", false, "",
      "no environment warnings or unstable markers (as FEMTOBENCH_SUPPRESS_WARNINGS=1)"},
 };
@@ -157,6 +163,12 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
             if (!fb__parse_nonneg(val, &o->min_time_ms))
                 return fb__runner_error("-min_time=%s: not a non-negative number of milliseconds",
                                         val);
+        } else if (!strcmp(spec->name, "repetitions")) { /* issue 19: src/passes.c */
+            char *end = NULL;
+            long n = strtol(val, &end, 10);
+            if (!*val || *end || n < 1 || n > 1000)
+                return fb__runner_error("-repetitions=%s: not a whole number from 1 to 1000", val);
+            o->repetitions = (unsigned)n;
         } else if (!strcmp(spec->name, "asymptote")) {
             free(o->asymptote);
             o->asymptote = NULL;
@@ -320,7 +332,22 @@ int fb_main(int argc, char **argv) {
     int status = 0;
     size_t ran = 0;
     bool interrupted = false;
-    for (size_t i = 0; sel[i] && !interrupted; ++i) {
+    /* issue 19: -repetitions runs the selection in passes, each in a
+     * fresh random order (src/passes.c); one pass keeps the registry order */
+    size_t n_sel = 0;
+    while (sel[n_sel]) ++n_sel;
+    unsigned passes = o.repetitions ? o.repetitions : 1;
+    size_t *order = malloc(n_sel * sizeof *order);
+    if (!order) {
+        fb_bench_free(suite);
+        free(sel);
+        free(o.asymptote);
+        return fb__runner_error("out of memory");
+    }
+    for (size_t step = 0; step < n_sel * passes && !interrupted; ++step) {
+        unsigned pass = (unsigned)(step / n_sel);
+        if (step % n_sel == 0) fb__passes_order(order, n_sel, pass, passes);
+        size_t i = order[step % n_sel];
         size_t rounds = o.n_asymptote ? o.n_asymptote : 1;
         fb_bench *b = fb_bench_new();
         if (!b || fb__bench_add_sink(b, fb__collector_sink, &collector) != FB_OK) {
@@ -330,6 +357,7 @@ int fb_main(int argc, char **argv) {
         }
         fb__bench_share_table(b, &table);
         fb__runner_configure(b, &o);
+        b->cfg.pass = pass;
         b->name = fb__strdup(sel[i]->name); /* FB_RUN(b, NULL) runs under it */
         for (size_t r = 0; r < rounds && !b->interrupted; ++r) {
             if (o.n_asymptote) fb_set_complexity_n(b, o.asymptote[r]);
@@ -348,6 +376,13 @@ int fb_main(int argc, char **argv) {
         }
         fb__bench_take_results(suite, b);
         fb_bench_free(b);
+    }
+    free(order);
+    if (passes > 1 && !interrupted && !o.sanity && !status) {
+        fprintf(tout, "\nOver %u passes (median of the passes' medians; between passes: half the "
+                      "passes lie within this %% of it):\n",
+                passes);
+        fb__write_passes(suite, tout);
     }
     if (interrupted) {
         fprintf(stderr, "femtobench: interrupted%s\n",
