@@ -33,7 +33,7 @@ enum { FB__ST_WARMUP, FB__ST_UPSCALE, FB__ST_MEASURE, FB__ST_ENDLESS, FB__ST_DON
 #define FB__MIN_EPOCHS_UNDER_BUDGET 3
 /* Issue 19 (docs/design.md, "Disturbed epochs" and "Explicit requests"):
  * - a round records at most this many times `epochs` epochs, replacing the
- *   disturbed ones;
+ *   disturbed ones while at least half of its epochs are clean;
  * - an automatic run whose err% reaches the table's unstable mark lengthens
  *   its epochs by FB__ROUND_LONGER, at most FB__MAX_ROUNDS times, only when
  *   the new round fits in the budget;
@@ -383,8 +383,12 @@ static bool fb__run_finished(struct fb__run *r) {
         r->stopped_by = FB__STOP_BUDGET;
         return true;
     }
-    /* disturbed epochs are replaced, up to a cap per round */
-    if (r->epochs - r->round_start >= FB__ROUND_EPOCHS_CAP * r->epochs_asked) {
+    /* disturbed epochs are replaced, up to a cap per round, and only while
+     * most epochs are clean: on a machine so busy that most epochs are
+     * descheduled, replacing them only makes the run longer */
+    size_t in_round = r->epochs - r->round_start;
+    if (in_round >= FB__ROUND_EPOCHS_CAP * r->epochs_asked ||
+        (in_round >= r->epochs_asked && 2 * r->round_clean < in_round)) {
         r->stopped_by = FB__STOP_CAP;
         return true;
     }
@@ -395,10 +399,13 @@ static void fb__run_finish(fb_bench *b);
 
 /* Why a run has fewer undisturbed epochs than it was asked for. */
 static const char *fb__run_why_short(const struct fb__run *r) {
-    if (r->stopped_by != FB__STOP_BUDGET) return "too many disturbed epochs, or out of memory";
+    if (r->stopped_by != FB__STOP_BUDGET)
+        return "most epochs were disturbed (the thread was descheduled: a busy machine)";
     if (r->budget_explicit) return "max_total_time was spent; raise it";
     if (r->budget_s >= FB__EXPLICIT_BUDGET_CAP_S)
         return "the 60 s cap on the time of explicit epochs was reached";
+    if (r->round_clean < r->epochs - r->round_start)
+        return "their budget (1.5 x epochs x the mean epoch) went on replacing disturbed epochs";
     return "the epochs became slower than the first ones";
 }
 

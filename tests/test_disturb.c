@@ -76,10 +76,11 @@ static void test_all_disturbed_is_capped_and_kept(void) {
     fb_bench *b = disturbed_bench(&d);
     fb_set_epoch_iterations(b, 1000);
     const fb_result *r = fb_run(b, "always", fake_disturb_op, &d);
-    /* at most twice the epochs per round; with no clean epoch all are kept */
-    CHECK(fb_result_epochs(r) == 22);
-    CHECK(fb_result_disturbed_epochs(r) == 22);
-    CHECK(fb_result_used_epochs(r) == 22);
+    /* no replacement when most epochs are disturbed; with no clean epoch
+     * all are kept */
+    CHECK(fb_result_epochs(r) == 11);
+    CHECK(fb_result_disturbed_epochs(r) == 11);
+    CHECK(fb_result_used_epochs(r) == 11);
     CHECK(r->stopped_by == FB__STOP_CAP);
     fb_bench_free(b);
 
@@ -90,9 +91,21 @@ static void test_all_disturbed_is_capped_and_kept(void) {
     b = disturbed_bench(&d);
     fb_set_epoch_iterations(b, 1000);
     r = fb_run(b, "mostly", fake_disturb_op, &d);
-    CHECK(fb_result_epochs(r) == 22);
-    CHECK(fb_result_disturbed_epochs(r) == 20);
-    CHECK(fb_result_used_epochs(r) == 22);
+    CHECK(fb_result_epochs(r) == 11 && r->stopped_by == FB__STOP_CAP);
+    CHECK(fb_result_disturbed_epochs(r) == 11);
+    CHECK(fb_result_used_epochs(r) == 11);
+    fb_bench_free(b);
+
+    /* 5 of the first 11 disturbed: still mostly clean, so replaced, up to
+     * twice the epochs */
+    static const int some[] = {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21};
+    d = (fake_disturb){{0, 100, 0, 0}, 0, 0, some, 11, 0, false};
+    b = disturbed_bench(&d);
+    fb_set_epoch_iterations(b, 1000);
+    r = fb_run(b, "every other", fake_disturb_op, &d);
+    CHECK(fb_result_epochs(r) == 21 && r->stopped_by == FB__STOP_EPOCHS);
+    CHECK(fb_result_disturbed_epochs(r) == 10);
+    CHECK(fb_result_used_epochs(r) == 11);
     fb_bench_free(b);
 }
 
