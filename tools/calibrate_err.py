@@ -55,15 +55,16 @@ def one(exe, workload, passes):
     rs = [r for r in doc["results"] if not r["error"]]
     per_pass = [r["stats"]["elapsed"]["median"] / r["batch"] for r in rs]
     first = rs[0]
-    within = (first["stats"]["elapsed"]["median"] / first["batch"], first["stats"]["elapsed"]["err_pct"])
-    between = (statistics.median(per_pass), mdape(per_pass)) if passes > 1 else None
+    within = (first["stats"]["elapsed"]["median"] / first["batch"], first["stats"]["elapsed"]["err_pct"],
+              bool(first.get("probe") and first["probe"]["slow"]))
+    between = (statistics.median(per_pass), mdape(per_pass), False) if passes > 1 else None
     return within, between
 
 
 def score(series):
     """series: [(value, err_pct)] in run order -> (hit rate, ratio)."""
     hits, dev, rep = 0, [], []
-    for (v, e), (w, _) in zip(series, series[1:]):
+    for (v, e, *_), (w, *_) in zip(series, series[1:]):
         d = abs(w - v) / v
         hits += d <= e / 100
         dev.append(d)
@@ -106,6 +107,18 @@ def main():
                 continue
             hit, ratio, dev, rep = score(s)
             print("| %s | %s | %.2f%% | %.2f%% | %.2f | %.2f |" % (w, label, rep, dev, hit, ratio))
+    # the core probe (docs/design.md, "Slow episodes of the core"): the
+    # values of runs marked :snail: against the others
+    print()
+    print("| workload | runs marked slow | median value, marked (ns) | median value, unmarked (ns) | marked / unmarked |")
+    print("|---|---:|---:|---:|---:|")
+    for w in wls:
+        slow = [v * 1e9 for v, _, s in within[w] if s]
+        fast = [v * 1e9 for v, _, s in within[w] if not s]
+        ms = statistics.median(slow) if slow else float("nan")
+        mf = statistics.median(fast) if fast else float("nan")
+        print("| %s | %d of %d | %.3f | %.3f | %.2f |" % (w, len(slow), len(within[w]), ms, mf,
+                                                        ms / mf if slow and fast else float("nan")))
 
 
 if __name__ == "__main__":
