@@ -11,6 +11,7 @@
  * per unit, with nanobench's names. */
 #include "report.h"
 
+#include "disturb.h"
 #include "json.h"
 #include "process.h"
 #include "text.h"
@@ -112,10 +113,16 @@ static void fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row
         return;
     }
     double t_scale = 1.0 / (r->config.batch * tu_s); /* s per iteration -> time units per unit */
-    w.repetitions = r->epochs;
-    for (size_t e = 0; e < r->epochs; ++e) {
+    /* issue 19: the repetitions are the epochs the statistics use (not the
+     * disturbed or superseded ones), so compare.py's U test sees the same
+     * samples as the aggregates */
+    w.repetitions = 0;
+    for (size_t e = 0; e < r->epochs; ++e)
+        if (!r->epoch_flags || !(r->epoch_flags[e] & FB__EPOCH_DROPPED)) w.repetitions++;
+    for (size_t e = 0, index = 0; e < r->epochs; ++e) {
+        if (r->epoch_flags && (r->epoch_flags[e] & FB__EPOCH_DROPPED)) continue;
         fb__gb_head(j, &w, "", false);
-        fb__json_ku64(j, "repetition_index", e);
+        fb__json_ku64(j, "repetition_index", index++);
         fb__json_ku64(j, "threads", 1);
         fb__json_ku64(j, "iterations", r->iterations[e]);
         fb__gb_times(j, &w, r->values[FB_ELAPSED][e] * t_scale);
@@ -124,7 +131,7 @@ static void fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row
                 fb__gb_counter(j, (fb_measure)m, r->values[m][e] / r->config.batch);
         fb__json_end_obj(j);
     }
-    if (r->epochs < 2) return;
+    if (w.repetitions < 2) return;
     static const char *const aggs[3] = {"mean", "median", "stddev"};
     for (int a = 0; a < 3; ++a) {
         char suffix[16];
@@ -133,7 +140,7 @@ static void fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row
         fb__json_ku64(j, "threads", 1);
         fb__json_kstr(j, "aggregate_name", aggs[a]);
         fb__json_kstr(j, "aggregate_unit", "time");
-        fb__json_ku64(j, "iterations", r->epochs);
+        fb__json_ku64(j, "iterations", w.repetitions);
         for (int m = 0; m < FB_MEASURE_COUNT; ++m) {
             if (!(r->has & FB__BIT(m)) || !r->values[m]) continue;
             double scale = m == FB_ELAPSED ? t_scale : 1.0 / r->config.batch;

@@ -252,6 +252,8 @@ static double fake_probe(void *ctx) {
 }
 
 static void test_slow_core_is_marked(void) {
+    unsetenv("FEMTOBENCH_SUPPRESS_WARNINGS"); /* the marker is suppressed with the warnings */
+    fb__process_reload();
     fake_clock c = {0, 100, 0, 0};
     fb_bench *b = fake_bench(&c);
     char *buf = NULL, *json = NULL;
@@ -281,6 +283,24 @@ static void test_slow_core_is_marked(void) {
     free(buf);
     free(json);
     fb_bench_free(b);
+
+    /* -quiet and FEMTOBENCH_SUPPRESS_WARNINGS drop the marker, as they drop :wavy_dash: */
+    setenv("FEMTOBENCH_SUPPRESS_WARNINGS", "1", 1);
+    fb__process_reload();
+    c = (fake_clock){0, 100, 0, 0};
+    b = fake_bench(&c);
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    fb_set_output(b, f);
+    fb__bench_set_probe(b, fake_probe, NULL);
+    probe_values[0] = 2.0, probe_values[1] = 2.0, probe_calls = 0;
+    r = fb_run(b, "episode", fake_clock_op, &c);
+    fclose(f);
+    CHECK(r->slow_core && strstr(buf, "| `episode`\n") != NULL && !strstr(buf, ":snail:"));
+    free(buf);
+    fb_bench_free(b);
+    unsetenv("FEMTOBENCH_SUPPRESS_WARNINGS");
+    fb__process_reload();
 
     /* a custom clock without an injected probe: none */
     c = (fake_clock){0, 100, 0, 0};
