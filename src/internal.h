@@ -20,6 +20,7 @@
 #include "report.h"
 #include "disturb.h"
 #include "probe.h"
+#include "rounds.h"
 #include "passes.h"
 #include "report_passes.h"
 #include "bench.h"

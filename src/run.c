@@ -7,11 +7,11 @@
 #include "bench.h"
 #include "clock.h"
 #include "disturb.h"
-#include "probe.h"
 #include "perf.h"
+#include "probe.h"
 #include "process.h"
 #include "result.h"
-#include "stats.h"
+#include "rounds.h"
 #include "text.h"
 
 #include <math.h>
@@ -29,20 +29,6 @@ enum { FB__ST_WARMUP, FB__ST_UPSCALE, FB__ST_MEASURE, FB__ST_ENDLESS, FB__ST_DON
 #define FB__MAX_UPSCALE_ITERS 1e10
 #define FB__OPTIMIZED_AWAY_ITERS 100000
 #define FB__OPTIMIZED_AWAY_S 1e-11
-/* Runs stopped by the time budget still record this many epochs. */
-#define FB__MIN_EPOCHS_UNDER_BUDGET 3
-/* Issue 19 (docs/design.md, "Disturbed epochs" and "Explicit requests"):
- * - a round records at most this many times `epochs` epochs, replacing the
- *   disturbed ones while at least half of its epochs are clean;
- * - an automatic run whose err% reaches the table's unstable mark lengthens
- *   its epochs by FB__ROUND_LONGER, at most FB__MAX_ROUNDS times, only when
- *   the new round fits in the budget;
- * - explicit epochs raise the budget to what they need, up to a cap. */
-#define FB__ROUND_EPOCHS_CAP 2
-#define FB__UNSTABLE_PCT 5.0
-#define FB__ROUND_LONGER 4.0
-#define FB__MAX_ROUNDS 2
-#define FB__EXPLICIT_BUDGET_CAP_S 60.0
 
 struct fb__run {
     char *name;
@@ -70,22 +56,18 @@ struct fb__run {
     double *values[FB_MEASURE_COUNT];
     char *error;
     uint64_t endless_epochs;
-    /* issue 19: disturbed epochs, rounds, explicit requests */
+    /* issue 19: when to stop (src/rounds.c), disturbed epochs (src/disturb.c),
+     * the core probe (src/probe.c) */
+    fb__rounds rounds;
+    unsigned char *flags; /* per epoch, FB__EPOCH_* */
+    size_t cap;           /* capacity of the per-epoch arrays */
     fb__disturb_fn disturb;
     void *disturb_ctx;
     uint64_t disturb_before;
     bool disturb_known;
-    unsigned char *flags;
-    size_t cap;          /* capacity of the per-epoch arrays */
-    size_t epochs_asked; /* the `epochs` setting */
-    size_t round_start;  /* first epoch of the current round */
-    size_t round_clean;  /* undisturbed epochs in the current round */
-    unsigned rounds;
-    bool epochs_explicit, budget_explicit, may_lengthen;
     fb__probe_fn probe;
     void *probe_ctx;
     double probe_before;
-    int stopped_by;
     struct sigaction old_int, old_term; /* restored when endless mode ends */
 };
 
@@ -184,11 +166,6 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
         r->clock_info = fb__process_clock();
     }
     r->epochs_max = cfg[FB__K_EPOCHS] >= 1 ? (size_t)cfg[FB__K_EPOCHS] : 1;
-    r->epochs_asked = r->epochs_max;
-    for (int layer = 0; layer < FB__LAYERS; ++layer) {
-        if (b->layers[layer].set & (1u << FB__K_EPOCHS)) r->epochs_explicit = true;
-        if (b->layers[layer].set & (1u << FB__K_MAX_TOTAL_TIME)) r->budget_explicit = true;
-    }
     /* the runner's -min_time: spread over the epochs this run really has */
     if (r->config.min_time_s > 0 &&
         r->config.num[FB__K_MIN_EPOCH_TIME] < r->config.min_time_s / (double)r->epochs_max)
@@ -201,33 +178,23 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
     r->budget_s = cfg[FB__K_MAX_TOTAL_TIME];
     if (r->budget_s < 1.5 * (double)r->epochs_max * target)
         r->budget_s = 1.5 * (double)r->epochs_max * target;
-    /* explicit epochs are run: the budget grows with them (fb__run_rebudget) */
-    if (r->epochs_explicit && !r->budget_explicit && r->budget_s < FB__EXPLICIT_BUDGET_CAP_S)
-        r->budget_s = FB__EXPLICIT_BUDGET_CAP_S;
     r->exact_iters = (uint64_t)cfg[FB__K_EPOCH_ITERATIONS];
-    r->may_lengthen = !r->epochs_explicit && !r->exact_iters && !(r->config.min_time_s > 0);
-    /* the disturbance source: injected, else the thread's context switches
-     * (none under a custom clock, whose time no deschedule can disturb) */
-    if (b->disturb_set) {
-        r->disturb = b->disturb;
-        r->disturb_ctx = b->disturb_ctx;
-    } else if (!b->clock) {
-        r->disturb = fb__disturb_thread;
-    }
+    /* issue 19: explicit epochs, lengthening (src/rounds.c); the disturbance
+     * source and the core probe: injected, else the thread's context
+     * switches and the calibration kernel (none under a custom clock, whose
+     * time neither a deschedule nor the host can disturb) */
+    fb__rounds_begin(&r->rounds, b->layers, &r->config, r->budget_s,
+                     !r->exact_iters && !(r->config.min_time_s > 0));
+    r->disturb = b->disturb_set ? b->disturb : b->clock ? NULL : fb__disturb_thread;
+    r->disturb_ctx = b->disturb_set ? b->disturb_ctx : NULL;
     r->disturb_known = r->disturb != NULL;
-    /* the core probe: injected, else the calibration kernel (none under a
-     * custom clock); the first one now, before any epoch */
-    if (b->probe_set) {
-        r->probe = b->probe;
-        r->probe_ctx = b->probe_ctx;
-    } else if (!b->clock) {
-        r->probe = fb__probe_core;
-    }
+    r->probe = b->probe_set ? b->probe : b->clock ? NULL : fb__probe_core;
+    r->probe_ctx = b->probe_set ? b->probe_ctx : NULL;
     r->probe_before = NAN;
     r->min_iters =
         cfg[FB__K_MIN_EPOCH_ITERATIONS] >= 1 ? (uint64_t)cfg[FB__K_MIN_EPOCH_ITERATIONS] : 1;
     fb_rng_seed(&r->rng, 123);
-    r->cap = r->epochs_max;
+    r->cap = r->epochs_max; /* grows when disturbed epochs are replaced */
     r->iterations = malloc(r->cap * sizeof *r->iterations);
     r->flags = calloc(r->cap, 1);
     r->values[FB_ELAPSED] = malloc(r->cap * sizeof(double));
@@ -305,12 +272,12 @@ static bool fb__run_reserve(struct fb__run *r) {
 static void fb__run_record(struct fb__run *r, uint64_t n, double elapsed_s, const double *counts,
                            bool disturbed) {
     if (!fb__run_reserve(r)) {
-        r->stopped_by = FB__STOP_CAP;
+        r->rounds.stopped_by = FB__STOP_CAP;
         return;
     }
     size_t i = r->epochs++;
     r->flags[i] = disturbed ? FB__EPOCH_DISTURBED : 0;
-    if (!disturbed) r->round_clean++;
+    fb__rounds_epoch(&r->rounds, disturbed);
     /* a counter unknown in one epoch (never scheduled, or a read error) is
      * dropped from the whole result rather than poisoning its median */
     if (r->perf_mask) r->perf_lost |= r->perf_mask & ~fb__perf_last_known(r->perf);
@@ -322,91 +289,35 @@ static void fb__run_record(struct fb__run *r, uint64_t n, double elapsed_s, cons
     r->sum_elapsed_s += elapsed_s;
 }
 
-/* err% (MdAPE) of the current round's undisturbed epochs; 0 when it
- * cannot be computed. */
-static double fb__run_round_err(const struct fb__run *r) {
-    size_t n = 0, count = r->epochs - r->round_start;
-    double *v = malloc(2 * (count ? count : 1) * sizeof *v);
-    if (!v) return 0;
-    for (size_t i = r->round_start; i < r->epochs; ++i)
-        if (!(r->flags[i] & FB__EPOCH_DISTURBED)) v[n++] = r->values[FB_ELAPSED][i];
-    double err = 0;
-    if (n > 1) {
-        double *sorted = v + n;
-        memcpy(sorted, v, n * sizeof *v);
-        double med = fb__median(sorted, n);
-        err = fb__mdape_pct(v, n, med, sorted);
-    }
-    free(v);
-    return isfinite(err) ? err : 0;
-}
-
-/* An automatic run that is unstable while its budget is not spent starts a
- * new round of longer epochs when that round fits in the budget. */
-static bool fb__run_lengthen(struct fb__run *r) {
-    if (!r->may_lengthen || r->rounds >= FB__MAX_ROUNDS) return false;
-    double longer = r->target_s * FB__ROUND_LONGER;
-    if (longer > r->config.num[FB__K_MAX_EPOCH_TIME]) longer = r->config.num[FB__K_MAX_EPOCH_TIME];
-    if (!(longer > r->target_s)) return false;
-    /* an epoch of the new round lasts the longer target, or one call */
-    double per_iter = r->sum_iters ? r->sum_elapsed_s / (double)r->sum_iters : 0;
-    double epoch_s = (double)r->min_iters * per_iter > longer ? (double)r->min_iters * per_iter
-                                                               : longer;
-    if (r->spent_s + 1.2 * (double)r->epochs_asked * epoch_s > r->budget_s) return false;
-    if (fb__run_round_err(r) < FB__UNSTABLE_PCT) return false;
-    for (size_t i = 0; i < r->epochs; ++i) r->flags[i] |= FB__EPOCH_SUPERSEDED;
-    r->target_s = longer;
-    r->rounds++;
-    r->round_start = r->epochs;
-    r->round_clean = 0;
-    return true;
-}
-
-/* Explicit epochs: the budget is what they need (1.5 x the epochs asked x
- * the mean epoch so far), at least max_total_time, at most the cap. */
-static void fb__run_rebudget(struct fb__run *r) {
-    if (!r->epochs_explicit || r->budget_explicit || r->epochs == 0) return;
-    double need = 1.5 * (double)r->epochs_asked * (r->spent_s / (double)r->epochs);
-    double floor = r->config.num[FB__K_MAX_TOTAL_TIME];
-    r->budget_s = need > floor ? need : floor;
-    if (r->budget_s > FB__EXPLICIT_BUDGET_CAP_S) r->budget_s = FB__EXPLICIT_BUDGET_CAP_S;
-}
-
-static bool fb__run_finished(struct fb__run *r) {
-    if (r->stopped_by != FB__STOP_EPOCHS) return true; /* out of memory */
-    fb__run_rebudget(r);
-    /* the round has its epochs (disturbed ones do not count) */
-    if (r->round_clean >= r->epochs_asked) return !fb__run_lengthen(r);
-    size_t floor =
-        r->epochs_asked < FB__MIN_EPOCHS_UNDER_BUDGET ? r->epochs_asked : FB__MIN_EPOCHS_UNDER_BUDGET;
-    if (r->spent_s >= r->budget_s && r->epochs >= floor) {
-        r->stopped_by = FB__STOP_BUDGET;
-        return true;
-    }
-    /* disturbed epochs are replaced, up to a cap per round, and only while
-     * most epochs are clean: on a machine so busy that most epochs are
-     * descheduled, replacing them only makes the run longer */
-    size_t in_round = r->epochs - r->round_start;
-    if (in_round >= FB__ROUND_EPOCHS_CAP * r->epochs_asked ||
-        (in_round >= r->epochs_asked && 2 * r->round_clean < in_round)) {
-        r->stopped_by = FB__STOP_CAP;
-        return true;
-    }
-    return false;
+/* Issue 19: src/rounds.c decides; a new round of longer epochs changes the
+ * target (*new_round). */
+static bool fb__run_finished(struct fb__run *r, bool *new_round) {
+    fb__rounds_progress p = {r->epochs, r->spent_s,         r->sum_iters,
+                             r->sum_elapsed_s, r->values[FB_ELAPSED], r->flags};
+    return fb__rounds_done(&r->rounds, &p, &r->target_s, new_round);
 }
 
 static void fb__run_finish(fb_bench *b);
 
-/* Why a run has fewer undisturbed epochs than it was asked for. */
-static const char *fb__run_why_short(const struct fb__run *r) {
-    if (r->stopped_by != FB__STOP_BUDGET)
-        return "most epochs were disturbed (the thread was descheduled: a busy machine)";
-    if (r->budget_explicit) return "max_total_time was spent; raise it";
-    if (r->budget_s >= FB__EXPLICIT_BUDGET_CAP_S)
-        return "the 60 s cap on the time of explicit epochs was reached";
-    if (r->round_clean < r->epochs - r->round_start)
-        return "their budget (1.5 x epochs x the mean epoch) went on replacing disturbed epochs";
-    return "the epochs became slower than the first ones";
+/* Issue 19: the epochs the statistics use, the disturbed epochs, the probe
+ * after the last epoch, why the run stopped; a note when explicit epochs
+ * were not all run. */
+static void fb__run_finish_19(fb_bench *b, struct fb__run *r, fb_result *res) {
+    res->used = fb__disturb_select(r->flags, r->epochs);
+    for (size_t i = 0; i < r->epochs; ++i)
+        if (r->flags[i] & FB__EPOCH_DISTURBED) res->disturbed++;
+    res->epoch_flags = r->flags;
+    r->flags = NULL;
+    res->disturb_known = r->disturb_known;
+    res->stopped_by = r->rounds.stopped_by;
+    res->rounds = r->rounds.rounds;
+    res->probe[0] = r->probe_before;
+    res->probe[1] = r->probe ? r->probe(r->probe_ctx) : NAN;
+    res->slow_core = res->probe[0] >= FB__PROBE_SLOW || res->probe[1] >= FB__PROBE_SLOW;
+    const fb__rounds *s = &r->rounds;
+    if (s->epochs_explicit && s->clean < s->asked)
+        fb__bench_diag(b, "'%s': %zu of the %zu epochs asked for (%zu disturbed): %s", res->name,
+                       s->clean, s->asked, res->disturbed, fb__rounds_why_short(s, r->epochs));
 }
 
 void fb__loop_done(fb__loop *l, uint64_t left) {
@@ -415,7 +326,7 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
     double counts[FB_MEASURE_COUNT] = {0};
     if (r->perf_mask) fb__perf_end(r->perf, l->n, r->shape, counts);
     bool disturbed = false;
-    if (r->disturb) {
+    if (r->disturb) { /* outside the timed region */
         uint64_t after = r->disturb(r->disturb_ctx);
         if (after == FB__DISTURB_UNKNOWN || r->disturb_before == FB__DISTURB_UNKNOWN)
             r->disturb_known = false;
@@ -477,13 +388,10 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
         break;
     }
     if (r->error || l->n == 0) l->state = FB__ST_DONE;
-    if (l->state == FB__ST_MEASURE) {
-        unsigned rounds = r->rounds;
-        if (fb__run_finished(r))
-            l->state = FB__ST_DONE;
-        else if (r->rounds != rounds) /* a new round: its epochs are longer */
-            l->n = fb__run_iters_for(r, (double)r->sum_iters, r->sum_elapsed_s);
-    }
+    bool new_round = false;
+    if (l->state == FB__ST_MEASURE && fb__run_finished(r, &new_round)) l->state = FB__ST_DONE;
+    if (new_round) /* its epochs are longer */
+        l->n = fb__run_iters_for(r, (double)r->sum_iters, r->sum_elapsed_s);
     if (l->state == FB__ST_DONE) fb__run_finish(l->bench);
 }
 
@@ -511,28 +419,13 @@ static void fb__run_finish(fb_bench *b) {
     res->callsite = r->callsite;
     res->clock_resolution_s = r->clock_info.resolution_s;
     res->clock_overhead_s = r->clock_info.overhead_s;
-    res->epochs_asked = r->epochs_asked;
-    res->epochs_explicit = r->epochs_explicit;
+    res->epochs_asked = r->rounds.asked; /* issue 19 */
+    res->epochs_explicit = r->rounds.epochs_explicit;
     if (!res->error) {
         res->epochs = r->epochs;
         res->iterations = r->iterations;
         r->iterations = NULL;
-        /* issue 19: the epochs the statistics use, and why the run stopped */
-        res->used = fb__disturb_select(r->flags, r->epochs);
-        for (size_t i = 0; i < r->epochs; ++i)
-            if (r->flags[i] & FB__EPOCH_DISTURBED) res->disturbed++;
-        res->epoch_flags = r->flags;
-        r->flags = NULL;
-        res->disturb_known = r->disturb_known;
-        res->stopped_by = r->stopped_by;
-        res->rounds = r->rounds;
-        res->probe[0] = r->probe_before;
-        res->probe[1] = r->probe ? r->probe(r->probe_ctx) : NAN; /* after the last epoch */
-        res->slow_core = res->probe[0] >= FB__PROBE_SLOW || res->probe[1] >= FB__PROBE_SLOW;
-        if (r->epochs_explicit && r->round_clean < r->epochs_asked)
-            fb__bench_diag(b, "'%s': %zu of the %zu epochs asked for (%zu disturbed): %s", res->name,
-                           r->round_clean, r->epochs_asked, res->disturbed,
-                           fb__run_why_short(r));
+        fb__run_finish_19(b, r, res); /* issue 19 */
         res->has = FB__BIT(FB_ELAPSED) | (r->perf_mask & ~r->perf_lost);
         for (int m = 0; m < FB_MEASURE_COUNT; ++m) {
             res->values[m] = r->values[m];

@@ -117,7 +117,8 @@ with tempfile.TemporaryDirectory() as td:
     check("Over 4 passes" in out, f"repetitions summary: {out}")
     summary = out[out.index("Over 4 passes"):] if "Over 4 passes" in out else ""
     for name in ("Alpha", "Beta"):
-        row = [l for l in summary.splitlines() if l.endswith("`%s`" % name)]
+        # the row ends with the name, or with the two modes it names
+        row = [l for l in summary.splitlines() if l.endswith("`%s`" % name) or "`%s` (two modes: " % name in l]
         check(len(row) == 1, f"repetitions summary row for {name}: {summary}")
         if row:
             cells = [c.strip() for c in row[0].strip("|").split("|")]
