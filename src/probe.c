@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <time.h>
 
 #define FB__PROBE_LOOP 12000 /* iterations of the tight loop: 12,000 cycles */
 #define FB__PROBE_CHAIN 1000 /* 4 multiplies each: 12,000 cycles */
@@ -17,6 +18,16 @@ void fb__bench_set_probe(fb_bench *b, fb__probe_fn fn, void *ctx) {
     b->probe = fn;
     b->probe_ctx = ctx;
     b->probe_set = true;
+}
+
+double fb__probe_wait(fb__probe_fn fn, void *ctx, double max_s) {
+    struct timespec ms = {0, 1000000L};
+    double p = fn(ctx);
+    for (double waited = 0; !(p < FB__PROBE_SLOW) && waited < max_s; waited += 1e-3) {
+        nanosleep(&ms, NULL);
+        p = fn(ctx);
+    }
+    return p;
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))

@@ -17,4 +17,13 @@ FB__PRIVATE double fb__probe_core(void *ctx);
 /* A probe at or above this value marks the core as slow. */
 #define FB__PROBE_SLOW 1.4
 
+/* A run measured in a slow episode is measured again once, when a clean
+ * core comes back within FB__PROBE_WAIT_S (docs/design.md, "Slow episodes
+ * of the core"). */
+#define FB__PROBE_RETRIES 1
+#define FB__PROBE_WAIT_S 0.1
+/* Probes about every millisecond, outside any timed region, until one is
+ * below FB__PROBE_SLOW or max_s has passed; returns the last probe. */
+FB__PRIVATE double fb__probe_wait(fb__probe_fn fn, void *ctx, double max_s);
+
 #endif

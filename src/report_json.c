@@ -79,6 +79,7 @@ static void fb__jr_epochs_used(fb__json *j, const fb_result *r) {
         fb__json_knum(j, "before", r->probe[0]);
         fb__json_knum(j, "after", r->probe[1]);
         fb__json_kbool(j, "slow", r->slow_core);
+        fb__json_ku64(j, "remeasured", r->remeasured);
         fb__json_end_obj(j);
     } else {
         fb__json_knull(j, "probe");

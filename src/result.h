@@ -33,6 +33,7 @@ struct fb_result {
     unsigned rounds;            /* times the run lengthened its epochs after a high err% */
     double probe[2];            /* the core probe before and after the run (NAN: none) */
     bool slow_core;             /* a probe was >= FB__PROBE_SLOW: measured in a slow episode */
+    unsigned remeasured;        /* times the run started again after a slow episode */
     /* derived once by fb__stats_compute */
     fb__summary summary[FB_MEASURE_COUNT];
     uint64_t total_iterations;
