@@ -3,6 +3,7 @@
 #
 #   cmake --install build --prefix /opt/fb   puts in place
 #     include/femtobench.h
+#     bin/femtobench-compare                  (docs/baselines.md; FEMTOBENCH_BUILD_COMPARE)
 #     lib/libfemtobench.a                     (and libfemtobench.so with FEMTOBENCH_BUILD_SHARED)
 #     lib/cmake/femtobench/                   find_package(femtobench CONFIG) -> femtobench::femtobench
 #     lib/pkgconfig/femtobench.pc             pkg-config --cflags --libs femtobench
@@ -34,6 +35,10 @@ if(FEMTOBENCH_BUILD_SHARED)
   target_compile_definitions(femtobench_shared PRIVATE _POSIX_C_SOURCE=200809L)
   target_link_libraries(femtobench_shared PUBLIC Threads::Threads m)
   list(APPEND FB_INSTALL_TARGETS femtobench_shared)
+endif()
+
+if(TARGET femtobench-compare)
+  list(APPEND FB_INSTALL_TARGETS femtobench-compare) # bin/femtobench-compare
 endif()
 
 if(NOT FEMTOBENCH_INSTALL)

@@ -80,7 +80,10 @@ fb_bench *fb_bench_new(void);
 void fb_bench_free(fb_bench *b);
 
 /* Configuration. Settings made in code win over FEMTOBENCH_CONFIG; the
- * runner's command-line options win over both. */
+ * runner's command-line options win over both. Counts and times have a
+ * documented range (docs/reliability.md): a value outside it is clamped to
+ * it, a NaN or an invalid batch, time unit or complexity N is refused; both
+ * with a line on the diagnostics stream. */
 void fb_set_title(fb_bench *b, const char *title);         /* "benchmark" */
 void fb_set_unit(fb_bench *b, const char *unit);           /* "op" */
 void fb_set_batch(fb_bench *b, double batch);              /* 1: units per call */
@@ -136,6 +139,88 @@ const fb_result *fb_last_result(const fb_bench *b);
 
 #define fb_run(b, name, op, ctx) fb__run_at((b), (name), (op), (ctx), FB__CALLSITE)
 
+/* Untimed setup and teardown (docs/design.md, "Setup and teardown"):
+ * setup(ctx) runs before every epoch of the following runs on b (warmup,
+ * upscaling and measuring epochs alike), teardown(ctx) after every epoch,
+ * both outside the clock reads and the performance counters. Per epoch, not
+ * per iteration: with fb_set_epoch_iterations(b, 1) an epoch is one call.
+ * NULL removes it. */
+void fb_set_setup(fb_bench *b, fb_op setup, void *ctx);
+void fb_set_teardown(fb_bench *b, fb_op teardown, void *ctx);
+
+/* ----------------------------------------------------------- comparison */
+/* A paired, interleaved comparison (docs/compare.md): every alternative runs
+ * the same iteration count, one epoch of each per round, in a cyclic Latin
+ * square order, so drift of the machine hits all of them alike; the ratio is
+ * the median of the per-round ratios, with a sign-test interval. */
+
+typedef struct fb_alternative {
+    const char *name;
+    fb_op op;
+    void *ctx;
+} fb_alternative;
+typedef struct fb_comparison fb_comparison;
+
+/* Runs the alternatives paired and interleaved; alts[0] is the baseline.
+ * Prints the table and the summary to the bench's output; returns the
+ * comparison (owned by b), or NULL on bad input (n < 2, a NULL op or name,
+ * duplicate names: a message goes to the bench's output). A NULL title
+ * means the benchmark's registered name, else the bench's title. */
+const fb_comparison *fb_compare(fb_bench *b, const char *title, const fb_alternative *alts,
+                                size_t n);
+#define fb_compare(b, title, alts, n) fb__compare_at((b), (title), (alts), (n), FB__CALLSITE)
+
+/* FB_COMPARE(b, "title") { FB_ALTERNATIVE("a") { body } FB_ALTERNATIVE("b") { body } }
+ * The same with the bodies inlined into the timed loops, as FB_RUN does, and
+ * the same schedule. The block runs once per epoch (code outside the
+ * alternatives is untimed setup); it must name the same alternatives in the
+ * same order every time and must not `break`, `return` or `goto` out. An
+ * FB_ALTERNATIVE outside an FB_COMPARE does not compile (the error names
+ * fb__FB_ALTERNATIVE_must_be_inside_FB_COMPARE). */
+#define FB_COMPARE(b, title)                                                                       \
+    for (fb__cmp fb__FB_ALTERNATIVE_must_be_inside_FB_COMPARE =                                    \
+             fb__cmp_begin((b), (title), FB__CALLSITE);                                            \
+         fb__cmp_next(&fb__FB_ALTERNATIVE_must_be_inside_FB_COMPARE);)                             \
+        for (int fb__cmp_once_ = 1; fb__cmp_once_;                                                 \
+             fb__cmp_once_ = 0, fb__FB_ALTERNATIVE_must_be_inside_FB_COMPARE.pass_ok = 1)
+#define FB_ALTERNATIVE(name)                                                                       \
+    for (uint64_t fb__alt_i_ = fb__cmp_alt(&fb__FB_ALTERNATIVE_must_be_inside_FB_COMPARE, (name)), \
+                  fb__alt_once_ = fb__alt_i_ ? 1u : 0u;                                            \
+         fb__alt_once_; fb__alt_once_ = 0,                                                         \
+                  fb__cmp_alt_done(&fb__FB_ALTERNATIVE_must_be_inside_FB_COMPARE, fb__alt_i_))     \
+        for (; fb__alt_i_; --fb__alt_i_)
+
+/* The last comparison made on b, or NULL; all of them in order. */
+const fb_comparison *fb_last_comparison(const fb_bench *b);
+size_t fb_comparison_count(const fb_bench *b);
+const fb_comparison *fb_comparison_at(const fb_bench *b, size_t i);
+
+const char *fb_comparison_title(const fb_comparison *c);
+size_t fb_comparison_size(const fb_comparison *c); /* alternatives, baseline included */
+const char *fb_comparison_name(const fb_comparison *c, size_t i);
+/* t_baseline / t_i: 1.25 = 25% faster; 1 for i = 0; NAN when not measured. */
+double fb_comparison_ratio(const fb_comparison *c, size_t i);
+/* The interval on the ratio (95% for the whole table: each row's level is
+ * Bonferroni-corrected, 1 - 0.05 / (size - 1), see fb_comparison_confidence). */
+double fb_comparison_low(const fb_comparison *c, size_t i);
+double fb_comparison_high(const fb_comparison *c, size_t i);
+double fb_comparison_confidence(const fb_comparison *c);
+bool fb_comparison_significant(const fb_comparison *c, size_t i); /* excludes 1; false for 0 */
+size_t fb_comparison_rounds(const fb_comparison *c);
+/* Rounds left out because an epoch was preempted (a context switch counted
+ * in it; only where that counter works, and only while the rounds an
+ * interval needs remain); their log ratios read NAN. */
+size_t fb_comparison_preempted(const fb_comparison *c);
+size_t fb_comparison_tied(const fb_comparison *c, size_t i); /* rounds tied at the clock's tick */
+uint64_t fb_comparison_iterations(const fb_comparison *c);   /* per epoch, shared by all */
+/* ln(t_baseline) - ln(t_i) in that round; NAN for a round dropped (a side
+ * measured 0, or preempted) or out of range. */
+double fb_comparison_log_ratio(const fb_comparison *c, size_t i, size_t round);
+/* That alternative's epochs (one per round), as an ordinary result. */
+const fb_result *fb_comparison_result(const fb_comparison *c, size_t i);
+/* The alternative with the lowest median time (0 when none was measured). */
+size_t fb_comparison_fastest(const fb_comparison *c);
+
 /* -------------------------------------------------------------- results */
 
 size_t fb_result_count(const fb_bench *b);
@@ -147,6 +232,8 @@ const char *fb_result_unit(const fb_result *r);
 const char *fb_result_error(const fb_result *r); /* NULL when measured */
 double fb_result_batch(const fb_result *r);
 double fb_result_complexity_n(const fb_result *r); /* 0 when unset */
+bool fb_result_has_arg(const fb_result *r);        /* ran as an instance of a family */
+int64_t fb_result_arg(const fb_result *r);         /* its argument, 0 without one */
 size_t fb_result_epochs(const fb_result *r);       /* recorded epochs */
 /* Of the recorded epochs: those the thread was descheduled in, and those the
  * statistics use (docs/design.md, "Disturbed epochs"). */
@@ -166,13 +253,38 @@ uint64_t fb_result_total_iterations(const fb_result *r);
 double fb_result_total_s(const fb_result *r); /* time in recorded epochs */
 bool fb_result_unstable(const fb_result *r);  /* err% >= 5 */
 
+/* Exact counts from Valgrind's Callgrind (the runner's -valgrind, or
+ * FEMTOBENCH_VALGRIND=1 under valgrind --tool=callgrind; docs/valgrind.md),
+ * per iteration like the measures above: (count at n2 - count at n1) / (n2 - n1). */
+typedef enum fb_vg_measure {
+    FB_VG_INSTRUCTIONS = 0, /* "instructions": Ir */
+    FB_VG_L1_MISSES,        /* "l1_misses": I1mr + D1mr + D1mw (-valgrind=cache) */
+    FB_VG_LL_MISSES,        /* "ll_misses": ILmr + DLmr + DLmw (-valgrind=cache) */
+    FB_VG_BRANCHES,         /* "branches": Bc + Bi (-valgrind=cache) */
+    FB_VG_BRANCH_MISSES,    /* "branch_misses": Bcm + Bim (-valgrind=cache) */
+    FB_VG_MEASURE_COUNT
+} fb_vg_measure;
+const char *fb_vg_measure_name(fb_vg_measure m);                /* NULL for an invalid m */
+bool fb_result_counted(const fb_result *r);                     /* counted under Callgrind */
+double fb_result_valgrind(const fb_result *r, fb_vg_measure m); /* NAN when not counted */
+
 /* -------------------------------------------------------------- writers */
 /* Writers only read results. Each returns 0 or a negative FB_E* code. */
 
 int fb_write_markdown(const fb_bench *b, FILE *f);
 int fb_write_csv(const fb_bench *b, FILE *f);
 int fb_write_json(const fb_bench *b, FILE *f);
-int fb_write_gbench_json(const fb_bench *b, FILE *f);
+int fb_write_gbench_json(const fb_bench *b, FILE *f); /* FB_GBENCH_MEDIAN rows */
+/* Google Benchmark JSON row layouts (docs/formats.md). */
+enum {
+    FB_GBENCH_MEDIAN = 0,      /* one row per result, the median: for dashboards */
+    FB_GBENCH_REPETITIONS = 1, /* a row per epoch, then _mean/_median/_stddev: compare.py */
+    FB_GBENCH_AGGREGATES = 2   /* _mean/_median/_stddev only */
+};
+int fb_write_gbench_json_rows(const fb_bench *b, FILE *f, int rows);
+/* A self-contained HTML page: charts (inline SVG) and tables of every result,
+ * no script or network needed to view it (docs/html.md). */
+int fb_write_html(const fb_bench *b, FILE *f);
 
 /* ----------------------------------------------------------- complexity */
 
@@ -192,6 +304,13 @@ size_t fb_complexity_fit(const fb_bench *b, const char *name, fb_fit *fits, size
 /* Prints the fit table (coefficient, err%, complexity). */
 int fb_write_complexity(const fb_bench *b, const char *name, FILE *f);
 
+/* C casts in C, static_cast in C++ (clean under -Wold-style-cast). */
+#ifdef __cplusplus
+#define FB__CAST(T, x) static_cast<T>(x)
+#else
+#define FB__CAST(T, x) ((T)(x))
+#endif
+
 /* ------------------------------------------------------------------ rng */
 /* A small fast generator for benchmark inputs (sfc64). Not cryptographic. */
 typedef struct fb_rng {
@@ -209,17 +328,25 @@ static inline uint64_t fb_rng_u64(fb_rng *r) {
 }
 /* Uniform in [0, range) for range <= 2^32 (multiply-shift, tiny bias). */
 static inline uint32_t fb_rng_bounded(fb_rng *r, uint32_t range) {
-    return (uint32_t)(((fb_rng_u64(r) >> 32) * (uint64_t)range) >> 32);
+    return FB__CAST(uint32_t, ((fb_rng_u64(r) >> 32) * FB__CAST(uint64_t, range)) >> 32);
 }
 /* Uniform double in [0, 1). */
 static inline double fb_rng_uniform01(fb_rng *r) {
-    return (double)(fb_rng_u64(r) >> 11) * (1.0 / 9007199254740992.0);
+    return FB__CAST(double, fb_rng_u64(r) >> 11) * (1.0 / 9007199254740992.0);
 }
 
 /* --------------------------------------------------- optimizer barriers */
 
-#if defined(__GNUC__) || defined(__clang__)
-/* Makes the compiler assume x is read and modified here, and memory too. */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__cplusplus)
+/* C++: any expression, as Google Benchmark's DoNotOptimize. A modifiable
+ * lvalue: the compiler assumes it is read and modified here; anything else (a
+ * function's result, v.data(), a const object): assumed read. Memory too. */
+#define fb_do_not_optimize(x) fb__do_not_optimize(x)
+#define fb_clobber_memory() __asm__ __volatile__("" : : : "memory")
+#elif defined(__GNUC__) || defined(__clang__)
+/* C: x must be an lvalue (a variable, an array, *p, a[i]): the compiler
+ * assumes it is read and modified here, and memory too. For a value, store
+ * it in a variable first. */
 #if defined(__clang__)
 #define fb_do_not_optimize(x) __asm__ __volatile__("" : "+r,m"(x) : : "memory")
 #else
@@ -230,7 +357,11 @@ static inline double fb_rng_uniform01(fb_rng *r) {
 /* Fallback: hand the address to an out-of-line function the compiler cannot
  * see through. Weaker (forces x to memory) and slower (a call). */
 void fb__escape(const volatile void *p);
+#ifdef __cplusplus
+#define fb_do_not_optimize(x) fb__escape(static_cast<const volatile void *>(&(x)))
+#else
 #define fb_do_not_optimize(x) fb__escape((const volatile void *)&(x))
+#endif
 #define fb_clobber_memory() fb__escape(NULL)
 #endif
 
@@ -238,10 +369,18 @@ void fb__escape(const volatile void *p);
 
 typedef void (*fb_bench_fn)(fb_bench *b);
 
+/* A registration: one benchmark, or a family of instances over arguments
+ * (FB_BENCHMARK_ARGS / FB_BENCHMARK_RANGE; the runner expands it, see
+ * src/registry.c). */
+enum { FB__REG_ONE = 0, FB__REG_ARGS = 1, FB__REG_RANGE = 2 };
 typedef struct fb__registration {
     const char *name;
     fb_bench_fn fn;
     struct fb__registration *next;
+    int kind;            /* FB__REG_* */
+    const int64_t *args; /* FB__REG_ARGS: the arguments, n_args of them */
+    size_t n_args;
+    int64_t lo, hi, mult; /* FB__REG_RANGE */
 } fb__registration;
 
 void fb__register(fb__registration *reg);
@@ -264,9 +403,40 @@ void fb__register(fb__registration *reg);
 
 #define FB_BENCHMARK(fn)                                                                           \
     static void fn(fb_bench *b);                                                                   \
-    static fb__registration fb__reg_##fn = {#fn, fn, NULL};                                        \
+    static fb__registration fb__reg_##fn = {#fn, fn, NULL, FB__REG_ONE, NULL, 0, 0, 0, 0};         \
     FB__CONSTRUCTOR(fb__register_##fn) { fb__register(&fb__reg_##fn); }                            \
     static void fn(fb_bench *b)
+
+/* FB_BENCHMARK_ARGS(fn, a1, a2, ...) { body } registers fn once per
+ * integer argument, as the benchmarks "fn/a1", "fn/a2", ... (in that order).
+ * The body reads its argument with fb_arg(b); its runs are named "name/a1"
+ * (FB_RUN(b, NULL): "fn/a1") and their results carry it (fb_result_arg).
+ * FB_BENCHMARK_RANGE(fn, lo, hi, mult) does the same for lo, lo*mult,
+ * lo*mult^2, ... up to and including hi (hi is added when the steps miss it;
+ * lo = 0 gives 0, 1, mult, ...). Bad arguments (none, mult < 2, lo < 0,
+ * lo > hi, an argument twice, a name taken) make the runner exit with status
+ * 2 before anything runs. The leading 0 of the array is not an argument: it
+ * lets an empty list, FB_BENCHMARK_ARGS(fn, ), compile, so that the runner
+ * can say what is wrong. */
+#define FB__NARGS(a) (sizeof(a) / sizeof((a)[0]) - 1)
+#define FB_BENCHMARK_ARGS(fn, ...)                                                                 \
+    static void fn(fb_bench *b);                                                                   \
+    static const int64_t fb__args_##fn[] = {0, __VA_ARGS__};                                       \
+    static fb__registration fb__reg_##fn = {                                                       \
+        #fn, fn, NULL, FB__REG_ARGS, fb__args_##fn + 1, FB__NARGS(fb__args_##fn), 0, 0, 0};        \
+    FB__CONSTRUCTOR(fb__register_##fn) { fb__register(&fb__reg_##fn); }                            \
+    static void fn(fb_bench *b)
+
+#define FB_BENCHMARK_RANGE(fn, lo, hi, mult)                                                       \
+    static void fn(fb_bench *b);                                                                   \
+    static fb__registration fb__reg_##fn = {                                                       \
+        #fn, fn, NULL, FB__REG_RANGE, NULL, 0, (int64_t)(lo), (int64_t)(hi), (int64_t)(mult)};     \
+    FB__CONSTRUCTOR(fb__register_##fn) { fb__register(&fb__reg_##fn); }                            \
+    static void fn(fb_bench *b)
+
+/* The argument of the running instance of a family (FB_BENCHMARK_ARGS /
+ * FB_BENCHMARK_RANGE); 0 in a benchmark without one. */
+int64_t fb_arg(const fb_bench *b);
 
 /* Runs the registered suite with the runner's options (-help lists them).
  * Returns the process exit status: 0, 1 on a failed benchmark, 2 on bad input. */
@@ -305,8 +475,36 @@ int fb__loop_next(fb__loop *l);
 void fb__loop_done(fb__loop *l, uint64_t left);
 const fb_result *fb__run_at(fb_bench *b, const char *name, fb_op op, void *ctx, int callsite);
 
+/* The state of an FB_COMPARE block (src/compare.c). */
+typedef struct fb__cmp {
+    struct fb__cmp_state *s;
+    int pass_ok; /* the last pass of the block ran to its end (no `break`) */
+} fb__cmp;
+fb__cmp fb__cmp_begin(fb_bench *b, const char *title, int callsite);
+int fb__cmp_next(fb__cmp *c);
+uint64_t fb__cmp_alt(fb__cmp *c, const char *name);
+void fb__cmp_alt_done(fb__cmp *c, uint64_t left);
+const fb_comparison *fb__compare_at(fb_bench *b, const char *title, const fb_alternative *alts,
+                                    size_t n, int callsite);
+
 #ifdef __cplusplus
 }
+
+#if defined(__GNUC__) || defined(__clang__)
+/* fb_do_not_optimize in C++ (overloads as Google Benchmark's). */
+extern "C++" {
+template <class T> inline void fb__do_not_optimize(T &x) {
+#if defined(__clang__)
+    __asm__ __volatile__("" : "+r,m"(x) : : "memory");
+#else
+    __asm__ __volatile__("" : "+m,r"(x) : : "memory");
+#endif
+}
+template <class T> inline void fb__do_not_optimize(const T &x) {
+    __asm__ __volatile__("" : : "r,m"(x) : "memory");
+}
+}
+#endif
 #endif
 
 #endif /* FEMTOBENCH_H */

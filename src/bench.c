@@ -2,6 +2,7 @@
  * fits it keeps, and the sinks it hands each finished result to. */
 #include "bench.h"
 
+#include "compare.h" /* comparisons: release, the live table's sink */
 #include "process.h"
 #include "text.h"
 
@@ -51,6 +52,10 @@ fb_bench *fb_bench_new(void) {
     b->sinks[0].fn = fb__table_sink;
     b->sinks[0].ctx = b->table;
     b->n_sinks = 1;
+    /* and the first comparison sink (src/report_compare.c) */
+    b->cmp_sinks[0].fn = fb__table_comparison_sink;
+    b->cmp_sinks[0].ctx = b->table;
+    b->n_cmp_sinks = 1;
     return b;
 }
 
@@ -60,7 +65,12 @@ void fb_bench_free(fb_bench *b) {
     free(b->results);
     for (size_t i = 0; i < b->n_fits; ++i) free(b->fits[i].name);
     free(b->fits);
+    /* comparisons (src/compare.c), and one left unfinished */
+    for (size_t i = 0; i < b->n_comparisons; ++i) fb__comparison_free(b->comparisons[i]);
+    free(b->comparisons);
+    if (b->cmp && b->cmp_free) b->cmp_free(b->cmp);
     if (b->own_perf) fb__perf_close(b->own_perf);
+    fb__change_view_free(b->change);
     fb__config_free(&b->cfg);
     free(b->name);
     free(b);
@@ -69,6 +79,7 @@ void fb_bench_free(fb_bench *b) {
 void fb__bench_share_table(fb_bench *b, fb__table *t) {
     b->table = t ? t : &b->own_table;
     b->sinks[0].ctx = b->table;
+    b->cmp_sinks[0].ctx = b->table;
 }
 
 int fb__bench_add_sink(fb_bench *b, fb__sink_fn fn, void *ctx) {
@@ -93,6 +104,8 @@ void fb__bench_diag(const fb_bench *b, const char *fmt, ...) {
 fb__perf *fb__bench_prepare(fb_bench *b, int callsite) {
     fb__process_first_run(b->table->out ? b->diag : NULL, callsite);
     if (!b->cfg.counters) return NULL;
+    /* counted under Callgrind (-valgrind): the counts replace the counters */
+    if (fb__process_callgrind()->exact) return NULL;
     FILE *note = b->table->out ? b->diag : NULL;
     fb__perf *p = fb__process_perf(note);
     if (p) return p;
@@ -109,6 +122,12 @@ fb__perf *fb__bench_prepare(fb_bench *b, int callsite) {
 
 /* ------------------------------------------------------------ results */
 
+static fb__fit_set *fb__bench_fit_mut(fb_bench *b, const char *name) {
+    for (size_t i = 0; i < b->n_fits; ++i)
+        if (strcmp(b->fits[i].name, name) == 0) return &b->fits[i];
+    return NULL;
+}
+
 const fb__fit_set *fb__bench_fit(const fb_bench *b, const char *name) {
     for (size_t i = 0; i < b->n_fits; ++i)
         if (strcmp(b->fits[i].name, name) == 0) return &b->fits[i];
@@ -118,7 +137,7 @@ const fb__fit_set *fb__bench_fit(const fb_bench *b, const char *name) {
 /* Computes (again) the stored fit of r's name when r carries an N. */
 static int fb__bench_refit(fb_bench *b, const fb_result *r) {
     if (!(r->config.complexity_n > 0) || !r->name) return FB_OK;
-    fb__fit_set *s = (fb__fit_set *)fb__bench_fit(b, r->name);
+    fb__fit_set *s = fb__bench_fit_mut(b, r->name);
     if (!s) {
         fb__fit_set *p = realloc(b->fits, (b->n_fits + 1) * sizeof *p);
         if (!p) return FB_ENOMEM;
@@ -160,6 +179,7 @@ int fb__bench_publish(fb_bench *b, fb_result *r) {
 int fb__bench_take_results(fb_bench *dst, fb_bench *src) {
     size_t i = 0;
     int rc = FB_OK;
+    if (!src->n_results) return FB_OK; /* results may be NULL: no memmove */
     for (; i < src->n_results; ++i) {
         size_t before = dst->n_results;
         int rc_add = fb__bench_add_result(dst, src->results[i]);
@@ -167,10 +187,98 @@ int fb__bench_take_results(fb_bench *dst, fb_bench *src) {
         if (rc_add != FB_OK) rc = rc_add; /* stored, but its fit could not be */
     }
     /* whatever could not be moved stays with src and is freed with it */
-    memmove(src->results, src->results + i, (src->n_results - i) * sizeof *src->results);
+    if (i) /* (src->results may be NULL: no pointer arithmetic on it) */
+        memmove(src->results, src->results + i, (src->n_results - i) * sizeof *src->results);
     src->n_results -= i;
     if (src->n_results) rc = FB_ENOMEM;
     return rc;
+}
+
+/* -------------------------------------------------------- comparisons */
+
+int fb__bench_add_comparison_sink(fb_bench *b, fb__cmp_sink_fn fn, void *ctx) {
+    if (b->n_cmp_sinks == FB__MAX_SINKS) return FB_ENOMEM;
+    b->cmp_sinks[b->n_cmp_sinks].fn = fn;
+    b->cmp_sinks[b->n_cmp_sinks].ctx = ctx;
+    ++b->n_cmp_sinks;
+    return FB_OK;
+}
+
+static int fb__bench_add_comparison(fb_bench *b, fb_comparison *c) {
+    if (b->n_comparisons == b->cap_comparisons) {
+        size_t cap = b->cap_comparisons ? 2 * b->cap_comparisons : 4;
+        fb_comparison **p = realloc(b->comparisons, cap * sizeof *p);
+        if (!p) return FB_ENOMEM;
+        b->comparisons = p;
+        b->cap_comparisons = cap;
+    }
+    b->comparisons[b->n_comparisons++] = c;
+    return FB_OK;
+}
+
+int fb__bench_publish_comparison(fb_bench *b, fb_comparison *c) {
+    if (fb__bench_add_comparison(b, c) != FB_OK) {
+        fb__comparison_free(c);
+        return FB_ENOMEM;
+    }
+    for (size_t i = 0; i < b->n_cmp_sinks; ++i) b->cmp_sinks[i].fn(b->cmp_sinks[i].ctx, b, c);
+    return FB_OK;
+}
+
+int fb__bench_take_comparisons(fb_bench *dst, fb_bench *src) {
+    size_t i = 0;
+    if (!src->n_comparisons) return FB_OK; /* comparisons may be NULL: no memmove */
+    for (; i < src->n_comparisons; ++i)
+        if (fb__bench_add_comparison(dst, src->comparisons[i]) != FB_OK) break;
+    /* whatever could not be moved stays with src and is freed with it */
+    memmove(src->comparisons, src->comparisons + i,
+            (src->n_comparisons - i) * sizeof *src->comparisons);
+    src->n_comparisons -= i;
+    return src->n_comparisons ? FB_ENOMEM : FB_OK;
+}
+
+int fb__change_view_add(fb__change_view *v, const char *name, double base_s, double now_s,
+                        double pct, double lo_pct, double hi_pct, int verdict) {
+    if (v->n == v->cap) {
+        size_t cap = v->cap ? 2 * v->cap : 16;
+        char **names = realloc(v->names, cap * sizeof *names);
+        if (names) v->names = names;
+        double **cols[5] = {&v->base_s, &v->now_s, &v->pct, &v->lo_pct, &v->hi_pct};
+        bool ok = names != NULL;
+        for (int c = 0; c < 5 && ok; ++c) {
+            double *p = realloc(*cols[c], cap * sizeof *p);
+            if (p) *cols[c] = p;
+            ok = p != NULL;
+        }
+        int *vd = ok ? realloc(v->verdict, cap * sizeof *vd) : NULL;
+        if (vd) v->verdict = vd;
+        if (!vd) return FB_ENOMEM; /* the grown arrays stay valid for n rows */
+        v->cap = cap;
+    }
+    char *copy = fb__strdup(name);
+    if (!copy) return FB_ENOMEM;
+    size_t i = v->n++;
+    v->names[i] = copy;
+    v->base_s[i] = base_s;
+    v->now_s[i] = now_s;
+    v->pct[i] = pct;
+    v->lo_pct[i] = lo_pct;
+    v->hi_pct[i] = hi_pct;
+    v->verdict[i] = verdict;
+    return FB_OK;
+}
+
+void fb__change_view_free(fb__change_view *v) {
+    if (!v) return;
+    for (size_t i = 0; i < v->n; ++i) free(v->names[i]);
+    free(v->names);
+    free(v->base_s);
+    free(v->now_s);
+    free(v->pct);
+    free(v->lo_pct);
+    free(v->hi_pct);
+    free(v->verdict);
+    free(v);
 }
 
 /* ------------------------------------------------------------ setters */
@@ -178,39 +286,79 @@ int fb__bench_take_results(fb_bench *dst, fb_bench *src) {
 void fb_set_title(fb_bench *b, const char *title) { fb__replace_str(&b->cfg.title, title); }
 void fb_set_unit(fb_bench *b, const char *unit) { fb__replace_str(&b->cfg.unit, unit); }
 void fb_set_batch(fb_bench *b, double batch) {
-    b->cfg.batch = batch > 0 && isfinite(batch) ? batch : 1.0;
+    /* hostile values (issue 17): refused with a diagnostic, never silently */
+    if (!(batch > 0) || !isfinite(batch)) {
+        fb__bench_diag(b, "fb_set_batch(%g): not a finite number > 0; batch stays %g", batch,
+                       b->cfg.batch);
+        return;
+    }
+    b->cfg.batch = batch;
+}
+/* Sets key k in the code layer, clamped to its documented range (settings.c)
+ * with a diagnostic naming the setter (issue 17). */
+static void fb__bench_set_key(fb_bench *b, fb__key k, double v, const char *setter) {
+    const fb__key_info *info = fb__key_info_of(k);
+    double given = v;
+    int c = fb__key_clamp(k, &v);
+    char lo[32], hi[32], now[32];
+    fb__key_format(info, info->min, lo, sizeof lo);
+    fb__key_format(info, info->max, hi, sizeof hi);
+    if (c < 0) {
+        fb__bench_diag(b, "%s(nan): not a number; %s unchanged (range %s to %s)", setter,
+                       info->name, lo, hi);
+        return;
+    }
+    if (c > 0) {
+        fb__key_format(info, v, now, sizeof now);
+        fb__bench_diag(b, "%s(%g): out of range (%s to %s); using %s", setter, given, lo, hi, now);
+    }
+    fb__cfg_set(b, FB__LAYER_CODE, k, v);
 }
 void fb_set_epochs(fb_bench *b, size_t epochs) {
-    fb__cfg_set(b, FB__LAYER_CODE, FB__K_EPOCHS, (double)(epochs ? epochs : 1));
+    fb__bench_set_key(b, FB__K_EPOCHS, (double)epochs, "fb_set_epochs");
 }
 void fb_set_epoch_iterations(fb_bench *b, uint64_t n) {
-    fb__cfg_set(b, FB__LAYER_CODE, FB__K_EPOCH_ITERATIONS, (double)n);
+    fb__bench_set_key(b, FB__K_EPOCH_ITERATIONS, (double)n, "fb_set_epoch_iterations");
 }
 void fb_set_min_epoch_iterations(fb_bench *b, uint64_t n) {
-    fb__cfg_set(b, FB__LAYER_CODE, FB__K_MIN_EPOCH_ITERATIONS, (double)(n ? n : 1));
+    fb__bench_set_key(b, FB__K_MIN_EPOCH_ITERATIONS, (double)n, "fb_set_min_epoch_iterations");
 }
 void fb_set_min_epoch_time(fb_bench *b, double s) {
-    fb__cfg_set(b, FB__LAYER_CODE, FB__K_MIN_EPOCH_TIME, s > 0 ? s : 0);
+    fb__bench_set_key(b, FB__K_MIN_EPOCH_TIME, s, "fb_set_min_epoch_time");
 }
 void fb_set_max_epoch_time(fb_bench *b, double s) {
-    fb__cfg_set(b, FB__LAYER_CODE, FB__K_MAX_EPOCH_TIME, s > 0 ? s : 0);
+    fb__bench_set_key(b, FB__K_MAX_EPOCH_TIME, s, "fb_set_max_epoch_time");
 }
 void fb_set_max_total_time(fb_bench *b, double s) {
-    fb__cfg_set(b, FB__LAYER_CODE, FB__K_MAX_TOTAL_TIME, s > 0 ? s : 0);
+    fb__bench_set_key(b, FB__K_MAX_TOTAL_TIME, s, "fb_set_max_total_time");
 }
 void fb_set_warmup(fb_bench *b, uint64_t n) {
-    fb__cfg_set(b, FB__LAYER_CODE, FB__K_WARMUP, (double)n);
+    fb__bench_set_key(b, FB__K_WARMUP, (double)n, "fb_set_warmup");
 }
 void fb_set_relative(fb_bench *b, bool relative) { b->cfg.relative = relative; }
 void fb_set_time_unit(fb_bench *b, double seconds, const char *label) {
-    if (!(seconds > 0) || !isfinite(seconds) || !label) return;
+    if (!(seconds > 0) || !isfinite(seconds) || !label) {
+        fb__bench_diag(b,
+                       "fb_set_time_unit(%g, %s): needs a finite number > 0 and a label; "
+                       "the time unit stays %s",
+                       seconds, label ? "label" : "NULL", b->cfg.time_unit_label);
+        return;
+    }
     b->cfg.time_unit_s = seconds;
+    if (strlen(label) >= sizeof b->cfg.time_unit_label)
+        fb__bench_diag(b, "fb_set_time_unit: label longer than %zu bytes; cut",
+                       sizeof b->cfg.time_unit_label - 1);
     snprintf(b->cfg.time_unit_label, sizeof b->cfg.time_unit_label, "%s", label);
 }
 void fb_set_output(fb_bench *b, FILE *out) { b->table->out = out; }
 void fb_set_diagnostics(fb_bench *b, FILE *diag) { b->diag = diag; }
 void fb_set_complexity_n(fb_bench *b, double n) {
-    b->cfg.complexity_n = n > 0 && isfinite(n) ? n : 0;
+    if (n != 0 && (!(n > 0) || !isfinite(n) || n > FB__MAX_COMPLEXITY_N)) {
+        fb__bench_diag(b, "fb_set_complexity_n(%g): not 0 (unset) or a number in (0, %g]; unset", n,
+                       FB__MAX_COMPLEXITY_N);
+        n = 0;
+    }
+    b->cfg.complexity_n = n;
 }
 void fb_set_performance_counters(fb_bench *b, bool on) { b->cfg.counters = on; }
 void fb_set_clock(fb_bench *b, fb_clock_fn now_ns, void *ctx, double resolution_s) {

@@ -24,6 +24,31 @@ typedef struct fb__sink {
 } fb__sink;
 #define FB__MAX_SINKS 4
 
+/* A comparison sink receives every finished comparison (src/compare.c);
+ * the live table's is the first (src/report_compare.c). */
+typedef void (*fb__cmp_sink_fn)(void *ctx, const fb_bench *b, const fb_comparison *c);
+typedef struct fb__cmp_sink {
+    fb__cmp_sink_fn fn;
+    void *ctx;
+} fb__cmp_sink;
+/* A run against a baseline (the runner's -baseline), kept with the results
+ * for the writers that draw it (the HTML report): one row per benchmark,
+ * times in seconds per unit, change and interval in %, verdict an
+ * fb__verdict of src/change.h. */
+typedef struct fb__change_view {
+    size_t n, cap;
+    char **names;
+    double *base_s, *now_s, *pct, *lo_pct, *hi_pct;
+    int *verdict;
+    double threshold_pct;
+} fb__change_view;
+
+/* Appends a row (FB_OK or FB_ENOMEM); frees a view and its rows. */
+FB__PRIVATE int fb__change_view_add(fb__change_view *v, const char *name, double base_s,
+                                    double now_s, double pct, double lo_pct, double hi_pct,
+                                    int verdict);
+FB__PRIVATE void fb__change_view_free(fb__change_view *v);
+
 struct fb_bench {
     /* configuration: the non-numeric part here, numeric keys by layer */
     fb__config cfg; /* cfg.num unused: keys are resolved at each run */
@@ -42,14 +67,20 @@ struct fb_bench {
     fb__probe_fn probe;
     void *probe_ctx;
     bool probe_set;
-    char *name;                /* registered name (runner), or NULL */
-    bool interrupted;          /* endless mode ended by a signal */
-    struct fb__run *run;       /* the run in progress, or NULL */
+    char *name;          /* registered name (runner), or NULL */
+    bool interrupted;    /* endless mode ended by a signal */
+    size_t dropped;      /* runs that recorded nothing: refused or out of memory
+                          * (issue 17; the runner turns them into an error) */
+    struct fb__run *run; /* the run in progress, or NULL */
+    /* issue 15 (src/setup.c): the untimed hooks around each epoch */
+    fb_op setup, teardown;
+    void *setup_ctx, *teardown_ctx;
     /* results, and the complexity fits computed from them */
     fb_result **results;
     size_t n_results, cap_results;
     fb__fit_set *fits;
     size_t n_fits;
+    fb__change_view *change; /* against a baseline (runner), or NULL */
     /* sinks: sinks[0] is the live table (table points to own_table unless
      * the runner shares one) */
     fb__sink sinks[FB__MAX_SINKS];
@@ -59,6 +90,15 @@ struct fb_bench {
     /* counters of a thread other than the process's counters thread */
     fb__perf *own_perf;
     bool own_perf_tried;
+    /* comparisons (src/compare.c): the finished ones, their sinks
+     * (cmp_sinks[0] is the live table's), and the one in progress with the
+     * function that releases it (a block left with break/return/goto) */
+    fb_comparison **comparisons;
+    size_t n_comparisons, cap_comparisons;
+    fb__cmp_sink cmp_sinks[FB__MAX_SINKS];
+    size_t n_cmp_sinks;
+    struct fb__cmp_state *cmp;
+    void (*cmp_free)(struct fb__cmp_state *s);
 };
 
 /* Injects the disturbance source of b's runs (NULL: none); tests use it to
@@ -94,6 +134,17 @@ FB__PRIVATE int fb__bench_add_result(fb_bench *b, fb_result *r);
 /* Moves all results of src to the end of dst, refitting dst (the runner's
  * suite record). */
 FB__PRIVATE int fb__bench_take_results(fb_bench *dst, fb_bench *src);
+/* Publishes an error result named name with message msg and b's current
+ * configuration (src/error_row.c): how the runner reports a benchmark that
+ * measured nothing, or a child that crashed. FB_OK or FB_ENOMEM. */
+FB__PRIVATE int fb__bench_error_row(fb_bench *b, const char *name, const char *msg);
+/* Comparisons (src/compare.c): adds a comparison sink after the live
+ * table's (FB_OK, or FB_ENOMEM when full); stores c (owned by b from now
+ * on) and hands it to every comparison sink (FB_ENOMEM: c is freed); moves
+ * all comparisons of src to the end of dst (the runner's suite record). */
+FB__PRIVATE int fb__bench_add_comparison_sink(fb_bench *b, fb__cmp_sink_fn fn, void *ctx);
+FB__PRIVATE int fb__bench_publish_comparison(fb_bench *b, fb_comparison *c);
+FB__PRIVATE int fb__bench_take_comparisons(fb_bench *dst, fb_bench *src);
 /* The stored fit of `name`, or NULL. */
 FB__PRIVATE const fb__fit_set *fb__bench_fit(const fb_bench *b, const char *name);
 

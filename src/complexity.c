@@ -67,13 +67,15 @@ typedef struct fb__cx_src {
 
 static bool fb__cx_point(const fb__cx_src *b, const char *name, size_t i, double *n, double *y) {
     const fb_result *r = i < b->n ? b->r[i] : NULL;
-    if (!r || fb_result_error(r) || !fb_result_has(r, FB_ELAPSED)) return false;
+    /* counted under Callgrind (-valgrind): the exact instructions per call */
+    bool counted = r && fb_result_counted(r);
+    if (!r || fb_result_error(r) || (!counted && !fb_result_has(r, FB_ELAPSED))) return false;
     if (name) {
         const char *rn = fb_result_name(r);
         if (!rn || strcmp(rn, name) != 0) return false;
     }
     *n = fb_result_complexity_n(r);
-    *y = fb_result_median(r, FB_ELAPSED);
+    *y = counted ? fb_result_valgrind(r, FB_VG_INSTRUCTIONS) : fb_result_median(r, FB_ELAPSED);
     return isfinite(*n) && *n > 0 && isfinite(*y) && *y > 0;
 }
 
@@ -297,7 +299,8 @@ static double fb__cx_dot(const fb__cx_union *U, const double *x, const double *z
 
 static double fb__cx_rss_union(const fb__cx_src *b, const char *name, const fb__cx_data *d, int ma,
                                int mb) {
-    fb__cx_union U = {b, name, d, {ma, mb}, {fabs(fb__cx_f(ma, d->n_max)), fabs(fb__cx_f(mb, d->n_max))}};
+    fb__cx_union U = {
+        b, name, d, {ma, mb}, {fabs(fb__cx_f(ma, d->n_max)), fabs(fb__cx_f(mb, d->n_max))}};
     for (int k = 0; k < 2; k++)
         if (!(U.fs[k] > 0)) U.fs[k] = 1;
     double c[3][3] = {{0}}, proj[3];

@@ -6,6 +6,7 @@
  * (/proc/thread-self/status), so the tests can fake them too. */
 #include "machine.h"
 
+#include "numfmt.h"
 #include "sysfile.h"
 
 #if FB_HAVE_SYSFS
@@ -309,10 +310,13 @@ static void fb__env_check_load(const char *root, const fb__cpuset *cpus, fb__env
     if (*p == '.')
         for (++p; isdigit((unsigned char)*p); ++p, scale /= 10) load += scale * (*p - '0');
     if (*p && !isspace((unsigned char)*p)) return;
-    if (load > (double)ncpu)
+    if (load > (double)ncpu) {
+        char load_s[64]; /* '.' whatever the locale */
+        fb__fmt_fixed(load_s, sizeof load_s, load, 2);
         fb__env_add(out, "wait for other jobs to finish (see top), or use an idle machine",
-                    "high system load: %.2f over the last minute on %ld CPU%s", load, ncpu,
+                    "high system load: %s over the last minute on %ld CPU%s", load_s, ncpu,
                     ncpu == 1 ? "" : "s");
+    }
 }
 
 /* Isolated CPUs exist but this thread may run outside them. */

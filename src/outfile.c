@@ -13,10 +13,28 @@
  * name of our own rather than mkstemp: mkstemp makes the file 0600, and the
  * result should have the permissions of any other new file (the umask) or,
  * when it replaces one, that file's. O_EXCL gives mkstemp's safety: an
- * existing name, or a symlink planted under it, is never opened. */
+ * existing name, or a symlink planted under it, is never opened.
+ *
+ * Hostile paths (issue 17; docs/reliability.md):
+ *   - a path of PATH_MAX bytes or more, or with a component over NAME_MAX,
+ *     is refused, never truncated (so is one whose temporary name would be);
+ *   - /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N (or a link to
+ *     them) are written in place into that descriptor, whatever it is (a
+ *     terminal, a pipe, a file): a file behind it is never replaced;
+ *   - the runner's outputs form a set (fb__outfile_check_set): two outputs
+ *     that are the same file under different spellings (same st_dev and
+ *     st_ino, or for a new file the same directory and name), or an output
+ *     that is the file the table goes to, are refused before anything runs;
+ *   - the set is committed together (fb__outfile_write_set): every
+ *     temporary is written and synced first, then all are renamed with the
+ *     signals blocked, so after a Ctrl-C all files are new or all are old;
+ *   - a temporary is named after its target and the writing process,
+ *     ".<name>.tmp-<pid>": one left by a killed run (its pid is gone) is
+ *     removed by the next run that writes the same target. */
 #include "outfile.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -47,13 +65,59 @@ typedef enum {
     FB__OF_IN_PLACE, /* a device, FIFO, socket: write into it */
     FB__OF_DIRECTORY,
     FB__OF_DANGLING, /* a symlink to nothing */
+    FB__OF_FD,       /* /dev/stdout, /dev/fd/N...: an open descriptor, in place */
     FB__OF_ERROR     /* errno value in *e */
 } fb__of_kind;
 
+/* The descriptor a path names by itself ("-", /dev/stdout, /dev/stderr,
+ * /dev/fd/N, /proc/self/fd/N), or -1. */
+int fb__outfile_std_fd(const char *path) {
+    static const char *const fb__of_fd_dirs[] = {"/dev/fd/", "/proc/self/fd/",
+                                                 "/proc/thread-self/fd/"};
+    if (!strcmp(path, "-") || !strcmp(path, "/dev/stdout")) return 1;
+    if (!strcmp(path, "/dev/stderr")) return 2;
+    if (!strcmp(path, "/dev/stdin")) return 0;
+    for (size_t i = 0; i < sizeof fb__of_fd_dirs / sizeof *fb__of_fd_dirs; ++i) {
+        size_t n = strlen(fb__of_fd_dirs[i]);
+        if (strncmp(path, fb__of_fd_dirs[i], n) != 0) continue;
+        const char *p = path + n;
+        long fd = 0;
+        if (!*p) return -1;
+        for (; *p >= '0' && *p <= '9' && fd < 1000000; ++p) fd = fd * 10 + (*p - '0');
+        return *p ? -1 : (int)fd;
+    }
+    return -1;
+}
+
+/* Refuses what the system cannot name: never truncated (ENAMETOOLONG). */
+static int fb__outfile_length_ok(const char *path) {
+    if (strlen(path) >= PATH_MAX) return 0;
+    for (const char *p = path; *p;) {
+        const char *slash = strchr(p, '/');
+        size_t n = slash ? (size_t)(slash - p) : strlen(p);
+        if (n > NAME_MAX) return 0;
+        p += n;
+        while (*p == '/') ++p;
+    }
+    return 1;
+}
+
 static fb__of_kind fb__outfile_resolve(const char *path, char *target, size_t len, struct stat *st,
                                        int *e) {
+    if (!fb__outfile_length_ok(path) || strlen(path) >= len) {
+        *e = ENAMETOOLONG;
+        return FB__OF_ERROR;
+    }
     snprintf(target, len, "%s", path);
     for (int hops = 0; hops < 32; ++hops) {
+        int fd = fb__outfile_std_fd(target);
+        if (fd >= 0) {
+            if (fstat(fd, st) != 0) {
+                *e = errno;
+                return FB__OF_ERROR;
+            }
+            return FB__OF_FD;
+        }
         if (lstat(target, st) != 0) {
             *e = errno;
             if (*e != ENOENT) return FB__OF_ERROR;
@@ -72,7 +136,7 @@ static fb__of_kind fb__outfile_resolve(const char *path, char *target, size_t le
         fb__outfile_dir(target, dir, sizeof dir);
         int w = link[0] == '/' ? snprintf(next, sizeof next, "%s", link)
                                : snprintf(next, sizeof next, "%s/%s", dir, link);
-        if (w < 0 || (size_t)w >= sizeof next || (size_t)w >= len) {
+        if (w < 0 || (size_t)w >= sizeof next || (size_t)w >= len || !fb__outfile_length_ok(next)) {
             *e = ENAMETOOLONG;
             return FB__OF_ERROR;
         }
@@ -82,26 +146,52 @@ static fb__of_kind fb__outfile_resolve(const char *path, char *target, size_t le
     return FB__OF_ERROR;
 }
 
-/* Creates a new temporary file next to target, "<dir>/.<base>.tmp-<pid>-<n>".
- * Returns the descriptor (and its name in tmp) or -1 with errno set. */
+/* Removes the temporaries of target that a killed run left: ".<base>.tmp-
+ * <pid>" (or the older ".<base>.tmp-<pid>-<hex>") whose process is gone. */
+static void fb__outfile_clean_stale(const char *dir, const char *base) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    size_t blen = strlen(base);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *n = e->d_name;
+        if (n[0] != '.' || strncmp(n + 1, base, blen) != 0 || strncmp(n + 1 + blen, ".tmp-", 5))
+            continue;
+        const char *p = n + 1 + blen + 5;
+        long pid = 0;
+        if (*p < '0' || *p > '9') continue;
+        for (; *p >= '0' && *p <= '9' && pid < 100000000; ++p) pid = pid * 10 + (*p - '0');
+        if (*p && *p != '-') continue;
+        if (pid <= 0 || (pid_t)pid == getpid()) continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue; /* alive, or not ours to judge */
+        char stale[PATH_MAX];
+        int w = snprintf(stale, sizeof stale, "%s/%s", dir, n);
+        if (w > 0 && (size_t)w < sizeof stale) unlink(stale);
+    }
+    closedir(d);
+}
+
+/* Creates the temporary file of target, "<dir>/.<base>.tmp-<pid>", after
+ * removing stale ones. Returns the descriptor (and its name in tmp) or -1
+ * with errno set. */
 static int fb__outfile_create(const char *target, char *tmp, size_t len, mode_t mode) {
     char dir[PATH_MAX];
     fb__outfile_dir(target, dir, sizeof dir);
     const char *slash = strrchr(target, '/');
     const char *base = slash ? slash + 1 : target;
-    uint64_t seed = (uint64_t)getpid() ^ ((uint64_t)time(NULL) << 16) ^ (uint64_t)(uintptr_t)tmp;
-    for (unsigned n = 0; n < 100; ++n) {
-        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        int w = snprintf(tmp, len, "%s/.%s.tmp-%ld-%06lx", dir, base, (long)getpid(),
-                         (unsigned long)((seed >> 20) & 0xffffffu));
-        if (w < 0 || (size_t)w >= len) {
-            errno = ENAMETOOLONG;
-            return -1;
-        }
-        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, mode);
-        if (fd >= 0 || errno != EEXIST) return fd;
+    int w = snprintf(tmp, len, "%s/.%s.tmp-%ld", dir, base, (long)getpid());
+    if (w < 0 || (size_t)w >= len || strlen(base) + 1 + 5 + 20 > NAME_MAX) {
+        errno = ENAMETOOLONG;
+        return -1;
     }
-    return -1;
+    fb__outfile_clean_stale(dir, base);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, mode);
+    if (fd < 0 && errno == EEXIST) {
+        /* our pid's name: left by an earlier process that had our pid */
+        unlink(tmp);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, mode);
+    }
+    return fd;
 }
 
 static int fb__outfile_fail(char *err, size_t len, int code, const char *fmt, ...) FB__PRINTF(4, 5);
@@ -140,7 +230,13 @@ int fb__outfile_check(const char *path, char *err, size_t len) {
         return fb__outfile_fail(err, len, FB_EINVAL, "symbolic link to '%s', which does not exist",
                                 target);
     case FB__OF_ERROR:
+        if (e == ENAMETOOLONG)
+            return fb__outfile_fail(err, len, FB_EINVAL,
+                                    "path too long (at most %d bytes, %d per name)", PATH_MAX - 1,
+                                    NAME_MAX);
         return fb__outfile_fail(err, len, FB_EIO, "%s", strerror(e));
+    case FB__OF_FD:
+        return FB_OK; /* an open descriptor: written in place */
     case FB__OF_IN_PLACE:
         if (access(target, W_OK) != 0)
             return fb__outfile_fail(err, len, FB_EIO, "not writable: %s", strerror(errno));
@@ -152,6 +248,13 @@ int fb__outfile_check(const char *path, char *err, size_t len) {
     case FB__OF_NEW:
         break;
     }
+    const char *slash = strrchr(target, '/');
+    size_t base_len = strlen(slash ? slash + 1 : target);
+    if (base_len + FB__OUTFILE_TMP_EXTRA > NAME_MAX)
+        return fb__outfile_fail(err, len, FB_EINVAL,
+                                "file name of %zu bytes: at most %d (its temporary name must fit "
+                                "in %d)",
+                                base_len, NAME_MAX - FB__OUTFILE_TMP_EXTRA, NAME_MAX);
     char dir[PATH_MAX];
     fb__outfile_dir(target, dir, sizeof dir);
     struct stat dst;
@@ -181,10 +284,135 @@ int fb__outfile_check(const char *path, char *err, size_t len) {
     return FB_OK;
 }
 
+/* What a path is, to compare two of them: an open descriptor (fd >= 0),
+ * an existing file (dev, ino), or a new name in a directory (dev, ino of the
+ * directory, and the name). */
+typedef struct fb__of_id {
+    int fd;
+    bool exists;
+    dev_t dev;
+    ino_t ino;
+    mode_t mode;
+    char name[NAME_MAX + 1];
+} fb__of_id;
+
+static int fb__outfile_id(const char *path, fb__of_id *id) {
+    char target[PATH_MAX];
+    struct stat st;
+    int e = 0;
+    memset(id, 0, sizeof *id);
+    id->fd = -1;
+    fb__of_kind kind = fb__outfile_resolve(path, target, sizeof target, &st, &e);
+    if (kind == FB__OF_FD) id->fd = fb__outfile_std_fd(strcmp(path, "-") ? target : "-");
+    if (kind == FB__OF_FD || kind == FB__OF_REGULAR || kind == FB__OF_IN_PLACE) {
+        id->exists = true;
+        id->dev = st.st_dev;
+        id->ino = st.st_ino;
+        id->mode = st.st_mode;
+        return 0;
+    }
+    if (kind != FB__OF_NEW) return -1;
+    char dir[PATH_MAX];
+    fb__outfile_dir(target, dir, sizeof dir);
+    if (stat(dir, &st) != 0) return -1;
+    const char *slash = strrchr(target, '/');
+    const char *base = slash ? slash + 1 : target;
+    size_t blen = strlen(base);
+    if (blen >= sizeof id->name) return -1;
+    memcpy(id->name, base, blen + 1);
+    id->dev = st.st_dev;
+    id->ino = st.st_ino;
+    return 0;
+}
+
+/* Can a and b be written by two outputs without one spoiling the other?
+ * Terminals and devices such as /dev/null can be shared; the same
+ * descriptor, the same file, pipe or socket cannot. */
+static bool fb__outfile_same(const fb__of_id *a, const fb__of_id *b) {
+    if (a->fd >= 0 && a->fd == b->fd) return true;
+    if (a->exists != b->exists || a->dev != b->dev || a->ino != b->ino) return false;
+    if (!a->exists) return strcmp(a->name, b->name) == 0;
+    return !S_ISCHR(a->mode);
+}
+
+/* path for a message: a long one is cut, visibly ("..."). */
+static void fb__outfile_show(const char *path, char *buf, size_t len) {
+    size_t n = strlen(path);
+    if (n < len) {
+        memcpy(buf, path, n + 1);
+        return;
+    }
+    memcpy(buf, path, len - 4);
+    memcpy(buf + len - 4, "...", 4);
+}
+
+int fb__outfile_fd_of(const char *path) {
+    fb__of_id id;
+    return path && fb__outfile_id(path, &id) == 0 ? id.fd : -1;
+}
+
+int fb__outfile_check_set(const fb__outfile_job *jobs, size_t n, int table_fd, char *err,
+                          size_t len) {
+    fb__of_id ids[FB__OUTFILE_MAX_SET], table;
+    char shown[FB__OUTFILE_MAX_SET][200]; /* the paths as messages show them */
+    bool have_table = false;
+    if (n > FB__OUTFILE_MAX_SET) return fb__outfile_fail(err, len, FB_EINVAL, "too many outputs");
+    if (table_fd >= 0) {
+        struct stat st;
+        if (fstat(table_fd, &st) == 0) {
+            memset(&table, 0, sizeof table);
+            table.fd = table_fd;
+            table.exists = true;
+            table.dev = st.st_dev;
+            table.ino = st.st_ino;
+            table.mode = st.st_mode;
+            have_table = true;
+        }
+    }
+    for (size_t i = 0; i < n; ++i) {
+        char why[400];
+        const char *p = jobs[i].path;
+        fb__outfile_show(p, shown[i], sizeof shown[i]);
+        if (fb__outfile_check(p, why, sizeof why) != FB_OK)
+            return fb__outfile_fail(err, len, FB_EINVAL, "-%s=%s: %s", jobs[i].option, shown[i],
+                                    why);
+        if (fb__outfile_id(p, &ids[i]) != 0)
+            return fb__outfile_fail(err, len, FB_EIO, "-%s=%s: cannot tell what file it is",
+                                    jobs[i].option, shown[i]);
+        for (size_t k = 0; k < i; ++k)
+            if (ids[i].fd >= 0 && ids[k].fd == ids[i].fd)
+                return fb__outfile_fail(err, len, FB_EINVAL,
+                                        "-%s=%s: only one output can go to %s (-%s=%s does)",
+                                        jobs[i].option, shown[i],
+                                        ids[i].fd == 1   ? "stdout"
+                                        : ids[i].fd == 2 ? "stderr"
+                                                         : "one descriptor",
+                                        jobs[k].option, shown[k]);
+            else if (fb__outfile_same(&ids[k], &ids[i]))
+                return fb__outfile_fail(err, len, FB_EINVAL,
+                                        "-%s=%s: the same file as -%s=%s (each output needs its "
+                                        "own file)",
+                                        jobs[i].option, shown[i], jobs[k].option, shown[k]);
+        if (have_table && fb__outfile_same(&table, &ids[i]))
+            return fb__outfile_fail(err, len, FB_EINVAL,
+                                    "-%s=%s: the file the table goes to (%s)%s", jobs[i].option,
+                                    shown[i], table_fd == 1 ? "stdout" : "stderr",
+                                    table_fd == 1 ? ""
+                                                  : "; the table goes to stderr when an "
+                                                    "output is stdout");
+    }
+    return FB_OK;
+}
+
 /* Writes in place (stdout, /dev/null, a FIFO): nothing to rename. */
-static int fb__outfile_direct(FILE *f, const char *path, fb__writer_fn writer, const fb_bench *b,
-                              char *err, size_t len) {
-    int rc = writer(b, f);
+/* Runs the job's writer on f. */
+static int fb__outfile_run(const fb__outfile_job *job, const fb_bench *b, FILE *f) {
+    return job->writer ? job->writer(b, f) : job->fn(job->ctx, f);
+}
+
+static int fb__outfile_direct(FILE *f, const char *path, const fb__outfile_job *job,
+                              const fb_bench *b, char *err, size_t len) {
+    int rc = fb__outfile_run(job, b, f);
     if (rc == FB_OK && fflush(f) != 0) rc = FB_EIO;
     if (rc != FB_OK)
         fb__outfile_fail(err, len, rc, "cannot write '%s': %s", path,
@@ -192,93 +420,156 @@ static int fb__outfile_direct(FILE *f, const char *path, fb__writer_fn writer, c
     return rc;
 }
 
-int fb__outfile_write(const char *path, fb__writer_fn writer, const fb_bench *b, char *err,
-                      size_t len) {
-    if (!path || !*path || !writer) return fb__outfile_fail(err, len, FB_EINVAL, "empty file name");
-    if (strcmp(path, "-") == 0) return fb__outfile_direct(stdout, "-", writer, b, err, len);
-
-    char target[PATH_MAX];
-    struct stat st;
-    int e = 0;
-    fb__of_kind kind = fb__outfile_resolve(path, target, sizeof target, &st, &e);
-    switch (kind) {
-    case FB__OF_DIRECTORY:
-        return fb__outfile_fail(err, len, FB_EINVAL, "cannot write '%s': is a directory", path);
-    case FB__OF_DANGLING:
-        return fb__outfile_fail(err, len, FB_EINVAL,
-                                "cannot write '%s': symbolic link to '%s', which does not exist",
-                                path, target);
-    case FB__OF_ERROR:
-        return fb__outfile_fail(err, len, FB_EIO, "cannot write '%s': %s", path, strerror(e));
-    case FB__OF_IN_PLACE: {
-        FILE *f = fopen(target, "w");
-        if (!f)
-            return fb__outfile_fail(err, len, FB_EIO, "cannot write '%s': %s", path,
-                                    strerror(errno));
-        int rc = fb__outfile_direct(f, path, writer, b, err, len);
+/* Writes one output in place: a descriptor, or a device / FIFO by name. */
+static int fb__outfile_in_place(const char *path, fb__of_kind kind, const char *target,
+                                const fb__outfile_job *job, const fb_bench *b, char *err,
+                                size_t len) {
+    if (kind == FB__OF_FD) {
+        int fd = fb__outfile_std_fd(strcmp(path, "-") ? target : "-");
+        if (fd == 1) return fb__outfile_direct(stdout, path, job, b, err, len);
+        if (fd == 2) return fb__outfile_direct(stderr, path, job, b, err, len);
+        int dfd = dup(fd);
+        FILE *f = dfd >= 0 ? fdopen(dfd, "w") : NULL;
+        if (!f) {
+            int e = errno;
+            if (dfd >= 0) close(dfd);
+            return fb__outfile_fail(err, len, FB_EIO, "cannot write '%s': %s", path, strerror(e));
+        }
+        int rc = fb__outfile_direct(f, path, job, b, err, len);
         if (fclose(f) != 0 && rc == FB_OK)
             rc = fb__outfile_fail(err, len, FB_EIO, "cannot write '%s': %s", path, strerror(errno));
         return rc;
     }
-    case FB__OF_NEW:
-    case FB__OF_REGULAR:
-        break;
-    }
-    bool exists = kind == FB__OF_REGULAR;
+    FILE *f = fopen(target, "w");
+    if (!f)
+        return fb__outfile_fail(err, len, FB_EIO, "cannot write '%s': %s", path, strerror(errno));
+    int rc = fb__outfile_direct(f, path, job, b, err, len);
+    if (fclose(f) != 0 && rc == FB_OK)
+        rc = fb__outfile_fail(err, len, FB_EIO, "cannot write '%s': %s", path, strerror(errno));
+    return rc;
+}
 
-    sigset_t old;
-    fb__outfile_block(&old);
-
-    int rc = FB_OK;
+/* Writes the temporary of one file to be renamed; FB_OK, or an error
+ * (the temporary removed, the reason in err). */
+static int fb__outfile_temp(const char *path, const char *target, bool exists, mode_t mode,
+                            const fb__outfile_job *job, const fb_bench *b, char *tmp,
+                            size_t tmp_len, char *err, size_t len) {
+    int rc = FB_OK, saved = 0;
     const char *why = NULL;
-    int saved = 0;
-    char tmp[PATH_MAX];
-    int fd = fb__outfile_create(target, tmp, sizeof tmp, 0666);
-    if (fd < 0) {
+    int fd = fb__outfile_create(target, tmp, tmp_len, 0666);
+    if (fd < 0)
+        return fb__outfile_fail(err, len, FB_EIO, "cannot write '%s': %s", path, strerror(errno));
+    /* replacing a file: keep its permissions (a new one has the umask's) */
+    if (exists) (void)fchmod(fd, mode & 07777);
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
         saved = errno;
+        close(fd);
         rc = FB_EIO;
     } else {
-        /* replacing a file: keep its permissions (a new one has the umask's) */
-        if (exists) (void)fchmod(fd, st.st_mode & 07777);
-        FILE *f = fdopen(fd, "w");
-        if (!f) {
-            saved = errno;
-            close(fd);
-            rc = FB_EIO;
-        } else {
-            rc = writer(b, f);
-            if (rc == FB_OK && fflush(f) != 0) rc = FB_EIO;
-            if (rc == FB_EIO) saved = errno;
-            if (rc == FB_OK && fsync(fileno(f)) != 0 && errno != EINVAL) {
-                saved = errno;
-                rc = FB_EIO;
-            }
-            if (fclose(f) != 0 && rc == FB_OK) {
-                saved = errno;
-                rc = FB_EIO;
-            }
-            if (rc != FB_OK && rc != FB_EIO) why = fb_strerror(rc);
-        }
-        if (rc == FB_OK && rename(tmp, target) != 0) {
+        rc = fb__outfile_run(job, b, f);
+        if (rc == FB_OK && fflush(f) != 0) rc = FB_EIO;
+        if (rc == FB_EIO) saved = errno;
+        if (rc == FB_OK && fsync(fileno(f)) != 0 && errno != EINVAL) {
             saved = errno;
             rc = FB_EIO;
         }
+        if (fclose(f) != 0 && rc == FB_OK) {
+            saved = errno;
+            rc = FB_EIO;
+        }
+        if (rc != FB_OK && rc != FB_EIO) why = fb_strerror(rc);
+    }
+    if (rc != FB_OK) {
+        unlink(tmp);
+        fb__outfile_fail(err, len, rc, "cannot write '%s': %s", path,
+                         why ? why : strerror(saved ? saved : EIO));
+    }
+    return rc;
+}
+
+int fb__outfile_write_set(const fb__outfile_job *jobs, size_t n, const fb_bench *b, char *err,
+                          size_t len) {
+    if (n > FB__OUTFILE_MAX_SET) return fb__outfile_fail(err, len, FB_EINVAL, "too many outputs");
+    char target[FB__OUTFILE_MAX_SET][PATH_MAX], tmp[FB__OUTFILE_MAX_SET][PATH_MAX];
+    fb__of_kind kind[FB__OUTFILE_MAX_SET];
+    struct stat st[FB__OUTFILE_MAX_SET];
+    bool temp_made[FB__OUTFILE_MAX_SET] = {false};
+    for (size_t i = 0; i < n; ++i) {
+        const char *path = jobs[i].path;
+        int e = 0;
+        if (!path || !*path || (!jobs[i].writer && !jobs[i].fn))
+            return fb__outfile_fail(err, len, FB_EINVAL, "empty file name");
+        if (!strcmp(path, "-")) {
+            kind[i] = FB__OF_FD;
+            snprintf(target[i], sizeof target[i], "-");
+            continue;
+        }
+        kind[i] = fb__outfile_resolve(path, target[i], sizeof target[i], &st[i], &e);
+        switch (kind[i]) {
+        case FB__OF_DIRECTORY:
+            return fb__outfile_fail(err, len, FB_EINVAL, "cannot write '%s': is a directory", path);
+        case FB__OF_DANGLING:
+            return fb__outfile_fail(
+                err, len, FB_EINVAL,
+                "cannot write '%s': symbolic link to '%s', which does not exist", path, target[i]);
+        case FB__OF_ERROR:
+            return fb__outfile_fail(err, len, e == ENAMETOOLONG ? FB_EINVAL : FB_EIO,
+                                    "cannot write '%s': %s", path, strerror(e));
+        default:
+            break;
+        }
+    }
+
+    /* 1. every file to be replaced: its complete temporary, with the
+     * signals blocked until the last rename */
+    sigset_t old;
+    fb__outfile_block(&old);
+    int rc = FB_OK;
+    for (size_t i = 0; i < n && rc == FB_OK; ++i) {
+        if (kind[i] != FB__OF_NEW && kind[i] != FB__OF_REGULAR) continue;
+        rc = fb__outfile_temp(jobs[i].path, target[i], kind[i] == FB__OF_REGULAR, st[i].st_mode,
+                              &jobs[i], b, tmp[i], sizeof tmp[i], err, len);
+        temp_made[i] = rc == FB_OK;
+    }
+    /* 2. all renamed, or none */
+    for (size_t i = 0; i < n; ++i) {
+        if (!temp_made[i]) continue;
         if (rc != FB_OK) {
-            unlink(tmp);
-        } else {
-            /* make the rename itself durable; best effort */
-            char dir[PATH_MAX];
-            fb__outfile_dir(target, dir, sizeof dir);
-            int dfd = open(dir, O_RDONLY);
-            if (dfd >= 0) {
-                (void)fsync(dfd);
-                close(dfd);
-            }
+            unlink(tmp[i]);
+            continue;
+        }
+        if (rename(tmp[i], target[i]) != 0) {
+            rc = fb__outfile_fail(err, len, FB_EIO, "cannot write '%s': %s", jobs[i].path,
+                                  strerror(errno));
+            unlink(tmp[i]);
+            continue;
+        }
+        /* make the rename itself durable; best effort */
+        char dir[PATH_MAX];
+        fb__outfile_dir(target[i], dir, sizeof dir);
+        int dfd = open(dir, O_RDONLY);
+        if (dfd >= 0) {
+            (void)fsync(dfd);
+            close(dfd);
         }
     }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (rc != FB_OK)
-        fb__outfile_fail(err, len, rc, "cannot write '%s': %s", path,
-                         why ? why : strerror(saved ? saved : EIO));
+    /* 3. the outputs written in place (streams: nothing to commit) */
+    for (size_t i = 0; i < n && rc == FB_OK; ++i)
+        if (kind[i] == FB__OF_FD || kind[i] == FB__OF_IN_PLACE)
+            rc = fb__outfile_in_place(jobs[i].path, kind[i], target[i], &jobs[i], b, err, len);
     return rc;
+}
+
+int fb__outfile_write(const char *path, fb__writer_fn writer, const fb_bench *b, char *err,
+                      size_t len) {
+    fb__outfile_job job = {"output", path, writer, NULL, NULL};
+    return fb__outfile_write_set(&job, 1, b, err, len);
+}
+
+int fb__outfile_write_fn(const char *path, fb__outfile_fn fn, void *ctx, char *err, size_t len) {
+    if (!fn) return fb__outfile_fail(err, len, FB_EINVAL, "no writer");
+    fb__outfile_job job = {"output", path, NULL, fn, ctx};
+    return fb__outfile_write_set(&job, 1, NULL, err, len);
 }

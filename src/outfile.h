@@ -14,8 +14,44 @@
  * exist and are not regular files (/dev/null, a FIFO) are written directly.
  * FB_OK, or a negative FB_E* with "cannot write 'path': reason" in err. */
 typedef int (*fb__writer_fn)(const fb_bench *b, FILE *f);
+typedef int (*fb__outfile_fn)(void *ctx, FILE *f);
 FB__PRIVATE int fb__outfile_check(const char *path, char *err, size_t len);
 FB__PRIVATE int fb__outfile_write(const char *path, fb__writer_fn writer, const fb_bench *b,
                                   char *err, size_t len);
+/* The same for any writer fn(ctx, f) (baselines: femtobench-compare's -output_md). */
+FB__PRIVATE int fb__outfile_write_fn(const char *path, fb__outfile_fn fn, void *ctx, char *err,
+                                     size_t len);
+
+/* The runner's outputs as one set (issue 17). option names the option in
+ * messages ("output_csv"). */
+typedef struct fb__outfile_job {
+    const char *option;
+    const char *path;
+    fb__writer_fn writer; /* writer(b, f); or, when NULL: */
+    fb__outfile_fn fn;    /* fn(ctx, f) */
+    void *ctx;
+} fb__outfile_job;
+#define FB__OUTFILE_MAX_SET 8
+/* Bytes a temporary name adds to the target's (".", ".tmp-", a pid). */
+#define FB__OUTFILE_TMP_EXTRA 26
+
+/* Before any benchmark runs: each path can be written (fb__outfile_check),
+ * no two are the same file under different spellings, and none is the file
+ * the table goes to (table_fd: 1 or 2, -1 when there is no table).
+ * FB_OK, or an error with "-option=path: reason" in err. */
+FB__PRIVATE int fb__outfile_check_set(const fb__outfile_job *jobs, size_t n, int table_fd,
+                                      char *err, size_t len);
+/* Writes every temporary, then renames them all with the signals blocked
+ * (all new or all old), then writes the outputs that go into a stream or
+ * device. FB_OK, or an error with the reason in err (nothing renamed when a
+ * temporary failed). */
+FB__PRIVATE int fb__outfile_write_set(const fb__outfile_job *jobs, size_t n, const fb_bench *b,
+                                      char *err, size_t len);
+/* The descriptor a path names by itself: 1 for "-" and /dev/stdout, 2 for
+ * /dev/stderr, N for /dev/fd/N and /proc/self/fd/N; else -1. */
+FB__PRIVATE int fb__outfile_std_fd(const char *path);
+/* The same after following symbolic links: the descriptor path writes
+ * into, or -1 for a file. */
+FB__PRIVATE int fb__outfile_fd_of(const char *path);
 
 #endif

@@ -10,6 +10,13 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#if FB_HAVE_VALGRIND
+#include <valgrind/callgrind.h>
+#endif
+
+extern char **environ; /* POSIX: the process's environment (fb__process_child_env) */
 
 #define FB__CONFIG_ERRORS_MAX 2048
 
@@ -39,7 +46,66 @@ static struct fb__process {
     bool perf_noted;
     /* FB_BENCHMARK registrations */
     fb__registration *registry;
-} fb__proc = {.lock = PTHREAD_MUTEX_INITIALIZER};
+    /* under Valgrind (read with the environment), and the mirror of
+     * Callgrind's dump counter: Callgrind numbers the dump files of a
+     * process 1, 2, 3, ...; femtobench counts its own dumps under vg_lock to
+     * know the file each one went to (src/valgrind.c checks the file's
+     * trigger line to be sure) */
+    fb__callgrind vg;
+    pthread_mutex_t vg_lock;
+    unsigned vg_dumps; /* under vg_lock */
+    /* for the runner's -valgrind */
+    char *path, *tmpdir;
+} fb__proc = {.lock = PTHREAD_MUTEX_INITIALIZER, .vg_lock = PTHREAD_MUTEX_INITIALIZER};
+
+void fb__process_callgrind_expand(const char *pattern, long pid, char *out, size_t len) {
+    size_t o = 0;
+    if (!len) return;
+    for (const char *p = pattern; *p && o + 1 < len; ++p) {
+        char buf[64] = "";
+        const char *add = buf;
+        if (p[0] == '%' && p[1] == 'p') {
+            snprintf(buf, sizeof buf, "%ld", pid);
+            ++p;
+        } else if (p[0] == '%' && p[1] == '%') {
+            buf[0] = '%';
+            ++p;
+        } else if (p[0] == '%' && p[1] == 'q' && p[2] == '{' && strchr(p + 3, '}')) {
+            const char *close = strchr(p + 3, '}');
+            char name[128];
+            snprintf(name, sizeof name, "%.*s", (int)(close - (p + 3)), p + 3);
+            add = getenv(name) ? getenv(name) : "";
+            p = close;
+        } else {
+            buf[0] = *p;
+        }
+        for (; *add && o + 1 < len; ++add) out[o++] = *add;
+    }
+    out[o] = '\0';
+}
+
+/* RUNNING_ON_VALGRIND, FEMTOBENCH_VALGRIND and the dump files' name. */
+static void fb__process_read_callgrind_locked(void) {
+    fb__callgrind *vg = &fb__proc.vg;
+    memset(vg, 0, sizeof *vg);
+#if FB_HAVE_VALGRIND
+    vg->on = RUNNING_ON_VALGRIND != 0;
+#endif
+    const char *e = getenv("FEMTOBENCH_VALGRIND");
+    vg->exact = vg->on && e && *e && strcmp(e, "0") != 0;
+    if (!vg->on) return;
+    const char *pattern = getenv("FEMTOBENCH_CALLGRIND_OUT");
+    char name[2048];
+    fb__process_callgrind_expand(pattern && *pattern ? pattern : "callgrind.out.%p", (long)getpid(),
+                                 name, sizeof name);
+    char cwd[1024] = ".";
+    /* Valgrind resolves a relative name against the starting directory */
+    if (name[0] != '/' && !getcwd(cwd, sizeof cwd)) snprintf(cwd, sizeof cwd, ".");
+    if (name[0] == '/')
+        snprintf(vg->base, sizeof vg->base, "%s", name);
+    else
+        snprintf(vg->base, sizeof vg->base, "%s/%s", cwd, name);
+}
 
 static void fb__process_read_env_locked(void) {
     const char *v = getenv("FEMTOBENCH_SUPPRESS_WARNINGS");
@@ -57,6 +123,13 @@ static void fb__process_read_env_locked(void) {
         fb__proc.config_bad = fb__config_parse(v, &fb__proc.config, mem);
         if (mem) fclose(mem);
     }
+    fb__process_read_callgrind_locked();
+    free(fb__proc.path);
+    v = getenv("PATH");
+    fb__proc.path = v && *v ? fb__strdup(v) : NULL;
+    free(fb__proc.tmpdir);
+    v = getenv("TMPDIR");
+    fb__proc.tmpdir = v && *v ? fb__strdup(v) : NULL;
     fb__proc.env_read = true;
 }
 
@@ -127,6 +200,14 @@ static void fb__process_sys_locked(void) {
 
 void fb__process_first_run(FILE *diag, int callsite) {
     fb__process_lock();
+    if (!fb__proc.first_run_done && fb__proc.vg.exact) {
+        /* counted under Callgrind: the machine does not change the counts,
+         * so no machine checks and no warnings (docs/valgrind.md) */
+        fb__proc.first_run_done = true;
+        fb__process_sys_locked();
+        fb__proc.sys.env = NULL;
+        fb__proc.env_printed = true;
+    }
     if (!fb__proc.first_run_done) {
         fb__env_check("/", callsite, &fb__proc.env);
         fb__proc.first_run_done = true;
@@ -146,7 +227,7 @@ void fb__process_first_run(FILE *diag, int callsite) {
 
 const fb__env_report *fb__process_env_report(void) {
     fb__process_lock();
-    const fb__env_report *r = fb__proc.first_run_done ? &fb__proc.env : NULL;
+    const fb__env_report *r = fb__proc.first_run_done && !fb__proc.vg.exact ? &fb__proc.env : NULL;
     fb__process_unlock();
     return r;
 }
@@ -182,6 +263,67 @@ fb__perf *fb__process_perf(FILE *diag) {
     return p;
 }
 
+const fb__callgrind *fb__process_callgrind(void) {
+    fb__process_lock();
+    fb__process_unlock();
+    return &fb__proc.vg;
+}
+
+unsigned fb__process_callgrind_dump(uint64_t n, const char *name, char *tag, size_t len) {
+    pthread_mutex_lock(&fb__proc.vg_lock);
+    unsigned k = ++fb__proc.vg_dumps;
+    snprintf(tag, len, "femtobench:%u:%llu:%s", k, (unsigned long long)n, name);
+#if FB_HAVE_VALGRIND
+    CALLGRIND_DUMP_STATS_AT(tag);
+#endif
+    pthread_mutex_unlock(&fb__proc.vg_lock);
+    return k;
+}
+
+const char *fb__process_path(void) {
+    fb__process_lock();
+    const char *p = fb__proc.path;
+    fb__process_unlock();
+    return p;
+}
+
+const char *fb__process_tmpdir(void) {
+    fb__process_lock();
+    const char *t = fb__proc.tmpdir;
+    fb__process_unlock();
+    return t;
+}
+
+char **fb__process_child_env(const char *const *set, size_t n) {
+    size_t have = 0;
+    while (environ && environ[have]) ++have;
+    char **env = calloc(have + n + 1, sizeof *env);
+    if (!env) return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < have; ++i) {
+        bool replaced = false;
+        for (size_t j = 0; j < n && !replaced; ++j) {
+            size_t name_len = strcspn(set[j], "=");
+            replaced = strncmp(environ[i], set[j], name_len) == 0 && environ[i][name_len] == '=';
+        }
+        if (!replaced) env[k++] = environ[i];
+    }
+    for (size_t j = 0; j < n; ++j) env[k++] = fb__str_unconst(set[j]);
+    env[k] = NULL;
+    return env;
+}
+
+void fb__process_forked(void) {
+    /* -isolate's child (src/isolate.c): the counters inherited from the
+     * parent count the parent's thread; close this copy and open new ones at
+     * the first run. Notes and warnings the parent printed stay printed. */
+    pthread_mutex_lock(&fb__proc.lock);
+    if (fb__proc.perf) fb__perf_close(fb__proc.perf);
+    fb__proc.perf = NULL;
+    fb__proc.perf_tried = false;
+    pthread_mutex_unlock(&fb__proc.lock);
+}
+
 void fb__register(fb__registration *reg) {
     /* constructors run before main, one at a time: no lock needed (nor
      * possible: the lock may not be usable before the process starts) */
@@ -189,7 +331,7 @@ void fb__register(fb__registration *reg) {
     fb__proc.registry = reg;
 }
 
-const fb__registration *fb__process_registry(void) { return fb__proc.registry; }
+fb__registration *fb__process_registry(void) { return fb__proc.registry; }
 
 void fb__process_reload(void) {
     pthread_mutex_lock(&fb__proc.lock);

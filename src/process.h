@@ -7,7 +7,12 @@
  *     stability report and facts (at the first run);
  *   - the counters, opened once by the first thread that measures;
  *   - which once-per-process diagnostics were printed;
- *   - the registry of FB_BENCHMARK functions.
+ *   - the registry of FB_BENCHMARK functions;
+ *   - under Valgrind (docs/valgrind.md): RUNNING_ON_VALGRIND,
+ *     FEMTOBENCH_VALGRIND and FEMTOBENCH_CALLGRIND_OUT, read once, and the
+ *     number of Callgrind dumps made so far, under a lock;
+ *   - for the runner's -valgrind: PATH and TMPDIR, read once, and the
+ *     environment a child process gets.
  * Nothing else in femtobench reads the environment or keeps process-wide
  * mutable state (except run.c's signal flag, which the OS forces). */
 #ifndef FB_PROCESS_H
@@ -55,7 +60,36 @@ FB__PRIVATE void fb__process_note_perf(FILE *diag, const char *why);
 
 /* The registered benchmarks (FB_BENCHMARK), linked by constructors before
  * main runs, then only read. */
-FB__PRIVATE const fb__registration *fb__process_registry(void);
+FB__PRIVATE fb__registration *fb__process_registry(void);
+
+/* Under Valgrind's Callgrind (src/valgrind.c, docs/valgrind.md), read once. */
+typedef struct fb__callgrind {
+    bool on;         /* RUNNING_ON_VALGRIND */
+    bool exact;      /* and FEMTOBENCH_VALGRIND set (not "" or "0"): counted runs */
+    char base[4096]; /* the dump files' absolute name, without Callgrind's ".<k>" */
+} fb__callgrind;
+FB__PRIVATE const fb__callgrind *fb__process_callgrind(void);
+/* Makes the process's next Callgrind dump (CALLGRIND_DUMP_STATS_AT) under a
+ * lock, with the trigger "femtobench:<k>:<n>:<name>" written to tag; returns
+ * k, the number Callgrind gives that dump's file (base.<k>). */
+FB__PRIVATE unsigned fb__process_callgrind_dump(uint64_t n, const char *name, char *tag,
+                                                size_t len);
+/* Expands Valgrind's file-name escapes in pattern (%p = pid, %q{VAR} = the
+ * environment variable VAR, %% = %) into out. */
+FB__PRIVATE void fb__process_callgrind_expand(const char *pattern, long pid, char *out, size_t len);
+
+/* For the runner's -valgrind: PATH and TMPDIR, read once (NULL when unset
+ * or empty). */
+FB__PRIVATE const char *fb__process_path(void);
+FB__PRIVATE const char *fb__process_tmpdir(void);
+/* The environment for a child process: this process's, with each "NAME=value"
+ * of set[0..n) replacing NAME's entry or added. A malloc'd NULL-terminated
+ * array (free the array only: its strings are borrowed), or NULL when out of
+ * memory. */
+FB__PRIVATE char **fb__process_child_env(const char *const *set, size_t n);
+
+/* In a child forked by -isolate: forget the parent's counters (issue 17). */
+FB__PRIVATE void fb__process_forked(void);
 
 /* Tests only: forget everything and read the environment again. */
 FB__PRIVATE void fb__process_reload(void);

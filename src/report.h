@@ -24,6 +24,18 @@ FB__PRIVATE void fb__table_sink(void *ctx, const fb_bench *b, const fb_result *r
 /* Starts a new table (the next row prints a header). */
 FB__PRIVATE void fb__table_restart(fb__table *t);
 
+/* For the comparison table (src/report_compare.c): the header of an ordinary
+ * table for r with extra leading columns (names[i], widths[i] including "| "
+ * and the trailing space); r's row without a relative column; text and code
+ * spans escaped for a table cell; the results' tables of fb_write_markdown
+ * (FB_OK or FB_EIO). */
+FB__PRIVATE void fb__md_header_lead(FILE *f, const fb_result *r, size_t n_lead,
+                                    const char *const *names, const int *widths);
+FB__PRIVATE void fb__md_row(FILE *f, const fb_result *r);
+FB__PRIVATE void fb__md_text(FILE *f, const char *s);
+FB__PRIVATE void fb__md_code(FILE *f, const char *s);
+FB__PRIVATE int fb__write_results_markdown(const fb_bench *b, FILE *f);
+
 /* The JSON writers with a given machine context (tests pass a fixed one;
  * fb_write_json and fb_write_gbench_json pass the process's). */
 FB__PRIVATE int fb__write_json_with(const fb_bench *b, FILE *f, const fb__sysinfo *si);

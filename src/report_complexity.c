@@ -2,6 +2,8 @@
 #include "report.h"
 
 #include "bench.h"
+#include "json.h"
+#include "numfmt.h"
 
 #include <string.h>
 
@@ -14,24 +16,36 @@ static void fb__write_fit_note(const fb__fit_set *s, FILE *f) {
               "O(1).\n",
               f);
         break;
-    case FB__CX_UNDECIDED:
+    case FB__CX_UNDECIDED: {
+        /* '.' whatever the locale (src/numfmt.c) */
+        char rise[32], lo[32], hi[32];
+        fb__fmt_double(rise, sizeof rise, s->rise, 3);
+        fb__fmt_double(lo, sizeof lo, s->n_min, 6);
+        fb__fmt_double(hi, sizeof hi, s->n_max, 6);
         fprintf(f,
-                "Not decided: the time rose %.3gx from N = %g to N = %g, but with %zu distinct N no "
+                "Not decided: the time rose %sx from N = %s to N = %s, but with %zu distinct N no "
                 "model is significantly better than O(1); measure 5 or more N.\n",
-                s->rise, s->n_min, s->n_max, s->distinct);
+                rise, lo, hi, s->distinct);
         break;
+    }
     case FB__CX_NOT_SEPARATED:
         for (size_t i = 0; i < s->candidates; i++)
-            fprintf(f, "%s%s", i == 0 ? "" : i + 1 == s->candidates ? " or " : ", ",
+            fprintf(f, "%s%s",
+                    i == 0                   ? ""
+                    : i + 1 == s->candidates ? " or "
+                                             : ", ",
                     s->candidate_names[i]);
         fputs(": these points do not tell them apart.\n", f);
         break;
-    case FB__CX_NO_FIT:
+    case FB__CX_NO_FIT: {
+        char err[32];
+        fb__fmt_fixed(err, sizeof err, s->fits[0].err_pct, 1);
         fprintf(f,
-                "No model fits these points: the best, %s, misses them by %.1f%% (a step, e.g. "
+                "No model fits these points: the best, %s, misses them by %s%% (a step, e.g. "
                 "a cache size, or noise).\n",
-                s->fits[0].name, s->fits[0].err_pct);
+                s->fits[0].name, err);
         break;
+    }
     case FB__CX_TWO_POINTS:
         fprintf(f, "A guess from 2 distinct N (the lower error wins); measure 5 or more N.\n");
         break;
@@ -48,9 +62,13 @@ int fb__write_fit_set(const fb__fit_set *s, FILE *f) {
         fputs("|   coefficient |   err% | complexity\n"
               "|--------------:|-------:|------------\n",
               f);
-        for (size_t i = 0; i < s->n; i++)
-            fprintf(f, "| %13g | %5.1f%% | %s\n", s->fits[i].coefficient, s->fits[i].err_pct,
-                    s->fits[i].name);
+        for (size_t i = 0; i < s->n; i++) {
+            /* %g / %.1f with '.' whatever the locale (src/numfmt.c) */
+            char coef[32], err[32];
+            fb__fmt_double(coef, sizeof coef, s->fits[i].coefficient, 6);
+            fb__fmt_fixed(err, sizeof err, s->fits[i].err_pct, 1);
+            fprintf(f, "| %13s | %5s%% | %s\n", coef, err, s->fits[i].name);
+        }
         fb__write_fit_note(s, f); /* issue 19 */
     }
     return ferror(f) ? FB_EIO : FB_OK;

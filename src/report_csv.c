@@ -1,4 +1,5 @@
-/* CSV: one header row, one row per result (docs/formats.md has the columns).
+/* CSV: one header row, one row per result, then one per alternative of each
+ * comparison with its relative, ci_low, ci_high (docs/formats.md has the columns).
  * RFC 4180 except for the line ending: rows end in LF, not CRLF (Python's
  * csv, pandas, R, spreadsheets and Unix tools all read LF; a line break
  * inside a quoted name stays the name's own character). Fields are quoted
@@ -9,6 +10,7 @@
 #include "report.h"
 
 #include "json.h"
+#include "valgrind.h" /* counted results (-valgrind) */
 
 #include <inttypes.h>
 #include <math.h>
@@ -46,19 +48,35 @@ static void fb__csv_num(FILE *f, double v) {
     fputs(buf, f);
 }
 
+static void fb__csv_row(FILE *f, const fb_result *r, const fb_comparison *cmp, size_t alt);
+
 int fb_write_csv(const fb_bench *b, FILE *f) {
     if (!b || !f) return FB_EINVAL;
-    fputs("title,name,unit,batch,complexityN,epochs,iterations,"
+    fputs("title,name,arg,unit,batch,complexityN,epochs,iterations,"
           "median_ns_per_unit,min_ns_per_unit,max_ns_per_unit,mean_ns_per_unit,err_pct",
           f);
     for (size_t c = 0; c < FB__CSV_NCOUNTERS; ++c) {
         const char *m = fb_measure_name(fb__csv_counters[c]);
         fprintf(f, ",%s_per_unit", m ? m : "");
     }
-    fputs(",total_s,error\n", f);
+    for (int m = 0; m < FB_VG_MEASURE_COUNT; ++m) /* -valgrind: exact counts */
+        fprintf(f, ",valgrind_%s_per_unit", fb_vg_measure_name((fb_vg_measure)m));
+    fputs(",total_s,error,relative,ci_low,ci_high\n", f);
 
-    for (size_t i = 0; i < fb_result_count(b); ++i) {
-        const fb_result *r = fb_result_at(b, i);
+    for (size_t i = 0; i < fb_result_count(b); ++i) fb__csv_row(f, fb_result_at(b, i), NULL, 0);
+    /* then each comparison: one row per alternative, with its ratio to the
+     * baseline and the interval (src/compare.c) */
+    for (size_t c = 0; c < fb_comparison_count(b); ++c) {
+        const fb_comparison *cmp = fb_comparison_at(b, c);
+        for (size_t a = 0; a < fb_comparison_size(cmp); ++a)
+            fb__csv_row(f, fb_comparison_result(cmp, a), cmp, a);
+    }
+    return fb__writer_finish(f);
+}
+
+/* One row; cmp (may be NULL) and alt give the comparison columns. */
+static void fb__csv_row(FILE *f, const fb_result *r, const fb_comparison *cmp, size_t alt) {
+    { /* (the body of the former loop over results) */
         const struct fb__summary *el = &r->summary[FB_ELAPSED];
         bool ok = !r->error;
         bool timed = ok && (r->has & FB__BIT(FB_ELAPSED));
@@ -67,6 +85,9 @@ int fb_write_csv(const fb_bench *b, FILE *f) {
         fb__csv_text(f, r->config.title);
         fputc(',', f);
         fb__csv_text(f, r->name);
+        fputc(',', f);
+        if (r->config.has_arg) /* issue 15: empty without one */
+            fprintf(f, "%" PRId64, r->config.arg);
         fputc(',', f);
         fb__csv_text(f, r->config.unit);
         fputc(',', f);
@@ -90,11 +111,20 @@ int fb_write_csv(const fb_bench *b, FILE *f) {
             fputc(',', f);
             if (ok && (r->has & FB__BIT(m))) fb__csv_num(f, r->summary[m].median / r->config.batch);
         }
+        for (int m = 0; m < FB_VG_MEASURE_COUNT; ++m) {
+            fputc(',', f);
+            if (ok) fb__csv_num(f, fb_result_valgrind(r, (fb_vg_measure)m) / r->config.batch);
+        }
         fputc(',', f);
         if (ok) fb__csv_num(f, r->total_s);
         fputc(',', f);
         if (r->error) fb__csv_text(f, r->error);
+        fputc(',', f);
+        if (cmp && !r->error) fb__csv_num(f, fb_comparison_ratio(cmp, alt));
+        fputc(',', f);
+        if (cmp && !r->error && alt) fb__csv_num(f, fb_comparison_low(cmp, alt));
+        fputc(',', f);
+        if (cmp && !r->error && alt) fb__csv_num(f, fb_comparison_high(cmp, alt));
         fputc('\n', f);
     }
-    return fb__writer_finish(f);
 }

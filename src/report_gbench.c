@@ -1,20 +1,32 @@
 /* Google Benchmark JSON (json_schema_version 1), so that compare.py,
  * github-action-benchmark, Bencher and Conbench read femtobench results.
  *
- * The mapping (docs/formats.md): a femtobench epoch is a GB repetition, so
- * each result gives one "iteration" row per epoch (repetitions = epochs,
- * which is what compare.py's U test needs as samples), then "_mean",
- * "_median" and "_stddev" aggregate rows (only with two epochs or more, as
- * GB does with one repetition). real_time is the time per unit (the table's
- * ns/unit: per-iteration time / batch); cpu_time repeats it because
- * femtobench measures wall time only. Counters are extra numeric fields,
- * per unit, with nanobench's names. */
-#include "report.h"
+ * The mapping (docs/formats.md). Row layouts:
+ *  - FB_GBENCH_MEDIAN (the default): one row per result, named as the
+ *    benchmark, with the median over its epochs. Dashboards
+ *    (github-action-benchmark's `googlecpp`, Bencher's `cpp_google`) take
+ *    every row as a data point keyed by name, so a name must appear once.
+ *  - FB_GBENCH_REPETITIONS: as GB with --benchmark_repetitions: a femtobench
+ *    epoch is a GB repetition, one "iteration" row per epoch (the samples of
+ *    compare.py's U test), then "_mean", "_median" and "_stddev" aggregate
+ *    rows (only with two epochs or more, as GB does with one repetition).
+ *  - FB_GBENCH_AGGREGATES: the aggregate rows only
+ *    (--benchmark_report_aggregates_only).
+ * real_time is the time per op call (per GB iteration), as GB writes it even
+ * for a batched benchmark, with bytes_per_second (unit "byte", "bytes" or
+ * "B") or items_per_second (other units) beside it when the batch is not 1.
+ * cpu_time repeats real_time because femtobench measures wall time only.
+ * Counters are extra numeric fields, per unit, with nanobench's names. */
+#include "report_gbench.h"
 
 #include "disturb.h"
 #include "json.h"
+#include "numfmt.h"
 #include "process.h"
+#include "registry.h" /* issue 15: a family's instances are one GB family */
+#include "result.h"
 #include "text.h"
+#include "valgrind.h" /* counted results (-valgrind) */
 
 #include <math.h>
 #include <stdlib.h>
@@ -41,12 +53,15 @@ static void fb__gb_unit(const fb_result *r, const char **label, double *seconds)
 }
 
 /* "name", "name/N" with a complexity N; a repeated run name gets "#2",
- * "#3", ... so that every run is its own benchmark for the tools. */
+ * "#3", ... so that every run is its own benchmark for the tools. An
+ * instance of a family is named "fn/arg" already (GB's own convention):
+ * "/N" is only added when N is not its argument. */
 static char *fb__gb_run_name(const fb_bench *b, size_t i, char **names) {
     const fb_result *r = fb_result_at(b, i);
     const char *name = r->name ? r->name : "";
     char n[64] = "";
-    if (r->config.complexity_n > 0) {
+    if (r->config.complexity_n > 0 &&
+        !(r->config.has_arg && r->config.complexity_n == (double)r->config.arg)) {
         n[0] = '/';
         fb__fmt_double(n + 1, sizeof n - 1, r->config.complexity_n, 0);
     }
@@ -63,8 +78,12 @@ static char *fb__gb_run_name(const fb_bench *b, size_t i, char **names) {
     }
 }
 
+/* One GB family per name, the instances of a family ("fn/8", "fn/64")
+ * counting as one: their names without "/<arg>" (issue 15). */
 static bool fb__gb_same_name(const fb_result *a, const fb_result *b) {
-    return strcmp(a->name ? a->name : "", b->name ? b->name : "") == 0;
+    size_t n = fb__result_series_len(a);
+    return n == fb__result_series_len(b) &&
+           strncmp(a->name ? a->name : "", b->name ? b->name : "", n) == 0;
 }
 
 typedef struct fb__gb_row {
@@ -95,43 +114,134 @@ static void fb__gb_counter(fb__json *j, fb_measure m, double v) {
     if (isfinite(v)) fb__json_knum(j, fb_measure_name(m), v);
 }
 
-static void fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row) {
+/* The rate field of a batched result ("bytes_per_second" or
+ * "items_per_second"), or NULL when the batch is 1 and the unit not bytes. */
+static const char *fb__gb_rate_key(const fb_result *r) {
+    const char *u = r->config.unit ? r->config.unit : "";
+    bool bytes = !strcmp(u, "byte") || !strcmp(u, "bytes") || !strcmp(u, "B");
+    if (bytes) return "bytes_per_second";
+    return r->config.batch != 1 ? "items_per_second" : NULL;
+}
+
+/* Units per second at `s_per_call` seconds per call (left out when 0). */
+static void fb__gb_rate(fb__json *j, const fb_result *r, double s_per_call) {
+    const char *key = fb__gb_rate_key(r);
+    if (key && s_per_call > 0 && isfinite(s_per_call))
+        fb__json_knum(j, key, r->config.batch / s_per_call);
+}
+
+/* mean, median, sample stddev of v[0..n) (n >= 2); sorts v. */
+static void fb__gb_spread(double *v, size_t n, double out[3]) {
+    double sum = 0, ss = 0;
+    for (size_t i = 0; i < n; ++i) sum += v[i];
+    double mean = sum / (double)n;
+    for (size_t i = 0; i < n; ++i) ss += (v[i] - mean) * (v[i] - mean);
+    out[0] = mean;
+    out[1] = fb__median(v, n);
+    out[2] = sqrt(ss / (double)(n - 1));
+}
+
+static void fb__gb_error_row(fb__json *j, const fb_result *r, fb__gb_row w) {
+    /* as GB reports a benchmark that failed: one iteration row */
+    w.repetitions = 1;
+    fb__gb_head(j, &w, "", false);
+    fb__json_ku64(j, "repetition_index", 0);
+    fb__json_ku64(j, "threads", 1);
+    fb__json_kbool(j, "error_occurred", true);
+    fb__json_kstr(j, "error_message", r->error ? r->error : "no time was measured");
+    fb__json_ku64(j, "iterations", 0);
+    fb__gb_times(j, &w, 0);
+    fb__json_end_obj(j);
+}
+
+/* A result counted under Callgrind (-valgrind) has no time: one iteration
+ * row over the n2 - n1 iterations that make the count, times 0, and the
+ * exact counts per unit as counters named valgrind_<measure>. */
+static void fb__gb_counted(fb__json *j, const fb_result *r, fb__gb_row *w) {
+    w->repetitions = 1;
+    fb__gb_head(j, w, "", false);
+    fb__json_ku64(j, "repetition_index", 0);
+    fb__json_ku64(j, "threads", 1);
+    fb__json_ku64(j, "iterations", r->vg->n2 - r->vg->n1);
+    fb__gb_times(j, w, 0);
+    for (int m = 0; m < FB_VG_MEASURE_COUNT; ++m) {
+        double v = fb_result_valgrind(r, (fb_vg_measure)m) / r->config.batch;
+        char key[64];
+        snprintf(key, sizeof key, "valgrind_%s", fb_vg_measure_name((fb_vg_measure)m));
+        if (isfinite(v)) fb__json_knum(j, key, v);
+    }
+    fb__json_end_obj(j);
+}
+
+/* Returns FB_OK or FB_ENOMEM (scratch for the aggregate rates). */
+static int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row, int rows) {
     fb__gb_row w = *row;
     double tu_s;
     fb__gb_unit(r, &w.unit, &tu_s);
+    if (r->vg && !r->error) {
+        fb__gb_counted(j, r, &w);
+        return FB_OK;
+    }
     if (r->error || !(r->has & FB__BIT(FB_ELAPSED)) || !r->values[FB_ELAPSED] || r->epochs == 0) {
-        /* as GB reports a benchmark that failed: one iteration row */
+        fb__gb_error_row(j, r, w);
+        return FB_OK;
+    }
+    double t_scale = 1.0 / tu_s; /* s per call -> time units per call */
+    const struct fb__summary *el = &r->summary[FB_ELAPSED];
+    if (rows == FB_GBENCH_MEDIAN) {
+        /* one row: the median per call; iterations: every call measured */
         w.repetitions = 1;
         fb__gb_head(j, &w, "", false);
         fb__json_ku64(j, "repetition_index", 0);
         fb__json_ku64(j, "threads", 1);
-        fb__json_kbool(j, "error_occurred", true);
-        fb__json_kstr(j, "error_message", r->error ? r->error : "no time was measured");
-        fb__json_ku64(j, "iterations", 0);
-        fb__gb_times(j, &w, 0);
+        fb__json_ku64(j, "iterations", r->total_iterations);
+        fb__gb_times(j, &w, el->median * t_scale);
+        fb__gb_rate(j, r, el->median);
+        for (int m = 1; m < FB_MEASURE_COUNT; ++m)
+            if ((r->has & FB__BIT(m)) && r->values[m])
+                fb__gb_counter(j, (fb_measure)m, r->summary[m].median / r->config.batch);
         fb__json_end_obj(j);
-        return;
+        return FB_OK;
     }
-    double t_scale = 1.0 / (r->config.batch * tu_s); /* s per iteration -> time units per unit */
     /* issue 19: the repetitions are the epochs the statistics use (not the
      * disturbed or superseded ones), so compare.py's U test sees the same
      * samples as the aggregates */
     w.repetitions = 0;
     for (size_t e = 0; e < r->epochs; ++e)
         if (!r->epoch_flags || !(r->epoch_flags[e] & FB__EPOCH_DROPPED)) w.repetitions++;
-    for (size_t e = 0, index = 0; e < r->epochs; ++e) {
+    bool epoch_rows = rows == FB_GBENCH_REPETITIONS || w.repetitions < 2;
+    for (size_t e = 0, index = 0; epoch_rows && e < r->epochs; ++e) {
         if (r->epoch_flags && (r->epoch_flags[e] & FB__EPOCH_DROPPED)) continue;
         fb__gb_head(j, &w, "", false);
         fb__json_ku64(j, "repetition_index", index++);
         fb__json_ku64(j, "threads", 1);
         fb__json_ku64(j, "iterations", r->iterations[e]);
         fb__gb_times(j, &w, r->values[FB_ELAPSED][e] * t_scale);
+        fb__gb_rate(j, r, r->values[FB_ELAPSED][e]);
         for (int m = 1; m < FB_MEASURE_COUNT; ++m)
             if ((r->has & FB__BIT(m)) && r->values[m])
                 fb__gb_counter(j, (fb_measure)m, r->values[m][e] / r->config.batch);
         fb__json_end_obj(j);
     }
-    if (w.repetitions < 2) return;
+    if (w.repetitions < 2) return FB_OK;
+    /* the rate's aggregates are over the per-epoch rates, as GB aggregates
+     * a counter over its repetitions (issue 19: the epochs used only) */
+    double rate[3] = {0, 0, 0};
+    bool has_rate = fb__gb_rate_key(r) != NULL;
+    if (has_rate) {
+        double *v = malloc(r->epochs * sizeof *v);
+        if (!v) return FB_ENOMEM;
+        size_t n = 0;
+        for (size_t e = 0; e < r->epochs; ++e) {
+            if (r->epoch_flags && (r->epoch_flags[e] & FB__EPOCH_DROPPED)) continue;
+            if (r->values[FB_ELAPSED][e] > 0) v[n++] = r->config.batch / r->values[FB_ELAPSED][e];
+        }
+        if (n >= 2)
+            fb__gb_spread(v, n, rate);
+        else
+            has_rate = false;
+        free(v);
+    }
     static const char *const aggs[3] = {"mean", "median", "stddev"};
     for (int a = 0; a < 3; ++a) {
         char suffix[16];
@@ -146,13 +256,16 @@ static void fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row
             double scale = m == FB_ELAPSED ? t_scale : 1.0 / r->config.batch;
             const struct fb__summary *s = &r->summary[m];
             double v = a == 0 ? s->mean * scale : a == 1 ? s->median * scale : s->stddev * scale;
-            if (m == FB_ELAPSED)
+            if (m == FB_ELAPSED) {
                 fb__gb_times(j, &w, v);
-            else
+                if (has_rate) fb__json_knum(j, fb__gb_rate_key(r), rate[a]);
+            } else {
                 fb__gb_counter(j, (fb_measure)m, v);
+            }
         }
         fb__json_end_obj(j);
     }
+    return FB_OK;
 }
 
 static void fb__gb_context(fb__json *j, const fb__sysinfo *si) {
@@ -175,8 +288,8 @@ static void fb__gb_context(fb__json *j, const fb__sysinfo *si) {
     fb__json_end_obj(j);
 }
 
-int fb__write_gbench_json_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
-    if (!b || !f || !si) return FB_EINVAL;
+int fb__write_gbench_json_rows_with(const fb_bench *b, FILE *f, const fb__sysinfo *si, int rows) {
+    if (!b || !f || !si || rows < FB_GBENCH_MEDIAN || rows > FB_GBENCH_AGGREGATES) return FB_EINVAL;
     size_t n = fb_result_count(b);
     char **names = calloc(n ? n : 1, sizeof *names);
     size_t *family = calloc(n ? n : 1, sizeof *family);
@@ -209,11 +322,42 @@ int fb__write_gbench_json_with(const fb_bench *b, FILE *f, const fb__sysinfo *si
                 family[i] = family[first];
             }
             row.family = family[i];
-            fb__gb_result(&j, r, &row);
+            if (rc == FB_OK) rc = fb__gb_result(&j, r, &row, rows);
+        }
+        /* each alternative of a comparison: rows named title/name, a family
+         * of their own (src/compare.c) */
+        for (size_t c = 0; c < fb_comparison_count(b) && rc == FB_OK; ++c) {
+            const fb_comparison *cmp = fb_comparison_at(b, c);
+            for (size_t a = 0; a < fb_comparison_size(cmp); ++a) {
+                const fb_result *r = fb_comparison_result(cmp, a);
+                /* a comparison repeated under one title: #2, #3, ... as above */
+                unsigned seen = 1;
+                for (size_t q = 0; q < c; ++q) {
+                    const fb_comparison *o = fb_comparison_at(b, q);
+                    for (size_t p = 0; p < fb_comparison_size(o); ++p)
+                        seen += strcmp(fb_comparison_title(o), r->config.title) == 0 &&
+                                strcmp(fb_comparison_name(o, p), r->name) == 0;
+                }
+                size_t len = strlen(r->config.title) + strlen(r->name) + 16;
+                char *name = malloc(len);
+                if (!name) {
+                    rc = FB_ENOMEM;
+                    break;
+                }
+                if (seen > 1)
+                    snprintf(name, len, "%s/%s#%u", r->config.title, r->name, seen);
+                else
+                    snprintf(name, len, "%s/%s", r->config.title, r->name);
+                fb__gb_row row = {name, families++, 0, 0, "ns"};
+                rc = fb__gb_result(&j, r, &row, rows);
+                free(name);
+                if (rc != FB_OK) break;
+            }
         }
         fb__json_end_arr(&j);
         fb__json_end_obj(&j);
-        rc = fb__writer_finish(f);
+        int frc = fb__writer_finish(f);
+        if (rc == FB_OK) rc = frc;
     }
     for (size_t i = 0; names && i < n; ++i) free(names[i]);
     free(names);
@@ -221,7 +365,15 @@ int fb__write_gbench_json_with(const fb_bench *b, FILE *f, const fb__sysinfo *si
     return rc;
 }
 
-int fb_write_gbench_json(const fb_bench *b, FILE *f) {
+int fb__write_gbench_json_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
+    return fb__write_gbench_json_rows_with(b, f, si, FB_GBENCH_MEDIAN);
+}
+
+int fb_write_gbench_json_rows(const fb_bench *b, FILE *f, int rows) {
     if (!b || !f) return FB_EINVAL;
-    return fb__write_gbench_json_with(b, f, fb__process_sysinfo());
+    return fb__write_gbench_json_rows_with(b, f, fb__process_sysinfo(), rows);
+}
+
+int fb_write_gbench_json(const fb_bench *b, FILE *f) {
+    return fb_write_gbench_json_rows(b, f, FB_GBENCH_MEDIAN);
 }

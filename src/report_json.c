@@ -7,6 +7,10 @@
 #include "bench.h"
 #include "json.h"
 #include "process.h"
+#include "valgrind.h" /* counted results (-valgrind) */
+#include "registry.h" /* issue 15: fit groups of families */
+
+#include <stdlib.h>
 
 #include <string.h>
 
@@ -88,10 +92,46 @@ static void fb__jr_epochs_used(fb__json *j, const fb_result *r) {
                   r->stopped_by >= 0 && r->stopped_by < 3 ? stops[r->stopped_by] : "epochs");
 }
 
+/* "valgrind": the exact counts of a result counted under Callgrind
+ * (docs/valgrind.md), null otherwise. */
+static void fb__jr_valgrind(fb__json *j, const fb_result *r) {
+    const struct fb__vg_result *g = r->vg;
+    if (!g) {
+        fb__json_knull(j, "valgrind");
+        return;
+    }
+    fb__json_obj(j, "valgrind", false);
+    fb__json_kstr(j, "tool", "callgrind");
+    fb__json_kbool(j, "cache_sim", g->cache);
+    fb__json_arr(j, "iterations", true);
+    fb__json_ku64(j, NULL, g->n1);
+    fb__json_ku64(j, NULL, g->n2);
+    fb__json_end_arr(j);
+    fb__json_obj(j, "events", false);
+    for (int e = 0; e < FB__VG_EVENTS; ++e) {
+        if (!(g->have & (1u << e))) continue;
+        fb__json_arr(j, fb__vg_event_name(e), true);
+        fb__json_ku64(j, NULL, g->c1[e]);
+        fb__json_ku64(j, NULL, g->c2[e]);
+        fb__json_end_arr(j);
+    }
+    fb__json_end_obj(j);
+    fb__json_obj(j, "per_iteration", true);
+    for (int m = 0; m < FB_VG_MEASURE_COUNT; ++m)
+        if (!r->error && g->per_iter[m] == g->per_iter[m]) /* not NAN */
+            fb__json_knum(j, fb_vg_measure_name((fb_vg_measure)m), g->per_iter[m]);
+    fb__json_end_obj(j);
+    fb__json_end_obj(j);
+}
+
 static void fb__jr_result(fb__json *j, const fb_result *r) {
     fb__json_obj(j, NULL, false);
     fb__json_kstr(j, "title", r->config.title);
     fb__json_kstr(j, "name", r->name);
+    if (r->config.has_arg) /* issue 15: the argument of a family's instance */
+        fb__json_kint(j, "arg", r->config.arg);
+    else
+        fb__json_knull(j, "arg");
     fb__json_kstr(j, "unit", r->config.unit);
     fb__json_kstr(j, "error", r->error);
     fb__json_knum(j, "batch", r->config.batch);
@@ -140,17 +180,38 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
         fb__json_end_obj(j);
     }
     fb__json_end_arr(j);
+    fb__jr_valgrind(j, r);
     fb__json_end_obj(j);
 }
 
-/* One entry per benchmark name that has results with a complexity N, in
- * the order the names first appear: the fits stored with the results. */
+/* One entry per fit group with a complexity N, in the order the groups
+ * first appear: a benchmark name (its fit stored with the results), or a
+ * family's series whose instances set N (issue 15, src/registry.c: fitted
+ * here over the series, which no stored fit covers). */
 static void fb__jr_complexity(fb__json *j, const fb_bench *b) {
     fb__json_arr(j, "complexity", false);
-    for (size_t i = 0; i < b->n_fits; ++i) {
-        const fb__fit_set *s = &b->fits[i];
+    const fb_result *const *rs = (const fb_result *const *)b->results;
+    for (size_t i = 0; i < b->n_results; ++i) {
+        const fb_result *r = rs[i];
+        if (!r->name || fb__fit_group_first(rs, b->n_results, i) != i) continue;
+        fb__fit_set own;
+        const fb__fit_set *s = NULL;
+        size_t len = strlen(r->name);
+        if (fb__fit_family_wide(rs, b->n_results, i)) {
+            len = fb__result_series_len(r);
+            if (fb__fit_group(rs, b->n_results, i, &own) == FB_OK) s = &own;
+        } else {
+            s = fb__bench_fit(b, r->name);
+        }
+        if (!s) continue;
         fb__json_obj(j, NULL, false);
-        fb__json_kstr(j, "name", s->name);
+        char *name = malloc(len + 1);
+        if (name) {
+            memcpy(name, r->name, len);
+            name[len] = '\0';
+        }
+        fb__json_kstr(j, "name", name ? name : r->name);
+        free(name);
         fb__json_arr(j, "fits", false);
         for (size_t k = 0; k < s->n && k < FB_FIT_MODELS; ++k) {
             fb__json_obj(j, NULL, true);
@@ -162,13 +223,53 @@ static void fb__jr_complexity(fb__json *j, const fb_bench *b) {
         }
         fb__json_end_arr(j);
         /* issue 19: what the fit says, and the models it names */
-        static const char *const verdicts[] = {"model",     "not_separated", "no_fit",
-                                               "flat",      "undecided",     "two_points"};
+        static const char *const verdicts[] = {"model", "not_separated", "no_fit",
+                                               "flat",  "undecided",     "two_points"};
         fb__json_kstr(j, "verdict",
                       s->n && s->verdict >= 0 && s->verdict < 6 ? verdicts[s->verdict] : NULL);
         fb__json_arr(j, "candidates", true);
         for (size_t k = 0; s->n && k < s->candidates; ++k)
             fb__json_kstr(j, NULL, s->candidate_names[k]);
+        fb__json_end_arr(j);
+        fb__json_end_obj(j);
+    }
+    fb__json_end_arr(j);
+}
+
+/* The paired comparisons (src/compare.c): per alternative its ratio to the
+ * baseline, the interval, the per-round log ratios and its epochs as a
+ * result record. */
+static void fb__jr_comparisons(fb__json *j, const fb_bench *b) {
+    fb__json_arr(j, "comparisons", false);
+    for (size_t c = 0; c < fb_comparison_count(b); ++c) {
+        const fb_comparison *cmp = fb_comparison_at(b, c);
+        size_t n = fb_comparison_size(cmp), rounds = fb_comparison_rounds(cmp);
+        fb__json_obj(j, NULL, false);
+        fb__json_kstr(j, "title", fb_comparison_title(cmp));
+        fb__json_ku64(j, "rounds", rounds);
+        fb__json_ku64(j, "preempted", fb_comparison_preempted(cmp));
+        fb__json_ku64(j, "iterations", fb_comparison_iterations(cmp));
+        fb__json_knum(j, "confidence", fb_comparison_confidence(cmp));
+        fb__json_kstr(j, "fastest", fb_comparison_name(cmp, fb_comparison_fastest(cmp)));
+        fb__json_arr(j, "alternatives", false);
+        for (size_t a = 0; a < n; ++a) {
+            fb__json_obj(j, NULL, false);
+            fb__json_kstr(j, "name", fb_comparison_name(cmp, a));
+            fb__json_kbool(j, "baseline", a == 0);
+            fb__json_knum(j, "ratio", fb_comparison_ratio(cmp, a));
+            fb__json_knum(j, "low", fb_comparison_low(cmp, a));
+            fb__json_knum(j, "high", fb_comparison_high(cmp, a));
+            fb__json_kbool(j, "significant", fb_comparison_significant(cmp, a));
+            fb__json_ku64(j, "tied", fb_comparison_tied(cmp, a));
+            fb__json_arr(j, "log_ratios", true);
+            for (size_t r = 0; r < rounds; ++r)
+                fb__json_knum(j, NULL, fb_comparison_log_ratio(cmp, a, r));
+            fb__json_end_arr(j);
+            fb__json_end_obj(j);
+        }
+        fb__json_end_arr(j);
+        fb__json_arr(j, "results", false);
+        for (size_t a = 0; a < n; ++a) fb__jr_result(j, fb_comparison_result(cmp, a));
         fb__json_end_arr(j);
         fb__json_end_obj(j);
     }
@@ -188,6 +289,7 @@ int fb__write_json_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
     for (size_t i = 0; i < fb_result_count(b); ++i) fb__jr_result(&j, fb_result_at(b, i));
     fb__json_end_arr(&j);
     fb__jr_complexity(&j, b);
+    fb__jr_comparisons(&j, b);
     fb__json_end_obj(&j);
     return fb__writer_finish(f);
 }

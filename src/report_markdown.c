@@ -1,8 +1,10 @@
 /* The markdown table: the default output. Reads results, never measures. */
 #include "report.h"
 
+#include "numfmt.h"
 #include "process.h"
 #include "text.h"
+#include "valgrind.h" /* counted results (-valgrind) */
 
 #include <math.h>
 #include <stdlib.h>
@@ -19,14 +21,31 @@ typedef enum {
     FB__COL_IPC,
     FB__COL_BRA,
     FB__COL_MISS,
+    FB__COL_VG_L1,    /* -valgrind=cache: "L1 miss/op" */
+    FB__COL_VG_LL,    /* "LL miss/op" */
+    FB__COL_VG_BMISS, /* "bra miss%" */
     FB__COL_TOTAL,
     FB__COLS
 } fb__col;
 
 /* cell width including the leading "| " and the trailing space */
-static const int fb__md_width[FB__COLS] = {11, 14, 22, 22, 10, 18, 18, 9, 17, 10, 12};
+static const int fb__md_width[FB__COLS] = {11, 14, 22, 22, 10, 18, 18, 9, 17, 10, 17, 17, 12, 12};
 
 static bool fb__md_has_col(const fb_result *r, fb__col c) {
+    if (r->vg) { /* counted under Callgrind: counts instead of times */
+        switch (c) {
+        case FB__COL_N:
+            return r->config.complexity_n > 0;
+        case FB__COL_INS:
+            return true;
+        case FB__COL_VG_L1:
+        case FB__COL_VG_LL:
+        case FB__COL_VG_BMISS:
+            return r->vg->cache;
+        default:
+            return false;
+        }
+    }
     switch (c) {
     case FB__COL_RELATIVE:
         return r->config.relative;
@@ -42,6 +61,10 @@ static bool fb__md_has_col(const fb_result *r, fb__col c) {
         return fb_result_has(r, FB_BRANCHINSTRUCTIONS);
     case FB__COL_MISS:
         return fb_result_has(r, FB_BRANCHINSTRUCTIONS) && fb_result_has(r, FB_BRANCHMISSES);
+    case FB__COL_VG_L1:
+    case FB__COL_VG_LL:
+    case FB__COL_VG_BMISS:
+        return false;
     default:
         return true;
     }
@@ -84,14 +107,31 @@ static void fb__md_put_code(FILE *f, const char *s) {
     for (size_t i = 0; i <= longest; ++i) fputc('`', f);
 }
 
+/* Every cell's text is escaped like a name (issue 17: the header's unit and
+ * time-unit label too), then right-aligned. */
 static void fb__md_cell(FILE *f, fb__col c, const char *text) {
-    fprintf(f, "| %*s ", fb__md_width[c] - 3, text);
+    char esc[512];
+    FILE *m = fmemopen(esc, sizeof esc, "w");
+    if (!m) {
+        fprintf(f, "| %*s ", fb__md_width[c] - 3, "?");
+        return;
+    }
+    fb__md_put_text(m, text);
+    long n = ftell(m);
+    fclose(m);
+    if (n < 0 || (size_t)n >= sizeof esc) { /* never cut an escape in two */
+        fprintf(f, "| %*s ", fb__md_width[c] - 3, "...");
+        return;
+    }
+    esc[n] = '\0';
+    fprintf(f, "| %*s ", fb__md_width[c] - 3, esc);
 }
 
 /* The header cell of column c for result r. */
 static void fb__md_col_name(const fb_result *r, fb__col c, char *name, size_t len) {
     static const char *const fixed[FB__COLS] = {
-        "relative", "complexityN", NULL, NULL, "err%", NULL, NULL, "IPC", NULL, "miss%", "total"};
+        "relative", "complexityN", NULL,    NULL, "err%", NULL,        NULL,
+        "IPC",      NULL,          "miss%", NULL, NULL,   "bra miss%", "total"};
     switch (c) {
     case FB__COL_TIME:
         snprintf(name, len, "%s/%s", r->config.time_unit_label, r->config.unit);
@@ -107,6 +147,12 @@ static void fb__md_col_name(const fb_result *r, fb__col c, char *name, size_t le
         break;
     case FB__COL_BRA:
         snprintf(name, len, "bra/%s", r->config.unit);
+        break;
+    case FB__COL_VG_L1:
+        snprintf(name, len, "L1 miss/%s", r->config.unit);
+        break;
+    case FB__COL_VG_LL:
+        snprintf(name, len, "LL miss/%s", r->config.unit);
         break;
     default:
         snprintf(name, len, "%s", fixed[c]);
@@ -128,7 +174,11 @@ static void fb__md_header_text(const fb_result *r, char *out, size_t len) {
     if (o < len) snprintf(out + o, len - o, "|%s", r->config.title);
 }
 
-static void fb__md_print_header(FILE *f, const fb_result *r) {
+/* The header with n_lead extra columns in front (a comparison's relative
+ * and 95% CI; src/report_compare.c). */
+void fb__md_header_lead(FILE *f, const fb_result *r, size_t n_lead, const char *const *names,
+                        const int *widths) {
+    for (size_t i = 0; i < n_lead; ++i) fprintf(f, "| %*s ", widths[i] - 3, names[i]);
     for (int c = 0; c < FB__COLS; ++c) {
         if (!fb__md_has_col(r, (fb__col)c)) continue;
         char name[64];
@@ -138,6 +188,11 @@ static void fb__md_print_header(FILE *f, const fb_result *r) {
     fputs("| ", f);
     fb__md_put_text(f, r->config.title);
     fputc('\n', f);
+    for (size_t i = 0; i < n_lead; ++i) {
+        fputc('|', f);
+        for (int k = 0; k < widths[i] - 2; ++k) fputc('-', f);
+        fputc(':', f);
+    }
     for (int c = 0; c < FB__COLS; ++c) {
         if (!fb__md_has_col(r, (fb__col)c)) continue;
         fputc('|', f);
@@ -145,6 +200,10 @@ static void fb__md_print_header(FILE *f, const fb_result *r) {
         fputc(':', f);
     }
     fputs("|:----------\n", f);
+}
+
+static void fb__md_print_header(FILE *f, const fb_result *r) {
+    fb__md_header_lead(f, r, 0, NULL, NULL);
 }
 
 static void fb__md_num(FILE *f, fb__col c, double v, int decimals, const char *suffix) {
@@ -198,10 +257,28 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
         case FB__COL_ERR:
             fb__md_num(f, (fb__col)c, fb_result_err_pct(r, FB_ELAPSED), 1, "%");
             break;
-        case FB__COL_INS:
-            fb__md_num(f, (fb__col)c, fb_result_median(r, FB_INSTRUCTIONS) / r->config.batch, 2,
+        case FB__COL_INS: /* exact under Callgrind, else the counter's median */
+            fb__md_num(f, (fb__col)c,
+                       (r->vg ? fb_result_valgrind(r, FB_VG_INSTRUCTIONS)
+                              : fb_result_median(r, FB_INSTRUCTIONS)) /
+                           r->config.batch,
+                       2, "");
+            break;
+        case FB__COL_VG_L1:
+            fb__md_num(f, (fb__col)c, fb_result_valgrind(r, FB_VG_L1_MISSES) / r->config.batch, 2,
                        "");
             break;
+        case FB__COL_VG_LL:
+            fb__md_num(f, (fb__col)c, fb_result_valgrind(r, FB_VG_LL_MISSES) / r->config.batch, 2,
+                       "");
+            break;
+        case FB__COL_VG_BMISS: {
+            double bra = fb_result_valgrind(r, FB_VG_BRANCHES);
+            fb__md_num(f, (fb__col)c,
+                       bra > 0 ? 100.0 * fb_result_valgrind(r, FB_VG_BRANCH_MISSES) / bra : NAN, 2,
+                       "%");
+            break;
+        }
         case FB__COL_CYC:
             fb__md_num(f, (fb__col)c, fb_result_median(r, FB_CPUCYCLES) / r->config.batch, 2, "");
             break;
@@ -234,14 +311,27 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
     fb__md_put_code(f, r->name);
     if (unstable) {
         double avg = r->epochs ? (double)r->total_iterations / (double)r->epochs : 0;
-        fprintf(f, " (Unstable with ~%.1f iters. Increase `min_epoch_iterations` to e.g. %.0f)",
-                avg, ceil(avg * 10));
+        char a[64], e[64]; /* '.' whatever the locale (src/numfmt.c) */
+        fb__fmt_fixed(a, sizeof a, avg, 1);
+        fb__fmt_fixed(e, sizeof e, ceil(avg * 10), 0);
+        fprintf(f, " (Unstable with ~%s iters. Increase `min_epoch_iterations` to e.g. %s)", a, e);
     }
-    if (slow)
-        fprintf(f, " (core in a slow episode: a 1-cycle loop ran at %.1f cycles)",
-                r->probe[1] >= r->probe[0] || isnan(r->probe[0]) ? r->probe[1] : r->probe[0]);
+    if (slow) {
+        char c[64]; /* '.' whatever the locale (src/numfmt.c) */
+        fb__fmt_fixed(c, sizeof c,
+                      r->probe[1] >= r->probe[0] || isnan(r->probe[0]) ? r->probe[1] : r->probe[0],
+                      1);
+        fprintf(f, " (core in a slow episode: a 1-cycle loop ran at %s cycles)", c);
+    }
     fputc('\n', f);
 }
+
+/* For src/report_compare.c. */
+void fb__md_row(FILE *f, const fb_result *r) {
+    fb__md_print_row(f, r, NULL, fb__process_suppressed());
+}
+void fb__md_text(FILE *f, const char *s) { fb__md_put_text(f, s); }
+void fb__md_code(FILE *f, const char *s) { fb__md_put_code(f, s); }
 
 void fb__table_sink(void *ctx, const fb_bench *b, const fb_result *r) {
     fb__table *t = ctx;
@@ -261,8 +351,9 @@ void fb__table_sink(void *ctx, const fb_bench *b, const fb_result *r) {
 
 void fb__table_restart(fb__table *t) { t->last_out = NULL; }
 
-int fb_write_markdown(const fb_bench *b, FILE *f) {
-    if (!b || !f) return FB_EINVAL;
+/* The results' tables; fb_write_markdown (src/report_compare.c) adds the
+ * comparisons' after them. */
+int fb__write_results_markdown(const fb_bench *b, FILE *f) {
     char last[512] = "";
     for (size_t i = 0; i < fb_result_count(b); ++i) {
         const fb_result *r = fb_result_at(b, i);

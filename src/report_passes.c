@@ -2,6 +2,8 @@
 #include "report_passes.h"
 
 #include "bench.h"
+#include "json.h"   /* fb__fmt_double: '.' whatever the locale */
+#include "numfmt.h" /* fb__fmt_fixed */
 #include "passes.h"
 #include "text.h"
 
@@ -46,7 +48,9 @@ int fb__write_passes(const fb_bench *suite, FILE *f) {
         fb__pass_summary ps;
         fb__passes_summarize(v, k, &ps);
         fb__rp_num(f, ps.median, "");
-        fprintf(f, "| %13.1f%% | %8zu ", ps.err_pct, ps.passes);
+        char err[32];
+        fb__fmt_fixed(err, sizeof err, ps.err_pct, 1);
+        fprintf(f, "| %13s%% | %8zu ", err, ps.passes);
         fb__rp_num(f, ps.min, "");
         fb__rp_num(f, ps.max, "");
         fputs("| ", f);
@@ -54,12 +58,19 @@ int fb__write_passes(const fb_bench *suite, FILE *f) {
         for (const char *p = r->name; *p; ++p) /* a cell: `|` and line breaks escaped */
             fputs(*p == '|' ? "\\|" : *p == '\n' ? "\\n" : (char[2]){*p, 0}, f);
         fputc('`', f);
-        if (r->config.complexity_n > 0) fprintf(f, " N=%g", r->config.complexity_n);
-        if (ps.two_modes)
+        char a[32], c[32];
+        if (r->config.complexity_n > 0) {
+            fb__fmt_double(a, sizeof a, r->config.complexity_n, 6);
+            fprintf(f, " N=%s", a);
+        }
+        if (ps.two_modes) {
+            fb__fmt_double(a, sizeof a, ps.mode[0], 4);
+            fb__fmt_double(c, sizeof c, ps.mode[1], 4);
             fprintf(f,
-                    " (two modes: %.4g ns in %zu passes, %.4g ns in %zu; the median is not "
+                    " (two modes: %s ns in %zu passes, %s ns in %zu; the median is not "
                     "representative)",
-                    ps.mode[0], ps.mode_n[0], ps.mode[1], ps.mode_n[1]);
+                    a, ps.mode_n[0], c, ps.mode_n[1]);
+        }
         fputc('\n', f);
     }
     free(v);

@@ -38,13 +38,15 @@ struct fb_result {
     fb__summary summary[FB_MEASURE_COUNT];
     uint64_t total_iterations;
     double total_s;
+    /* counted under Callgrind (-valgrind; src/valgrind.h), else NULL */
+    struct fb__vg_result *vg;
 };
 
 /* Why a run stopped recording epochs (struct fb_result's stopped_by). */
 enum {
     FB__STOP_EPOCHS = 0, /* it has its epochs */
     FB__STOP_BUDGET = 1, /* the time budget (max_total_time) was spent */
-    FB__STOP_CAP = 2     /* a hard cap: disturbed epochs not replaced, or the cap on explicit epochs */
+    FB__STOP_CAP = 2 /* a hard cap: disturbed epochs not replaced, or the cap on explicit epochs */
 };
 
 FB__PRIVATE void fb__result_free(fb_result *r);

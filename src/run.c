@@ -12,7 +12,9 @@
 #include "process.h"
 #include "result.h"
 #include "rounds.h"
+#include "setup.h" /* issue 15: setup/teardown hooks, the argument in the name */
 #include "text.h"
+#include "valgrind.h" /* -valgrind: Callgrind hooks around the loop */
 
 #include <math.h>
 #include <signal.h>
@@ -29,6 +31,9 @@ enum { FB__ST_WARMUP, FB__ST_UPSCALE, FB__ST_MEASURE, FB__ST_ENDLESS, FB__ST_DON
 #define FB__MAX_UPSCALE_ITERS 1e10
 #define FB__OPTIMIZED_AWAY_ITERS 100000
 #define FB__OPTIMIZED_AWAY_S 1e-11
+/* The budget never exceeds an hour, whatever epochs x target (issue 17:
+ * bounded settings); it equals the largest max_total_time (settings.c). */
+#define FB__MAX_BUDGET_S 3600.0
 
 struct fb__run {
     char *name;
@@ -72,7 +77,9 @@ struct fb__run {
     fb__rounds rounds0;  /* the rounds and the target at the start, for a re-measurement */
     double target0;
     uint64_t remeasure_n;
+    fb__vg_run *vg;                     /* under Valgrind (src/valgrind.c), else NULL */
     struct sigaction old_int, old_term; /* restored when endless mode ends */
+    bool refused_nested;                /* a nested run was refused (said once) */
 };
 
 static uint64_t fb__run_default_clock(void *ctx) {
@@ -96,6 +103,7 @@ static void fb__run_free(struct fb__run *r) {
     free(r->flags);
     for (int m = 0; m < FB_MEASURE_COUNT; ++m) free(r->values[m]);
     free(r->error);
+    fb__vg_run_free(r->vg);
     free(r);
 }
 
@@ -119,6 +127,17 @@ static uint64_t fb__run_upscale(struct fb__run *r, uint64_t n, double elapsed_s)
         /* 100,000 iterations in less than 10 ps each (a twentieth of a cycle)
          * is no real work; checked early so an op that is called but costs
          * nothing (e.g. under a fake clock) does not run 10^10 times */
+        if ((double)n * 10 > FB__MAX_UPSCALE_ITERS &&
+            elapsed_s >= (double)n * FB__OPTIMIZED_AWAY_S) {
+            /* the op takes real time: the target is what is too long (issue 17) */
+            char msg[160];
+            snprintf(msg, sizeof msg,
+                     "an epoch of %g s needs more than 10^10 iterations of this op: lower "
+                     "min_epoch_time",
+                     r->target_s);
+            fb__run_fail(r, msg);
+            return 0;
+        }
         if ((n >= FB__OPTIMIZED_AWAY_ITERS && elapsed_s < (double)n * FB__OPTIMIZED_AWAY_S) ||
             (double)n * 10 > FB__MAX_UPSCALE_ITERS) {
             fb__run_fail(r, "time does not grow with iterations: was the op optimized "
@@ -145,18 +164,24 @@ static void fb__run_catch(int sig, struct sigaction *old) {
 fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
     fb__loop l = {b, 0, 0, FB__ST_DONE};
     if (b->run) { /* nested or unfinished run: refuse, keep the outer one */
-        fb__bench_diag(b, "'%s' not run: another run of this bench is in progress",
-                       name ? name : "noname");
+        /* said once per outer run, not once per epoch (issue 17), and counted */
+        if (!b->run->refused_nested) {
+            b->run->refused_nested = true;
+            ++b->dropped;
+            fb__bench_diag(b, "'%s' not run: another run of this bench is in progress",
+                           name ? name : "noname");
+        }
         return l;
     }
     struct fb__run *r = calloc(1, sizeof *r);
-    if (!r) return l;
-    if (fb__bench_config(b, &r->config) != FB_OK) {
+    if (!r || fb__bench_config(b, &r->config) != FB_OK) {
         free(r);
+        ++b->dropped; /* nothing silently dropped (issue 17) */
+        fb__bench_diag(b, "'%s' not run: out of memory", name ? name : "noname");
         return l;
     }
     const double *cfg = r->config.num;
-    r->name = fb__strdup(name ? name : b->name ? b->name : "noname");
+    r->name = fb__run_name(b, name); /* name, or b's; "/<arg>" appended in a family */
     r->callsite = callsite;
     r->shape = FB__SHAPE_INLINE;
     r->perf = fb__bench_prepare(b, callsite);
@@ -182,6 +207,7 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
     r->budget_s = cfg[FB__K_MAX_TOTAL_TIME];
     if (r->budget_s < 1.5 * (double)r->epochs_max * target)
         r->budget_s = 1.5 * (double)r->epochs_max * target;
+    if (r->budget_s > FB__MAX_BUDGET_S) r->budget_s = FB__MAX_BUDGET_S;
     r->exact_iters = (uint64_t)cfg[FB__K_EPOCH_ITERATIONS];
     /* issue 19: explicit epochs, lengthening (src/rounds.c); the disturbance
      * source and the core probe: injected, else the thread's context
@@ -206,8 +232,15 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
     r->values[FB_ELAPSED] = malloc(r->cap * sizeof(double));
     if (!r->name || !r->iterations || !r->flags || !r->values[FB_ELAPSED]) {
         fb__run_free(r);
+        ++b->dropped; /* nothing silently dropped (issue 17) */
+        fb__bench_diag(b, "'%s' not run: out of memory", name ? name : "noname");
         return l;
     }
+    /* under Valgrind, Callgrind collects inside the loops only; with
+     * FEMTOBENCH_VALGRIND its fixed schedule of counted epochs replaces the
+     * time-based one (fb__bench_prepare then gives no counters and the
+     * process state no machine warnings; docs/valgrind.md) */
+    r->vg = fb__vg_run_new(r->name, r->exact_iters, r->min_iters);
     r->perf_mask = r->perf ? fb__perf_available(r->perf) & ~FB__BIT(FB_ELAPSED) : 0;
     for (int m = 1; m < FB_MEASURE_COUNT; ++m)
         if (r->perf_mask & FB__BIT(m)) {
@@ -229,6 +262,9 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
         fb__run_stop_flag = 0;
         fb__run_catch(SIGINT, &r->old_int);
         fb__run_catch(SIGTERM, &r->old_term);
+    } else if (fb__vg_exact(r->vg)) {
+        l.state = FB__ST_MEASURE;
+        l.n = fb__vg_first(r->vg);
     } else if (warmup > 0) {
         if (r->probe) r->probe_before = r->probe(r->probe_ctx);
         l.state = FB__ST_WARMUP;
@@ -248,9 +284,11 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
 int fb__loop_next(fb__loop *l) {
     if (l->state == FB__ST_DONE) return 0;
     struct fb__run *r = l->bench->run;
+    fb__setup_before_epoch(l->bench); /* untimed: before the counters and the clock */
     if (r->disturb) r->disturb_before = r->disturb(r->disturb_ctx); /* outside the timed region */
     if (r->perf_mask) fb__perf_begin(r->perf);
-    l->t0_ns = r->clock(r->clock_ctx); /* last thing before the loop */
+    l->t0_ns = r->clock(r->clock_ctx);   /* last thing before the loop */
+    if (r->vg) fb__vg_loop_start(r->vg); /* Callgrind: collect from here */
     return 1;
 }
 
@@ -298,8 +336,8 @@ static void fb__run_record(struct fb__run *r, uint64_t n, double elapsed_s, cons
 /* Issue 19: src/rounds.c decides; a new round of longer epochs changes the
  * target (*new_round). */
 static bool fb__run_finished(struct fb__run *r, bool *new_round) {
-    fb__rounds_progress p = {r->epochs, r->spent_s,         r->sum_iters,
-                             r->sum_elapsed_s, r->values[FB_ELAPSED], r->flags};
+    fb__rounds_progress p = {
+        r->epochs, r->spent_s, r->sum_iters, r->sum_elapsed_s, r->values[FB_ELAPSED], r->flags};
     return fb__rounds_done(&r->rounds, &p, &r->target_s, new_round);
 }
 
@@ -355,6 +393,7 @@ static void fb__run_finish_19(fb_bench *b, struct fb__run *r, fb_result *res) {
 
 void fb__loop_done(fb__loop *l, uint64_t left) {
     struct fb__run *r = l->bench->run;
+    if (r->vg) fb__vg_loop_stop(r->vg);   /* Callgrind: collect up to here */
     uint64_t t1 = r->clock(r->clock_ctx); /* first thing after the loop */
     double counts[FB_MEASURE_COUNT] = {0};
     if (r->perf_mask) fb__perf_end(r->perf, l->n, r->shape, counts);
@@ -366,12 +405,20 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
         else
             disturbed = after != r->disturb_before;
     }
+    fb__teardown_after_epoch(l->bench); /* untimed: after the clock and the counters */
     double e = t1 >= l->t0_ns ? (double)(t1 - l->t0_ns) * 1e-9 : 0;
     uint64_t n = l->n;
     r->spent_s += e;
     if (left) {
         fb__run_fail(r, "`break` inside FB_RUN's body is not supported: use a flag, or fb_run()");
         l->state = FB__ST_DONE;
+    }
+    if (l->state == FB__ST_MEASURE && fb__vg_exact(r->vg)) {
+        /* -valgrind: the next epoch of the fixed schedule, 0 when complete */
+        l->n = fb__vg_next(r->vg);
+        if (!l->n) l->state = FB__ST_DONE;
+        if (l->state == FB__ST_DONE) fb__run_finish(l->bench);
+        return;
     }
     switch (l->state) {
     case FB__ST_WARMUP:
@@ -445,13 +492,14 @@ static void fb__run_finish(fb_bench *b) {
     fb_result *res = calloc(1, sizeof *res);
     if (!res) {
         fb__run_free(r);
+        ++b->dropped; /* nothing silently dropped (issue 17) */
         return;
     }
     res->name = r->name;
     r->name = NULL;
     res->error = r->error;
     r->error = NULL;
-    res->config = r->config; /* moved */
+    res->config = r->config; /* moved (with the argument of a family, issue 15) */
     memset(&r->config, 0, sizeof r->config);
     res->callsite = r->callsite;
     res->clock_resolution_s = r->clock_info.resolution_s;
@@ -469,8 +517,11 @@ static void fb__run_finish(fb_bench *b) {
             r->values[m] = NULL;
         }
     }
+    fb__vg_finish(r->vg, res); /* -valgrind: the exact counts replace the times */
     fb__run_free(r);
+    size_t before = b->n_results;
     fb__bench_publish(b, res);
+    if (b->n_results == before) ++b->dropped; /* not stored: out of memory (issue 17) */
 }
 
 FB__NOINLINE const fb_result *fb__run_at(fb_bench *b, const char *name, fb_op op, void *ctx,

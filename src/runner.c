@@ -1,34 +1,67 @@
 /* The suite runner: registry, command line, orchestration (fb_main).
  * It measures nothing itself: each benchmark gets a fresh fb_bench. */
 #include "bench.h"
+#include "cli_check.h"
+#include "filter.h"
+#include "isolate.h"
 #include "outfile.h"
 #include "passes.h"
 #include "process.h"
+#include "registry.h" /* issue 15: families expanded into instances */
 #include "report_passes.h"
 #include "report.h"
+#include "numfmt.h" /* locale-independent numbers */
+#include "setup.h"
 #include "text.h"
+#include "valgrind.h" /* -valgrind */
+
+#include "change.h" /* -baseline, -threshold, -fail_on_slower (issue 13) */
 
 #include <stdarg.h>
 
 #include <errno.h>
 #include <math.h>
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct fb__opts {
     bool help, list, sanity, quiet;
+    bool isolate;     /* -isolate, or implied by -timeout (issue 17) */
+    double timeout_s; /* -timeout; 0 = none */
     const char *filter;
-    double min_time_ms; /* < 0: not given */
+    double min_time_ms;   /* < 0: not given */
     unsigned repetitions; /* passes of the suite (issue 19); 0: not given = 1 */
     double *asymptote;
     size_t n_asymptote;
     const char *out_csv, *out_json, *out_gbench;
+    const char *out_html; /* issue 14: the HTML report */
+    /* -baseline (issue 13): read and checked before anything runs */
+    const char *baseline;
+    double threshold_pct; /* < 0: not given */
+    bool fail_on_slower;
+    fb__baseline base;
+    /* issue 18: -version, -gbench_rows and Google Benchmark's flag names */
+    bool version;
+    bool filter_search, filter_negate; /* --benchmark_filter: GB's meaning */
+    int gb_rows;                       /* FB_GBENCH_*; -1: not given */
+    int gb_aggregates_only;            /* --benchmark_report_aggregates_only: -1 not given */
+    bool gb_stdout;                    /* --benchmark_format=json */
+    const char *gb_out_format;         /* --benchmark_out_format, NULL: json */
+    double epochs;                     /* --benchmark_repetitions; 0: not given */
+    double min_epoch_time_s;           /* --benchmark_min_time=<t>[s]; < 0: not given */
+    double epoch_iterations;           /* --benchmark_min_time=<n>x; 0: not given */
+    int valgrind;                      /* 0, 1 = -valgrind, 2 = -valgrind=cache */
 } fb__opts;
+
+/* takes_value: FB__V_NONE, FB__V_REQUIRED, or FB__V_BOOL (Google Benchmark's
+ * boolean flags: bare, or =true/false/1/0/yes/no). */
+/* FB__V_OPTIONAL: a value may follow (-valgrind or -valgrind=cache). */
+enum { FB__V_NONE = 0, FB__V_REQUIRED = 1, FB__V_BOOL = 2, FB__V_OPTIONAL = 3 };
 
 typedef struct fb__opt_spec {
     const char *name;
-    bool takes_value;
+    int takes_value;
     const char *arg, *help;
 } fb__opt_spec;
 
@@ -36,7 +69,8 @@ static const fb__opt_spec fb__opt_specs[] = {
     {"help", false, "", "print this help and exit"},
     {"list", false, "", "list the selected benchmarks, one a line, without running them"},
     {"filter", true, "<regex>",
-     "run the benchmarks whose whole name matches this POSIX extended regex (default: .*)"},
+     "run the benchmarks whose whole name (or family's name) matches this POSIX extended regex "
+     "(default: .*)"},
     {"min_time", true, "<ms>",
      "minimum measured time per benchmark in milliseconds, spread over its epochs"},
     {"sanity_check", false, "",
@@ -49,49 +83,166 @@ static const fb__opt_spec fb__opt_specs[] = {
     {"repetitions", true, "<n>",
      "run the selected suite n times (default 1), each pass in a fresh random order; per "
      "benchmark the median over passes and the spread between them"},
+    {"output_html", true, "<file>",
+     "write a self-contained HTML report with charts ('-' = stdout)"},
     {"quiet", false, "",
      "no environment warnings or unstable markers (as FEMTOBENCH_SUPPRESS_WARNINGS=1)"},
+    {"baseline", true, "<file>",
+     "compare with a femtobench JSON written earlier by -output_json: print a change table"},
+    {"threshold", true, "<pct>",
+     "with -baseline: changes within this % are 'same' (default: 10; docs/baselines.md)"},
+    {"fail_on_slower", false, "", "with -baseline: exit status 3 when a benchmark is slower"},
+    {"gbench_rows", true, "<layout>",
+     "Google Benchmark JSON rows: median (one per benchmark, the default), repetitions (one per "
+     "epoch + _mean/_median/_stddev) or aggregates (the three aggregates only)"},
+    {"version", false, "", "print the femtobench version and exit"},
+    /* Google Benchmark's names (README.md, "Google Benchmark's flags") */
+    {"benchmark_filter", true, "<regex>",
+     "as GB: run the benchmarks whose name contains a match of this POSIX extended regex; a "
+     "leading '-' runs those without one"},
+    {"benchmark_out", true, "<file>", "as -output_gbench=<file>"},
+    {"benchmark_out_format", true, "json", "the format of -benchmark_out: json only"},
+    {"benchmark_format", true, "console|json",
+     "json: Google Benchmark JSON on stdout, the table on stderr; console: the table (default)"},
+    {"benchmark_list_tests", FB__V_BOOL, "[=true]", "as -list"},
+    {"benchmark_min_time", true, "<t>[s]|<n>x",
+     "minimum time of each epoch in seconds (GB's per-repetition time), or <n>x: n iterations "
+     "per epoch"},
+    {"benchmark_repetitions", true, "<n>",
+     "n epochs, and -gbench_rows=repetitions (GB: n runs, each a row, then aggregates)"},
+    {"benchmark_report_aggregates_only", FB__V_BOOL, "[=true]",
+     "true: -gbench_rows=aggregates; false: -gbench_rows=repetitions"},
+    {"valgrind", FB__V_OPTIONAL, "[=cache]",
+     "exact instruction counts per op under Valgrind's Callgrind instead of times; "
+     "=cache adds simulated cache and branch misses (docs/valgrind.md)"},
+    {"isolate", false, "",
+     "run each benchmark in a child process: a crash or exit() becomes an error row"},
+    {"timeout", true, "<seconds>",
+     "kill a benchmark that runs longer than this (an error row); implies -isolate"},
 };
 #define FB__N_OPTS (sizeof fb__opt_specs / sizeof fb__opt_specs[0])
 
 static int fb__runner_error(const char *fmt, ...) FB__PRINTF(1, 2);
 static int fb__runner_error(const char *fmt, ...) {
+    /* one line, whatever the values quoted in it hold (issue 17): control
+     * characters are shown as \xNN (src/cli_check.c) */
+    char line[1536];
     va_list ap;
     va_start(ap, fmt);
-    fputs("femtobench: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    fputs("femtobench: error: ", stderr);
+    fb__cli_put_line(stderr, line);
+    fputc('\n', stderr);
     return 2;
 }
 
 static void fb__runner_help(FILE *f, const char *prog) {
     fprintf(f, "usage: %s [options]\n\nOptions (one dash or two):\n", prog);
     for (size_t i = 0; i < FB__N_OPTS; ++i) {
-        char left[40];
+        if (!strcmp(fb__opt_specs[i].name, "benchmark_filter"))
+            fputs("\nGoogle Benchmark's flag names, for compare.py and scripts written for it:\n",
+                  f);
+        char left[80];
         snprintf(left, sizeof left, "-%s%s%s", fb__opt_specs[i].name,
-                 fb__opt_specs[i].takes_value ? "=" : "", fb__opt_specs[i].arg);
-        fprintf(f, "  %-26s %s\n", left, fb__opt_specs[i].help);
+                 fb__opt_specs[i].takes_value == FB__V_REQUIRED ? "=" : "", fb__opt_specs[i].arg);
+        if (strlen(left) > 26) /* a long GB name: the help on its own line */
+            fprintf(f, "  %s\n  %-26s %s\n", left, "", fb__opt_specs[i].help);
+        else
+            fprintf(f, "  %-26s %s\n", left, fb__opt_specs[i].help);
     }
     fputs("\nEnvironment: FEMTOBENCH_CONFIG=\"epochs=21,min_epoch_time=5ms\", "
           "FEMTOBENCH_ENDLESS=<name>,\nFEMTOBENCH_SUPPRESS_WARNINGS=1. See README.md.\n",
           f);
 }
 
-/* Strict number: the whole text, finite, >= 0. */
+/* Strict number: the whole text, finite, >= 0, '.' as the decimal point
+ * whatever the locale (src/numfmt.c). */
 static bool fb__parse_nonneg(const char *s, double *out) {
-    char *end;
-    if (!*s || strchr(" \t+-", *s)) return false;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (*end || errno || !isfinite(v) || v < 0) return false;
-    *out = v;
-    return true;
+    return fb__parse_decimal(s, out) && *out >= 0;
+}
+
+/* A Google Benchmark boolean flag's value: "" (bare flag) is true. */
+static int fb__parse_gb_bool(const char *name, const char *val, bool *out) {
+    static const char *const t[] = {"", "true", "1", "yes", "on"};
+    static const char *const f[] = {"false", "0", "no", "off"};
+    for (size_t i = 0; i < sizeof t / sizeof *t; ++i)
+        if (!strcmp(val, t[i])) return *out = true, 0;
+    for (size_t i = 0; i < sizeof f / sizeof *f; ++i)
+        if (!strcmp(val, f[i])) return *out = false, 0;
+    return fb__runner_error("-%s=%s: expected true or false", name, val);
+}
+
+/* The Google Benchmark flags other than the boolean ones (issue 18). */
+static int fb__parse_gb_flag(const char *name, const char *val, fb__opts *o) {
+    if (!strcmp(name, "benchmark_filter")) {
+        o->filter_negate = val[0] == '-';
+        o->filter = val + o->filter_negate;
+        o->filter_search = true;
+        if (!*o->filter) return fb__runner_error("-%s=%s: empty regular expression", name, val);
+    } else if (!strcmp(name, "benchmark_out")) {
+        if (!*val) return fb__runner_error("-%s: empty file name", name);
+        o->out_gbench = val;
+    } else if (!strcmp(name, "benchmark_out_format")) {
+        if (strcmp(val, "json") != 0)
+            return fb__runner_error("-%s=%s: femtobench writes Google Benchmark's json format "
+                                    "only (its own CSV: -output_csv=<file>)",
+                                    name, val);
+        o->gb_out_format = val;
+    } else if (!strcmp(name, "benchmark_format")) {
+        if (!strcmp(val, "json"))
+            o->gb_stdout = true;
+        else if (!strcmp(val, "console"))
+            o->gb_stdout = false;
+        else
+            return fb__runner_error("-%s=%s: expected console or json (femtobench's CSV: "
+                                    "-output_csv=-)",
+                                    name, val);
+    } else if (!strcmp(name, "benchmark_min_time")) {
+        char num[64];
+        size_t len = strlen(val);
+        char last = len ? val[len - 1] : '\0';
+        double v;
+        if (len == 0 || len >= sizeof num)
+            return fb__runner_error("-%s=%s: expected seconds (0.5 or 0.5s) or iterations (100x)",
+                                    name, val);
+        snprintf(num, sizeof num, "%.*s", (int)(len - (last == 's' || last == 'x')), val);
+        if (last == 'x') {
+            if (!fb__parse_nonneg(num, &v) || v < 1 || v != floor(v) || v > 9007199254740992.0)
+                return fb__runner_error("-%s=%s: the iterations must be a whole number >= 1", name,
+                                        val);
+            o->epoch_iterations = v;
+            o->min_epoch_time_s = -1;
+        } else {
+            if (!fb__parse_nonneg(num, &v))
+                return fb__runner_error("-%s=%s: not a non-negative number of seconds", name, val);
+            o->min_epoch_time_s = v;
+            o->epoch_iterations = 0;
+        }
+    } else if (!strcmp(name, "benchmark_repetitions")) {
+        double v;
+        if (!fb__parse_nonneg(val, &v) || v < 1 || v != floor(v) || v > 1e6)
+            return fb__runner_error("-%s=%s: expected a whole number from 1 to 1000000", name, val);
+        o->epochs = v;
+    } else if (!strcmp(name, "gbench_rows")) {
+        static const char *const rows[] = {"median", "repetitions", "aggregates"};
+        o->gb_rows = -1;
+        for (int i = 0; i < 3; ++i)
+            if (!strcmp(val, rows[i])) o->gb_rows = i; /* FB_GBENCH_* in that order */
+        if (o->gb_rows < 0)
+            return fb__runner_error("-%s=%s: expected median, repetitions or aggregates", name,
+                                    val);
+    } else {
+        return -1; /* not one of these */
+    }
+    return 0;
 }
 
 static int fb__parse_asymptote(const char *text, fb__opts *o) {
     size_t cap = 1;
     for (const char *p = text; *p; ++p) cap += *p == ',';
+    if (cap > FB__CLI_MAX_ASYMPTOTE) /* issue 17: each N is a run */
+        return fb__runner_error("-asymptote: %zu entries (at most %d)", cap, FB__CLI_MAX_ASYMPTOTE);
     o->asymptote = calloc(cap, sizeof *o->asymptote);
     if (!o->asymptote) return fb__runner_error("-asymptote: out of memory");
     const char *p = text;
@@ -109,6 +260,9 @@ static int fb__parse_asymptote(const char *text, fb__opts *o) {
         double v;
         if (!fb__parse_nonneg(item, &v) || v <= 0)
             return fb__runner_error("-asymptote=%s: '%s' is not a number > 0", text, item);
+        if (v > FB__MAX_COMPLEXITY_N) /* issue 17 */
+            return fb__runner_error("-asymptote=%s: '%s' is out of range (at most 2^53)", text,
+                                    item);
         o->asymptote[o->n_asymptote++] = v;
         if (!comma) break;
         p = comma + 1;
@@ -144,12 +298,26 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
             if (best) return fb__runner_error("unknown option '%s' (did you mean -%s?)", arg, best);
             return fb__runner_error("unknown option '%s' (see -help)", arg);
         }
-        if (spec->takes_value && !eq)
+        if (spec->takes_value == FB__V_REQUIRED && !eq)
             return fb__runner_error("-%s needs a value: -%s=%s", spec->name, spec->name, spec->arg);
-        if (!spec->takes_value && eq)
+        if (spec->takes_value == FB__V_NONE && eq)
             return fb__runner_error("-%s takes no value, got '%s'", spec->name, arg);
         const char *val = eq ? eq + 1 : "";
-        if (!strcmp(spec->name, "help"))
+        int gb = fb__parse_gb_flag(spec->name, val, o); /* issue 18 */
+        if (gb >= 0) {
+            if (gb) return gb;
+            continue;
+        }
+        bool on = false;
+        if (!strcmp(spec->name, "benchmark_list_tests")) {
+            if ((gb = fb__parse_gb_bool(spec->name, val, &on)) != 0) return gb;
+            o->list = on;
+        } else if (!strcmp(spec->name, "benchmark_report_aggregates_only")) {
+            if ((gb = fb__parse_gb_bool(spec->name, val, &on)) != 0) return gb;
+            o->gb_aggregates_only = on;
+        } else if (!strcmp(spec->name, "version"))
+            o->version = true;
+        else if (!strcmp(spec->name, "help"))
             o->help = true;
         else if (!strcmp(spec->name, "list"))
             o->list = true;
@@ -157,13 +325,40 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
             o->sanity = true;
         else if (!strcmp(spec->name, "quiet"))
             o->quiet = true;
-        else if (!strcmp(spec->name, "filter"))
+        else if (!strcmp(spec->name, "isolate"))
+            o->isolate = true;
+        else if (!strcmp(spec->name, "timeout")) { /* issue 17 */
+            char why[96];
+            if (!fb__parse_nonneg(val, &o->timeout_s) || o->timeout_s <= 0)
+                return fb__runner_error("-timeout=%s: not a number of seconds > 0", val);
+            if (fb__cli_range(o->timeout_s, 0, FB__CLI_MAX_TIMEOUT_S, "s", why, sizeof why))
+                return fb__runner_error("-timeout=%s: %s", val, why);
+            o->isolate = true;
+        } else if (!strcmp(spec->name, "fail_on_slower"))
+            o->fail_on_slower = true;
+        else if (!strcmp(spec->name, "threshold")) {
+            if (fb__change_parse_threshold(val, &o->threshold_pct))
+                return fb__runner_error("-threshold=%s: not a percentage >= 0 and < 1000", val);
+        } else if (!strcmp(spec->name, "baseline")) {
+            if (!*val) return fb__runner_error("-baseline: empty file name");
+            o->baseline = val;
+        } else if (!strcmp(spec->name, "filter")) {
             o->filter = val;
-        else if (!strcmp(spec->name, "min_time")) {
+            o->filter_search = o->filter_negate = false;
+        } else if (!strcmp(spec->name, "valgrind")) { /* src/valgrind_runner.c */
+            if (eq && strcmp(val, "cache") != 0)
+                return fb__runner_error("-valgrind=%s: unknown value (use -valgrind or "
+                                        "-valgrind=cache)",
+                                        val);
+            o->valgrind = eq ? 2 : 1;
+        } else if (!strcmp(spec->name, "min_time")) {
+            char why[96];
             if (!fb__parse_nonneg(val, &o->min_time_ms))
                 return fb__runner_error("-min_time=%s: not a non-negative number of milliseconds",
                                         val);
-        } else if (!strcmp(spec->name, "repetitions")) { /* issue 19: src/passes.c */
+            if (fb__cli_range(o->min_time_ms, 0, FB__CLI_MAX_MIN_TIME_MS, "ms", why, sizeof why))
+                return fb__runner_error("-min_time=%s: %s", val, why); /* issue 17 */
+        } else if (!strcmp(spec->name, "repetitions")) {               /* issue 19: src/passes.c */
             char *end = NULL;
             long n = strtol(val, &end, 10);
             if (!*val || *end || n < 1 || n > 1000)
@@ -181,6 +376,8 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
                 o->out_csv = val;
             else if (!strcmp(spec->name, "output_json"))
                 o->out_json = val;
+            else if (!strcmp(spec->name, "output_html"))
+                o->out_html = val;
             else
                 o->out_gbench = val;
         }
@@ -188,17 +385,23 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
     return 0;
 }
 
-static int fb__cmp_reg(const void *a, const void *b) {
-    return strcmp((*(const fb__registration *const *)a)->name,
-                  (*(const fb__registration *const *)b)->name);
-}
-
 /* Applies the command line to a fresh bench: it wins over code and env. */
 static void fb__runner_configure(fb_bench *b, const fb__opts *o) {
+    /* Google Benchmark's flags (issue 18); -sanity_check below wins */
+    if (o->epochs > 0) fb__cfg_set(b, FB__LAYER_CLI, FB__K_EPOCHS, o->epochs);
+    if (o->min_epoch_time_s >= 0)
+        fb__cfg_set(b, FB__LAYER_CLI, FB__K_MIN_EPOCH_TIME, o->min_epoch_time_s);
+    if (o->epoch_iterations > 0)
+        fb__cfg_set(b, FB__LAYER_CLI, FB__K_EPOCH_ITERATIONS, o->epoch_iterations);
     if (o->sanity) {
         fb__cfg_set(b, FB__LAYER_CLI, FB__K_EPOCHS, 1);
         fb__cfg_set(b, FB__LAYER_CLI, FB__K_EPOCH_ITERATIONS, 1);
         fb__cfg_set(b, FB__LAYER_CLI, FB__K_WARMUP, 0);
+        /* issue 19 with issue 15: exactly one epoch (one setup/teardown),
+         * so no disturbed epoch replaced and no probe re-measurement */
+        b->disturb_set = b->probe_set = true;
+        b->disturb = NULL;
+        b->probe = NULL;
     }
     /* spread over the epochs when the run starts, after the benchmark's own
      * fb_set_epochs (src/run.c) */
@@ -220,19 +423,111 @@ static void fb__collector_sink(void *ctx, const fb_bench *b, const fb_result *r)
     if (c->sanity) fprintf(stderr, "femtobench: %s: %s\n", fb_result_name(r), fb_result_error(r));
 }
 
-static int fb__runner_write(const char *path, int (*writer)(const fb_bench *, FILE *),
-                            const fb_bench *suite) {
-    char err[512];
-    if (!path) return 0;
-    if (fb__outfile_write(path, writer, suite, err, sizeof err) != FB_OK) {
+/* Its comparison sink: a comparison's error rows fail the benchmark like a
+ * run's (src/compare.c). */
+static void fb__collector_cmp_sink(void *ctx, const fb_bench *b, const fb_comparison *cmp) {
+    fb__collector *c = ctx;
+    (void)b;
+    for (size_t a = 0; a < fb_comparison_size(cmp); ++a) {
+        const fb_result *r = fb_comparison_result(cmp, a);
+        if (!fb_result_error(r)) continue;
+        ++c->failed;
+        if (c->sanity)
+            fprintf(stderr, "femtobench: %s/%s: %s\n", fb_comparison_title(cmp), fb_result_name(r),
+                    fb_result_error(r));
+    }
+}
+
+/* The Google Benchmark JSON writer of each row layout (FB_GBENCH_*). */
+static int fb__runner_gb_median(const fb_bench *b, FILE *f) {
+    return fb_write_gbench_json_rows(b, f, FB_GBENCH_MEDIAN);
+}
+static int fb__runner_gb_repetitions(const fb_bench *b, FILE *f) {
+    return fb_write_gbench_json_rows(b, f, FB_GBENCH_REPETITIONS);
+}
+static int fb__runner_gb_aggregates(const fb_bench *b, FILE *f) {
+    return fb_write_gbench_json_rows(b, f, FB_GBENCH_AGGREGATES);
+}
+
+/* Names that dashboards refuse: Bencher's benchmark names are 1 to 1024
+ * bytes. NULL when fine, else what is wrong. */
+static const char *fb__runner_bad_name(const char *name) {
+    if (!name || !*name) return "is empty";
+    if (strlen(name) > 1024) return "is longer than 1024 bytes (dashboards refuse it)";
+    return NULL;
+}
+
+/* One benchmark: its rounds, then (issue 17) nothing silently dropped: a
+ * run that recorded nothing, or under -sanity_check a body that never
+ * reached FB_RUN / fb_run, is an error row. Runs in-process or in
+ * -isolate's child (src/isolate.c). */
+typedef struct fb__runner_job {
+    const fb__opts *o;
+    const fb__instance *inst; /* a benchmark, or one instance of a family */
+    bool unreported;          /* an error row could not be made (out of memory) */
+} fb__runner_job;
+
+static void fb__runner_body(fb_bench *b, void *ctx) {
+    fb__runner_job *job = ctx;
+    const fb__opts *o = job->o;
+    size_t rounds = o->n_asymptote ? o->n_asymptote : 1;
+    for (size_t r = 0; r < rounds && !b->interrupted; ++r) {
+        if (o->n_asymptote) fb_set_complexity_n(b, o->asymptote[r]);
+        job->inst->reg->fn(b);
+    }
+    if (b->interrupted) return;
+    char msg[160];
+    if (b->dropped)
+        snprintf(msg, sizeof msg, "%zu run%s recorded nothing (see the diagnostics above)",
+                 b->dropped, b->dropped == 1 ? "" : "s");
+    else if (o->sanity && b->n_results == 0)
+        snprintf(msg, sizeof msg, "measured nothing: the benchmark never reached FB_RUN or fb_run");
+    else
+        return;
+    if (fb__bench_error_row(b, job->inst->name, msg) != FB_OK) {
+        fprintf(stderr, "femtobench: error: %s: %s\n", job->inst->name, msg);
+        job->unreported = true;
+        if (b->n_sinks == 1 && o->isolate) _exit(1); /* -isolate's child: the parent says it */
+    }
+}
+
+static int fb__runner_write(const fb__outfile_job *jobs, size_t n, const fb_bench *suite) {
+    char err[1024];
+    if (!n) return 0;
+    if (fb__outfile_write_set(jobs, n, suite, err, sizeof err) != FB_OK) {
         fprintf(stderr, "femtobench: error: %s\n", err);
         return 1;
     }
-    if (strcmp(path, "-")) fprintf(stderr, "femtobench: wrote '%s'\n", path);
+    for (size_t i = 0; i < n; ++i)
+        if (fb__outfile_fd_of(jobs[i].path) < 0)
+            fprintf(stderr, "femtobench: wrote '%s'\n", jobs[i].path);
     return 0;
 }
 
-static int fb__runner(int argc, char **argv, fb__opts *o, fb__registration ***sel_out) {
+/* The outputs asked for, as a set for src/outfile.c. */
+static size_t fb__runner_jobs(const fb__opts *o, fb__outfile_job *jobs) {
+    size_t n = 0;
+    /* the Google Benchmark JSON in the row layout asked for (issue 18) */
+    fb__writer_fn gb = o->gb_rows == FB_GBENCH_REPETITIONS  ? fb__runner_gb_repetitions
+                       : o->gb_rows == FB_GBENCH_AGGREGATES ? fb__runner_gb_aggregates
+                                                            : fb__runner_gb_median;
+    if (o->out_csv) jobs[n++] = (fb__outfile_job){"output_csv", o->out_csv, fb_write_csv, 0, 0};
+    if (o->out_json) jobs[n++] = (fb__outfile_job){"output_json", o->out_json, fb_write_json, 0, 0};
+    if (o->out_gbench) jobs[n++] = (fb__outfile_job){"output_gbench", o->out_gbench, gb, 0, 0};
+    if (o->out_html) jobs[n++] = (fb__outfile_job){"output_html", o->out_html, fb_write_html, 0, 0};
+    if (o->gb_stdout) jobs[n++] = (fb__outfile_job){"benchmark_format=json", "-", gb, 0, 0};
+    return n;
+}
+
+/* The table goes to stdout, or to stderr when an output is stdout ("-",
+ * /dev/stdout, /proc/self/fd/1, a link to one of them). */
+static int fb__runner_table_fd(const fb__outfile_job *jobs, size_t n) {
+    for (size_t i = 0; i < n; ++i)
+        if (fb__outfile_fd_of(jobs[i].path) == 1) return 2;
+    return 1;
+}
+
+static int fb__runner(int argc, char **argv, fb__opts *o, fb__instance ***sel_out) {
     int rc = fb__parse_args(argc, argv, o);
     if (rc) return rc;
     if (fb__process_config_errors() && !o->help) {
@@ -246,56 +541,100 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__registration ***se
         fb__runner_help(stdout, argc > 0 ? argv[0] : "femtobench");
         return -1;
     }
-    /* everything registered, sorted by name, duplicates refused */
-    size_t n = 0;
-    for (const fb__registration *r = fb__process_registry(); r; r = r->next) ++n;
-    fb__registration **all = calloc(n + 1, sizeof *all); /* NULL-terminated */
-    if (!all) return fb__runner_error("out of memory");
+    if (o->version) {
+        printf("femtobench %s\n", fb_version());
+        return -1;
+    }
+    /* the Google Benchmark JSON layout: -gbench_rows, else GB's flags */
+    if (o->gb_rows < 0)
+        o->gb_rows = o->gb_aggregates_only == 1                    ? FB_GBENCH_AGGREGATES
+                     : o->gb_aggregates_only == 0 || o->epochs > 0 ? FB_GBENCH_REPETITIONS
+                                                                   : FB_GBENCH_MEDIAN;
+    /* everything registered, families expanded into instances ("fn/arg"),
+     * sorted by name, bad registrations and duplicates refused (registry.c) */
+    fb__instance **all;
+    char why_reg[512];
+    if (fb__registry_expand(fb__process_registry(), &all, why_reg, sizeof why_reg) != FB_OK)
+        return fb__runner_error("%s", why_reg);
     *sel_out = all;
-    n = 0;
-    for (fb__registration *r = (fb__registration *)fb__process_registry(); r; r = r->next)
-        all[n++] = r;
-    qsort(all, n, sizeof *all, fb__cmp_reg);
-    for (size_t i = 1; i < n; ++i)
-        if (!strcmp(all[i]->name, all[i - 1]->name))
-            return fb__runner_error("benchmark name '%s' is registered twice", all[i]->name);
+    size_t n = 0;
+    while (all[n]) ++n;
+    for (size_t i = 0; i < n; ++i)
+        if (fb__runner_bad_name(all[i]->name))
+            return fb__runner_error("benchmark name '%.40s...' %s", all[i]->name,
+                                    fb__runner_bad_name(all[i]->name));
 
     const char *filter = o->filter ? o->filter : ".*";
-    size_t plen = strlen(filter) + 5;
-    char *pattern = malloc(plen);
-    if (!pattern) return fb__runner_error("out of memory");
-    snprintf(pattern, plen, "^(%s)$", filter);
-    regex_t re;
-    int err = regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB);
-    free(pattern);
-    if (err) {
-        char msg[256];
-        regerror(err, &re, msg, sizeof msg);
-        return fb__runner_error("-filter=%s: invalid regular expression: %s", filter, msg);
+    /* issue 17: bounded, compiled and matched in a child, anchored by the
+     * match's offsets (src/filter.c); an instance is selected by its own name
+     * or its family's (issue 15); --benchmark_filter matches anywhere (GB) */
+    unsigned char *hit = calloc(2 * n + 1, 1);
+    const char **fnames = calloc(2 * n + 1, sizeof *fnames);
+    char fwhy[320];
+    if (!hit || !fnames) {
+        free(hit);
+        free(fnames);
+        return fb__runner_error("out of memory");
+    }
+    for (size_t i = 0; i < n; ++i) {
+        fnames[i] = all[i]->name;
+        fnames[n + i] = all[i]->has_arg ? all[i]->reg->name : all[i]->name;
+    }
+    int bad_filter =
+        fb__filter_select_mode(filter, fnames, 2 * n, hit, o->filter_search, fwhy, sizeof fwhy);
+    free(fnames);
+    if (bad_filter) {
+        free(hit);
+        const char *opt = o->filter_search ? "benchmark_filter" : "filter";
+        if (strlen(filter) > 64) return fb__runner_error("-%s=%.60s...: %s", opt, filter, fwhy);
+        return fb__runner_error("-%s=%s: %s", opt, filter, fwhy);
     }
     size_t k = 0;
     for (size_t i = 0; i < n; ++i)
-        if (regexec(&re, all[i]->name, 0, NULL, 0) == 0) all[k++] = all[i];
-    regfree(&re);
+        if ((hit[i] || hit[n + i]) != o->filter_negate)
+            all[k++] = all[i];
+        else
+            fb__instance_free(all[i]);
+    free(hit);
     all[k] = NULL;
     if (k == 0) {
         if (o->filter)
-            return fb__runner_error("-filter=%s selects no benchmark (see -list)", filter);
+            return fb__runner_error("-%s=%s%s selects no benchmark (see -list)",
+                                    o->filter_search ? "benchmark_filter" : "filter",
+                                    o->filter_negate ? "-" : "", filter);
         return fb__runner_error("no benchmark is registered");
     }
 
-    const char *outs[3] = {o->out_csv, o->out_json, o->out_gbench};
-    const char *names[3] = {"output_csv", "output_json", "output_gbench"};
-    int to_stdout = 0;
-    for (int i = 0; i < 3; ++i) {
-        if (!outs[i]) continue;
-        char why[512];
-        if (!strcmp(outs[i], "-")) {
-            if (++to_stdout > 1)
-                return fb__runner_error("-%s=-: only one output can go to stdout", names[i]);
-        } else if (fb__outfile_check(outs[i], why, sizeof why) != FB_OK) {
-            return fb__runner_error("-%s=%s: %s", names[i], outs[i], why);
-        }
+    /* issue 17: the outputs as one set (src/outfile.c): each writable, no
+     * two the same file, none the file the table goes to */
+    fb__outfile_job jobs[FB__OUTFILE_MAX_SET];
+    size_t n_jobs = fb__runner_jobs(o, jobs);
+    int table_fd = o->sanity ? -1 : fb__runner_table_fd(jobs, n_jobs);
+    char why[1024];
+    if (fb__outfile_check_set(jobs, n_jobs, table_fd, why, sizeof why) != FB_OK)
+        return fb__runner_error("%s", why);
+    if (o->valgrind) { /* -valgrind: what cannot work is refused before anything runs */
+        const char *opt = o->valgrind == 2 ? "-valgrind=cache" : "-valgrind";
+        if (o->sanity) return fb__runner_error("%s and -sanity_check do not go together", opt);
+        if (o->min_time_ms >= 0)
+            return fb__runner_error("-min_time: has no effect with %s (it counts, it does not "
+                                    "time)",
+                                    opt);
+        if (fb__process_endless())
+            return fb__runner_error("%s: FEMTOBENCH_ENDLESS is set (an endless run never ends "
+                                    "under Valgrind either)",
+                                    opt);
+        if (fb__vg_runner_check(why, sizeof why) != FB_OK)
+            return fb__runner_error("%s: %s", opt, why);
+    }
+    /* issue 13: the baseline is read and fully checked before anything runs */
+    if (!o->baseline && o->threshold_pct >= 0)
+        return fb__runner_error("-threshold needs -baseline=<file>");
+    if (!o->baseline && o->fail_on_slower)
+        return fb__runner_error("-fail_on_slower needs -baseline=<file>");
+    if (o->baseline) {
+        if (fb__baseline_load(o->baseline, &o->base, why, sizeof why))
+            return fb__runner_error("-baseline=%s: %s", o->baseline, why);
     }
     return 0;
 }
@@ -303,23 +642,33 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__registration ***se
 int fb_main(int argc, char **argv) {
     fb__opts o = {0};
     o.min_time_ms = -1;
-    fb__registration **sel = NULL;
+    o.threshold_pct = -1;
+    o.gb_rows = o.gb_aggregates_only = -1; /* issue 18: not given */
+    o.min_epoch_time_s = -1;
+    fb__instance **sel = NULL;
     int rc = fb__runner(argc, argv, &o, &sel);
     if (rc) {
-        free(sel);
+        fb__instances_free(sel);
         free(o.asymptote);
+        fb__baseline_free(&o.base);
         return rc < 0 ? 0 : rc;
     }
     if (o.list) {
         for (size_t i = 0; sel[i]; ++i) printf("%s\n", sel[i]->name);
-        free(sel);
+        fb__instances_free(sel);
         free(o.asymptote);
+        fb__baseline_free(&o.base);
         return 0;
     }
+    if (o.valgrind) { /* the same options again, in a child under Callgrind */
+        free(sel);
+        free(o.asymptote);
+        return fb__vg_runner_exec(argc, argv, o.valgrind == 2);
+    }
     if (o.quiet) fb__process_set_quiet(true);
-    bool to_stdout = (o.out_csv && !strcmp(o.out_csv, "-")) ||
-                     (o.out_json && !strcmp(o.out_json, "-")) ||
-                     (o.out_gbench && !strcmp(o.out_gbench, "-"));
+    fb__outfile_job jobs[FB__OUTFILE_MAX_SET];
+    size_t n_jobs = fb__runner_jobs(&o, jobs);
+    bool to_stdout = fb__runner_table_fd(jobs, n_jobs) == 2;
     /* one live table for the whole suite */
     fb__table table;
     memset(&table, 0, sizeof table);
@@ -344,13 +693,26 @@ int fb_main(int argc, char **argv) {
         free(o.asymptote);
         return fb__runner_error("out of memory");
     }
+    /* issue 15 with issue 19: where each instance's results start and end
+     * in the suite, and the pass it last ran in, so that a family's fit is
+     * written once all its instances ran in the pass, whatever the order */
+    size_t *res_lo = malloc((n_sel + 1) * 3 * sizeof *res_lo);
+    if (!res_lo) {
+        free(order);
+        fb_bench_free(suite);
+        free(sel);
+        free(o.asymptote);
+        return fb__runner_error("out of memory");
+    }
+    size_t *res_hi = res_lo + n_sel + 1, *ran_in = res_hi + n_sel + 1;
+    for (size_t k = 0; k < n_sel; ++k) ran_in[k] = SIZE_MAX;
     for (size_t step = 0; step < n_sel * passes && !interrupted; ++step) {
         unsigned pass = (unsigned)(step / n_sel);
         if (step % n_sel == 0) fb__passes_order(order, n_sel, pass, passes);
         size_t i = order[step % n_sel];
-        size_t rounds = o.n_asymptote ? o.n_asymptote : 1;
         fb_bench *b = fb_bench_new();
-        if (!b || fb__bench_add_sink(b, fb__collector_sink, &collector) != FB_OK) {
+        if (!b || fb__bench_add_sink(b, fb__collector_sink, &collector) != FB_OK ||
+            fb__bench_add_comparison_sink(b, fb__collector_cmp_sink, &collector) != FB_OK) {
             fb_bench_free(b);
             status = fb__runner_error("out of memory");
             break;
@@ -359,13 +721,38 @@ int fb_main(int argc, char **argv) {
         fb__runner_configure(b, &o);
         b->cfg.pass = pass;
         b->name = fb__strdup(sel[i]->name); /* FB_RUN(b, NULL) runs under it */
-        for (size_t r = 0; r < rounds && !b->interrupted; ++r) {
-            if (o.n_asymptote) fb_set_complexity_n(b, o.asymptote[r]);
-            sel[i]->fn(b);
+        /* issue 15: the instance's argument (fb_arg), and where its family starts */
+        if (sel[i]->has_arg) fb__bench_set_arg(b, sel[i]->arg);
+        res_lo[i] = suite->n_results;
+        fb__runner_job job = {&o, sel[i], false};
+        if (o.isolate && !fb__process_endless()) { /* issue 17: crash isolation */
+            char iwhy[320];
+            bool intr = false;
+            if (fb__isolate_run(b, sel[i]->name, o.timeout_s, fb__runner_body, &job, &intr, iwhy,
+                                sizeof iwhy) != FB_OK) {
+                fprintf(stderr, "femtobench: error: %s\n", iwhy);
+                ++collector.failed;
+            }
+            if (b->dropped) { /* a result the parent could not store */
+                fprintf(stderr, "femtobench: error: %s: a result was lost (out of memory)\n",
+                        sel[i]->name);
+                ++collector.failed;
+            }
+            b->interrupted = b->interrupted || intr;
+        } else {
+            fb__runner_body(b, &job);
         }
+        if (job.unreported) ++collector.failed;
         interrupted = b->interrupted;
         ++ran;
-        if (o.n_asymptote && !o.sanity && !interrupted) {
+        for (size_t r = 0; r < b->n_results && !status; ++r) /* issue 18 */
+            if (fb__runner_bad_name(b->results[r]->name))
+                status =
+                    fb__runner_error("%s: a run's name '%.40s' %s; nothing written", sel[i]->name,
+                                     b->results[r]->name, fb__runner_bad_name(b->results[r]->name));
+        if (o.n_asymptote && !o.sanity && !interrupted &&
+            !(sel[i]->has_arg && !fb__fit_alone((const fb_result *const *)b->results,
+                                                b->n_results))) { /* else with its family */
             /* one fit per name the benchmark ran (usually just one) */
             for (size_t f = 0; f < b->n_fits; ++f) {
                 fputc('\n', tout);
@@ -375,30 +762,78 @@ int fb_main(int argc, char **argv) {
             fb__table_restart(&table); /* the next table starts with a header */
         }
         fb__bench_take_results(suite, b);
+        fb__bench_take_comparisons(suite, b); /* src/compare.c */
         fb_bench_free(b);
+        res_hi[i] = suite->n_results;
+        ran_in[i] = pass;
+        if (status) break;
+        /* issue 15: after a family's last instance (in this pass, issue 19),
+         * the fit over the family when its instances set N
+         * (docs/complexity.md, "Families") */
+        if (sel[i]->has_arg && !o.sanity && !interrupted) {
+            size_t fa = i, fz = i + 1, n_fam = 0;
+            while (fa > 0 && sel[fa - 1]->reg == sel[i]->reg) --fa;
+            while (sel[fz] && sel[fz]->reg == sel[i]->reg) ++fz;
+            bool all_ran = true;
+            for (size_t k = fa; k < fz; ++k) {
+                all_ran = all_ran && ran_in[k] == pass;
+                if (ran_in[k] == pass) n_fam += res_hi[k] - res_lo[k];
+            }
+            const fb_result **fam = all_ran ? malloc((n_fam + 1) * sizeof *fam) : NULL;
+            if (all_ran && !fam) {
+                status = fb__runner_error("out of memory");
+                break;
+            }
+            size_t m = 0;
+            for (size_t k = fa; fam && k < fz; ++k) /* in the family's order */
+                for (size_t x = res_lo[k]; x < res_hi[k]; ++x) fam[m++] = suite->results[x];
+            if (fam && fb__family_write_fits(fam, m, tout)) {
+                fputc('\n', tout);
+                fb__table_restart(&table); /* the next table starts with a header */
+            }
+            free((void *)fam);
+        }
     }
     free(order);
+    free(res_lo);
     if (passes > 1 && !interrupted && !o.sanity && !status) {
-        fprintf(tout, "\nOver %u passes (median of the passes' medians; between passes: half the "
-                      "passes lie within this %% of it):\n",
+        fprintf(tout,
+                "\nOver %u passes (median of the passes' medians; between passes: half the "
+                "passes lie within this %% of it):\n",
                 passes);
         fb__write_passes(suite, tout);
     }
     if (interrupted) {
         fprintf(stderr, "femtobench: interrupted%s\n",
-                o.out_csv || o.out_json || o.out_gbench ? "; no output file written" : "");
+                o.out_csv || o.out_json || o.out_gbench || o.out_html || o.gb_stdout
+                    ? "; no output file written"
+                    : "");
         status = 130;
     } else if (!status) {
         if (o.sanity)
             fprintf(stderr, "femtobench: sanity check: %zu benchmark%s ran, %zu failed\n", ran,
                     ran == 1 ? "" : "s", collector.failed);
-        int werr = fb__runner_write(o.out_csv, fb_write_csv, suite) |
-                   fb__runner_write(o.out_json, fb_write_json, suite) |
-                   fb__runner_write(o.out_gbench, fb_write_gbench_json, suite);
-        status = werr ? 1 : collector.failed ? 1 : 0;
+        /* issue 13: the change table after the ordinary one (src/report_change.c) */
+        size_t counts[FB__V_COUNT] = {0};
+        int cerr = 0;
+        if (o.baseline && !o.sanity) {
+            fputc('\n', tout);
+            double t = o.threshold_pct >= 0 ? o.threshold_pct : FB__CHANGE_DEFAULT_THRESHOLD_PCT;
+            /* kept with the suite: the HTML report draws it */
+            suite->change = calloc(1, sizeof *suite->change);
+            cerr =
+                !suite->change || fb__change_against(tout, &o.base, suite, t, counts, suite->change)
+                    ? 1
+                    : 0;
+            if (cerr) fb__runner_error("out of memory");
+        }
+        int werr = fb__runner_write(jobs, n_jobs, suite); /* all together (issue 17) */
+        status = werr || cerr ? 1 : collector.failed ? 1 : 0;
+        if (!status && o.fail_on_slower && counts[FB__V_SLOWER]) status = 3;
     }
     fb_bench_free(suite);
-    free(sel);
+    fb__instances_free(sel);
     free(o.asymptote);
+    fb__baseline_free(&o.base);
     return status;
 }

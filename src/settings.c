@@ -10,19 +10,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Ranges (docs/reliability.md, "Counts and times"): no product of two
+ * values can overflow (epochs x 8 bytes x 7 measures <= 56 MB; epochs x
+ * epoch time is capped by the budget's 3600 s in src/run.c), and no value
+ * makes a single epoch last more than a second. Counts stop at 10^10
+ * iterations, the upscaling limit of src/run.c. */
 static const fb__key_info fb__keys[FB__K_COUNT] = {
-    [FB__K_EPOCHS] = {"epochs", 0, 11},
-    [FB__K_EPOCH_ITERATIONS] = {"epoch_iterations", 0, 0},
-    [FB__K_MIN_EPOCH_ITERATIONS] = {"min_epoch_iterations", 0, 1},
-    [FB__K_MIN_EPOCH_TIME] = {"min_epoch_time", 1, 250e-6},
-    [FB__K_MAX_EPOCH_TIME] = {"max_epoch_time", 1, 100e-3},
-    [FB__K_MAX_TOTAL_TIME] = {"max_total_time", 1, 20e-3},
-    [FB__K_WARMUP] = {"warmup", 0, 0},
-    [FB__K_CLOCK_RESOLUTION_MULTIPLE] = {"clock_resolution_multiple", 0, 1000},
+    [FB__K_EPOCHS] = {"epochs", 0, 11, 1, 1e6},
+    [FB__K_EPOCH_ITERATIONS] = {"epoch_iterations", 0, 0, 0, 1e10},
+    [FB__K_MIN_EPOCH_ITERATIONS] = {"min_epoch_iterations", 0, 1, 1, 1e10},
+    [FB__K_MIN_EPOCH_TIME] = {"min_epoch_time", 1, 250e-6, 0, 1},
+    [FB__K_MAX_EPOCH_TIME] = {"max_epoch_time", 1, 100e-3, 0, 1},
+    [FB__K_MAX_TOTAL_TIME] = {"max_total_time", 1, 20e-3, 0, 3600},
+    [FB__K_WARMUP] = {"warmup", 0, 0, 0, 1e10},
+    [FB__K_CLOCK_RESOLUTION_MULTIPLE] = {"clock_resolution_multiple", 0, 1000, 1, 1e6},
 };
 
 const fb__key_info *fb__key_info_of(fb__key k) {
     return (unsigned)k < FB__K_COUNT ? &fb__keys[k] : NULL;
+}
+
+int fb__key_clamp(fb__key k, double *v) {
+    const fb__key_info *i = fb__key_info_of(k);
+    if (!i || *v != *v) return -1;
+    if (*v < i->min) {
+        *v = i->min;
+        return 1;
+    }
+    if (*v > i->max) {
+        *v = i->max;
+        return 1;
+    }
+    return 0;
 }
 
 void fb__layer_set(fb__layer *l, fb__key k, double v) {
@@ -53,6 +72,19 @@ void fb__config_free(fb__config *c) {
     free(c->title);
     free(c->unit);
     c->title = c->unit = NULL;
+}
+
+void fb__key_format(const fb__key_info *info, double v, char *buf, size_t len) {
+    if (!info->is_duration)
+        snprintf(buf, len, "%.0f", v);
+    else if (v == 0 || v >= 1)
+        snprintf(buf, len, "%gs", v);
+    else if (v >= 1e-3)
+        snprintf(buf, len, "%gms", v * 1e3);
+    else if (v >= 1e-6)
+        snprintf(buf, len, "%gus", v * 1e6);
+    else
+        snprintf(buf, len, "%gns", v * 1e9);
 }
 
 /* ------------------------------------------------------ FEMTOBENCH_CONFIG */
@@ -185,6 +217,14 @@ int fb__config_parse(const char *text, fb__layer *into, FILE *err) {
             } else {
                 double v = 0;
                 reason = fb__config_value(val, &fb__keys[k], &v, why, sizeof why);
+                if (!reason && fb__key_clamp((fb__key)k, &v) != 0) {
+                    /* outside the documented range: refused, never clamped */
+                    char lo[32], hi[32];
+                    fb__key_format(&fb__keys[k], fb__keys[k].min, lo, sizeof lo);
+                    fb__key_format(&fb__keys[k], fb__keys[k].max, hi, sizeof hi);
+                    snprintf(why, sizeof why, "out of range ('%.40s' is %s to %s)", key, lo, hi);
+                    reason = why;
+                }
                 if (!reason && into) fb__layer_set(into, (fb__key)k, v);
             }
         }

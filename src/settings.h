@@ -27,10 +27,23 @@ typedef struct fb__key_info {
     const char *name; /* as in FEMTOBENCH_CONFIG, e.g. "min_epoch_time" */
     int is_duration;  /* takes ns/us/ms/s */
     double def;       /* default */
+    double min, max;  /* the documented range (docs/reliability.md): FEMTOBENCH_CONFIG
+                       * refuses a value outside it, the fb_set_* setters clamp to it */
 } fb__key_info;
 
 /* The key table (NULL for an invalid k). */
 FB__PRIVATE const fb__key_info *fb__key_info_of(fb__key k);
+
+/* Clamps *v into key k's range (NaN: left as is, and refused). Returns 0
+ * when *v was in range, 1 when it was clamped, -1 for NaN. */
+FB__PRIVATE int fb__key_clamp(fb__key k, double *v);
+
+/* The largest complexity N (fb_set_complexity_n, -asymptote): 2^53, the
+ * largest integer a double holds exactly; N^3 still fits a double. */
+#define FB__MAX_COMPLEXITY_N 9007199254740992.0
+
+/* v as FEMTOBENCH_CONFIG writes it for key info: "1000000", "250us", "1s". */
+FB__PRIVATE void fb__key_format(const fb__key_info *info, double v, char *buf, size_t len);
 
 /* One layer of numeric settings: a value and a bit per key. */
 typedef struct fb__layer {
@@ -59,6 +72,8 @@ typedef struct fb__config {
     char time_unit_label[16];
     bool relative;
     double complexity_n; /* 0 = unset */
+    bool has_arg;        /* issue 15: an instance of a family (src/registry.c) */
+    int64_t arg;         /* its argument (fb_arg), 0 without one */
     bool counters;
     double min_time_s;       /* the runner's -min_time, spread over the epochs; 0 = none */
     double num[FB__K_COUNT]; /* resolved numeric keys */

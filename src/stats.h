@@ -29,8 +29,8 @@ typedef struct fb__fit_set {
     size_t n;        /* fits, best first (0 when distinct < 2) */
     fb_fit fits[FB_FIT_MODELS];
     /* issue 19: the verdict, and the data it speaks of */
-    int verdict;       /* FB__CX_* */
-    size_t candidates; /* the models the verdict names, simplest first: */
+    int verdict;                                /* FB__CX_* */
+    size_t candidates;                          /* the models the verdict names, simplest first: */
     const char *candidate_names[FB_FIT_MODELS]; /* (static strings) */
     double n_min, n_max, rise; /* smallest and largest N; time at n_max / time at n_min */
 } fb__fit_set;

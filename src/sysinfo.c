@@ -70,6 +70,11 @@ static int fb__sys_count_cpu_list(const char *s) {
     return fb__cpuset_parse(&set, s) == 0 ? (int)fb__cpuset_count(&set) : 0;
 }
 
+/* A value read from /proc or /sys as a count: 0 (unknown) when it is
+ * negative, not finite or too large to convert (issue 17: a huge number in
+ * a file must not be undefined behaviour). */
+static long long fb__sys_ll(double v, double max) { return v >= 0 && v <= max ? (long long)v : 0; }
+
 /* "32K" / "1024K" / "32M" / "12345" -> bytes */
 static long long fb__sys_size(const char *s) {
     const char *e;
@@ -81,7 +86,7 @@ static long long fb__sys_size(const char *s) {
         v *= 1024 * 1024;
     else if (*e == 'G')
         v *= 1024.0 * 1024 * 1024;
-    return (long long)v;
+    return fb__sys_ll(v, 1e18);
 }
 
 static void fb__sys_caches(const char *root, fb__sysinfo *out) {
@@ -93,7 +98,7 @@ static void fb__sys_caches(const char *root, fb__sysinfo *out) {
         if (fb__sysfile_read(root, rel, c.type, sizeof c.type) < 0) break;
         snprintf(rel, sizeof rel, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
         if (fb__sysfile_read(root, rel, val, sizeof val) >= 0)
-            c.level = (int)fb__sysfile_decimal(val, NULL);
+            c.level = (int)fb__sys_ll(fb__sysfile_decimal(val, NULL), 1000);
         snprintf(rel, sizeof rel, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
         if (fb__sysfile_read(root, rel, val, sizeof val) >= 0) c.size = fb__sys_size(val);
         snprintf(rel, sizeof rel, "/sys/devices/system/cpu/cpu0/cache/index%d/shared_cpu_list", i);
@@ -164,7 +169,7 @@ void fb__sysinfo_read(const char *root, fb__sysinfo *out) {
 #else
     out->cpu_scaling = -1;
 #endif
-    out->mhz_per_cpu = mhz > 0 ? (long long)(mhz + 0.5) : 0;
+    out->mhz_per_cpu = mhz > 0 ? fb__sys_ll(mhz + 0.5, 1e12) : 0;
     if (!out->cpu_model[0]) snprintf(out->cpu_model, sizeof out->cpu_model, "unknown");
 
     out->version = fb_version();

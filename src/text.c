@@ -1,6 +1,9 @@
 /* Text helpers shared by the writers and the parsers. */
 #include "text.h"
 
+#include "json.h"
+#include "numfmt.h" /* locale-independent digits */
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -13,9 +16,9 @@ void fb__fmt_grouped(char *buf, size_t len, double v, int decimals) {
         snprintf(buf, len, "%s", isnan(v) ? "-" : (v > 0 ? "inf" : "-inf"));
         return;
     }
-    int n = snprintf(raw, sizeof raw, "%.*f", decimals, fabs(v));
-    if (n < 0 || (size_t)n >= sizeof raw) {
-        snprintf(buf, len, "%g", v);
+    fb__fmt_fixed(raw, sizeof raw, fabs(v), decimals); /* '.' whatever the locale */
+    if (strlen(raw) + 1 >= sizeof raw) {               /* too long to group */
+        fb__fmt_double(buf, len, v, 6);
         return;
     }
     const char *dot = strchr(raw, '.');
@@ -67,4 +70,13 @@ char *fb__strdup(const char *s) {
     char *p = malloc(n);
     if (p) memcpy(p, s ? s : "", n);
     return p;
+}
+
+char *fb__str_unconst(const char *s) {
+    union {
+        const char *c;
+        char *m;
+    } u;
+    u.c = s;
+    return u.m;
 }

@@ -52,9 +52,26 @@ FB_BENCHMARK(Broken) {
 FB_BENCHMARK(Slow) {
     if (!getenv("SUITE_CLI_SLOW")) return;
     fb_set_epochs(b, 1000000);
-    fb_set_max_total_time(b, 1e9);
+    fb_set_max_total_time(b, 3600); /* the largest: an hour */
     uint64_t x = 1;
     FB_RUN(b, "Slow") {
+        x += x;
+        fb_do_not_optimize(x);
+    }
+}
+
+/* Runs under a name dashboards refuse when SUITE_CLI_BADNAME is set:
+ * "empty" (""), "long" (1025 bytes) or "max" (1024 bytes, accepted). */
+FB_BENCHMARK(BadName) {
+    const char *kind = getenv("SUITE_CLI_BADNAME");
+    if (!kind) return;
+    char name[1026];
+    size_t len = !strcmp(kind, "empty") ? 0 : !strcmp(kind, "long") ? 1025 : 1024;
+    memset(name, 'n', len);
+    name[len] = '\0';
+    fb_set_epochs(b, 3);
+    uint64_t x = 1;
+    FB_RUN(b, name) {
         x += x;
         fb_do_not_optimize(x);
     }

@@ -84,3 +84,21 @@ FB_BENCHMARK(Slow) {
 }
 
 FB_MAIN()
+
+/* A paired comparison (src/compare.c): two alternatives, one twice the
+ * work of the other, and a name that needs escaping. */
+FB_BENCHMARK(Compare) {
+    uint64_t x = 1;
+    FB_COMPARE(b, "cmp \"t\", ;|") {
+        FB_ALTERNATIVE("one") {
+            x = x * 3 + 1;
+            fb_do_not_optimize(x);
+        }
+        FB_ALTERNATIVE("two, \"quoted\"") {
+            x = x * 3 + 1;
+            fb_do_not_optimize(x);
+            x = x * 3 + 1;
+            fb_do_not_optimize(x);
+        }
+    }
+}

@@ -70,16 +70,22 @@ check(rc == 0 and "-filter=<regex>" in out and "-asymptote" in out, "-help")
 
 # -list: sorted names, honours -filter (whole-name match), both dash styles
 rc, out, err = run("-list")
-check(rc == 0 and out.split() == ["Alpha", "Beta", "Broken", "Linear", "Slow"], f"-list: {out!r}")
+check(rc == 0 and out.split() == ["Alpha", "BadName", "Beta", "Broken", "Linear", "Slow"], f"-list: {out!r}")
 rc, out, err = run("--list", "--filter=B.*")
-check(rc == 0 and out.split() == ["Beta", "Broken"], f"--list --filter: {out!r}")
+check(rc == 0 and out.split() == ["BadName", "Beta", "Broken"], f"--list --filter: {out!r}")
 rc, out, err = run("-list", "-filter=Alpha|Linear")
 check(out.split() == ["Alpha", "Linear"], f"-list alternation: {out!r}")
 
 # -sanity_check: everything runs once, no table
+# Broken and Slow return before FB_RUN unless asked: a sanity check fails them
+# (issue 17: a benchmark that measured nothing is not a pass)
 rc, out, err = run("-sanity_check")
-check(rc == 0 and out == "", f"-sanity_check: rc={rc} out={out!r}")
-check("sanity check: 5 benchmarks ran, 0 failed" in err, f"-sanity_check: {err!r}")
+check(rc == 1 and out == "", f"-sanity_check: rc={rc} out={out!r}")
+check("sanity check: 6 benchmarks ran, 3 failed" in err, f"-sanity_check: {err!r}")
+check("Slow: measured nothing" in err and "Broken: measured nothing" in err and
+      "BadName: measured nothing" in err, err)
+rc, out, err = run("-sanity_check", "-filter=Alpha|Beta|Linear")
+check(rc == 0 and "sanity check: 3 benchmarks ran, 0 failed" in err, f"-sanity_check: {err!r}")
 
 # the table: one header per unit, a row per benchmark
 rc, out, err = run("-filter=Alpha|Beta")

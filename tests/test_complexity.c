@@ -136,8 +136,10 @@ static bool names_model(const fb_bench *b, const char *model, size_t most) {
     const fb__fit_set *s = fb__bench_fit(b, "x");
     if (!s) return false;
     bool found = false;
-    for (size_t i = 0; i < s->candidates; i++) found = found || strcmp(s->candidate_names[i], model) == 0;
-    if (s->verdict == FB__CX_MODEL) return found && s->candidates == 1 && strcmp(s->fits[0].name, model) == 0;
+    for (size_t i = 0; i < s->candidates; i++)
+        found = found || strcmp(s->candidate_names[i], model) == 0;
+    if (s->verdict == FB__CX_MODEL)
+        return found && s->candidates == 1 && strcmp(s->fits[0].name, model) == 0;
     return s->verdict == FB__CX_NOT_SEPARATED && found && s->candidates <= most;
 }
 

@@ -65,7 +65,7 @@ check() {
 table='^\|.*---:'   # a markdown table separator with right-aligned columns
 
 declare -A bin
-for ex in minimal suite throughput relative complexity single_header; do
+for ex in minimal suite throughput relative compare complexity args setup single_header; do
     if ! bin[$ex]=$(binary $ex); then
         fail "$ex: could not be built"
         bin[$ex]=false
@@ -75,12 +75,17 @@ done
 check "minimal" "$table" 'x \+= x' -- "${bin[minimal]}"
 check "throughput" "$table" 'ns/byte' 'fnv1a 64 KiB' -- "${bin[throughput]}"
 check "relative" "$table" 'relative' 'SWAR' -- "${bin[relative]}"
+check "compare" "$table" '95% CI' 'paired rounds, interleaved' '`SWAR`' -- "${bin[compare]}"
 check "suite -sanity_check" -- "${bin[suite]}" -sanity_check
 check "suite -list" '^FillMemset$' '^FillLoop$' '^SumArray$' -- "${bin[suite]}" -list
 check "suite -filter" "$table" 'SumArray' -- "${bin[suite]}" '-filter=Sum.*'
 check "complexity -sanity_check" -- "${bin[complexity]}" -sanity_check
 check "complexity -asymptote" "$table" 'complexityN' 'O\(' -- \
     "${bin[complexity]}" -asymptote=100,200,400,800
+check "args" "$table" '`Sum/64`' '`Sum/65536`' '`Fnv1a/1000`' 'ns/byte' 'Complexity of `Sum`' 'O\(' -- "${bin[args]}"
+check "args -list" '^Fnv1a/3$' '^Sum/16384$' -- "${bin[args]}" -list
+check "args -filter" "$table" '`Sum/256`' -- "${bin[args]}" '-filter=Sum/(256|4096)'
+check "setup" "$table" 'shuffled before each sort' 'no setup' -- "${bin[setup]}"
 check "single_header -sanity_check" -- "${bin[single_header]}" -sanity_check
 check "single_header" "$table" 'Xorshift' -- "${bin[single_header]}"
 

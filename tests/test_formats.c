@@ -8,6 +8,9 @@
  * them with `FB_UPDATE_GOLDEN=1 build/tests/test_formats` and review the diff. */
 #include "check.h"
 #include "internal.h"
+#include "numfmt.h"
+#include "report_gbench.h"
+#include "valgrind.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -69,7 +72,49 @@ static fb_result *make_error(const char *name, const char *error) {
     return r;
 }
 
+/* A result counted under Callgrind (-valgrind): two epochs (n, 2n) with
+ * the events' totals; cache adds the cache and branch simulation events. */
+static fb_result *make_counted(const char *name, double batch, bool cache, const char *error) {
+    uint64_t it[2] = {64, 128};
+    fb_result *r = make_result("counted", name, batch > 1 ? "byte" : "op", batch, 0, 2, it, 0,
+                               (const double *const[FB_MEASURE_COUNT]){0});
+    struct fb__vg_result *g = calloc(1, sizeof *g);
+    g->n1 = 64;
+    g->n2 = 128;
+    g->cache = cache;
+    g->have = cache ? (1u << FB__VG_EVENTS) - 1 : 1u << FB__VG_IR;
+    for (int e = 0; e < FB__VG_EVENTS; ++e) {
+        g->c1[e] = 1000u + 64u * (unsigned)(e + 1);
+        g->c2[e] = 1000u + 128u * (unsigned)(e + 1);
+    }
+    g->c2[FB__VG_BCM] = g->c1[FB__VG_BCM] - 1; /* fewer misses in the longer epoch */
+    fb__vg_derive(g);
+    r->vg = g;
+    if (error) {
+        r->error = fb__strdup(error);
+        for (int m = 0; m < FB_VG_MEASURE_COUNT; ++m) g->per_iter[m] = NAN;
+    }
+    return r;
+}
+
 #define WEIRD "a\"b,c;d\\e|f\n\t\xc3\xa9"
+
+/* A fake clock for the golden comparison. */
+typedef struct golden_clock {
+    uint64_t now_ns, read_ns;
+} golden_clock;
+typedef struct golden_alt {
+    golden_clock *c;
+    uint64_t cost_ns;
+} golden_alt;
+static uint64_t golden_now(void *ctx) {
+    golden_clock *c = ctx;
+    return c->now_ns += c->read_ns;
+}
+static void golden_op(void *ctx) {
+    golden_alt *a = ctx;
+    a->c->now_ns += a->cost_ns;
+}
 
 /* The results of the golden files: counters, a batch, an error, a
  * complexity series, the weird name and non-finite values. */
@@ -97,9 +142,9 @@ static fb_bench *golden_bench(void) {
         double el[4] = {6.4e-7, 6.5e-7, 6.4e-7, 7e-7};
         const double *v[FB_MEASURE_COUNT] = {[FB_ELAPSED] = el};
         /* the slow last epoch was descheduled: in the file, not in the statistics */
-        fb__bench_add_result(b, mark_disturbed(make_result("demo", "copy", "byte", 64, 0, 4, it,
-                                                           FB__BIT(FB_ELAPSED), v),
-                                               3));
+        fb__bench_add_result(
+            b, mark_disturbed(
+                   make_result("demo", "copy", "byte", 64, 0, 4, it, FB__BIT(FB_ELAPSED), v), 3));
     }
     fb__bench_add_result(b, make_error("broken", "the op was optimized away"));
     for (int k = 0; k < 3; ++k) {
@@ -131,6 +176,42 @@ static fb_bench *golden_bench(void) {
             make_result("odd", "nonfinite", "op", 1, 0, 3, it,
                         FB__BIT(FB_ELAPSED) | FB__BIT(FB_INSTRUCTIONS) | FB__BIT(FB_CPUCYCLES), v));
     }
+    fb__bench_add_result(b, make_counted("add", 1, false, NULL));
+    fb__bench_add_result(b, make_counted("hash", 32, true, NULL));
+    fb__bench_add_result(b, make_counted("lost", 1, false, "no Callgrind output"));
+    /* issue 15: a family's instances (memcpy/8, memcpy/64, memcpy/512) with N set
+     * from the argument: an "arg" field and column, one complexity entry
+     * "memcpy", one Google Benchmark family named memcpy/<arg> */
+    for (int k = 0; k < 3; ++k) {
+        int64_t arg = (int64_t)8 << (3 * k);
+        char name[32];
+        snprintf(name, sizeof name, "memcpy/%d", (int)arg);
+        uint64_t it[3] = {100, 100, 100};
+        double t = (double)arg * 1e-10 + 2e-9; /* the median: exactly linear in N */
+        double el[3] = {t, t * 1.1, t * 0.95};
+        const double *v[FB_MEASURE_COUNT] = {[FB_ELAPSED] = el};
+        fb_result *r = make_result("family", name, "byte", (double)arg, (double)arg, 3, it,
+                                   FB__BIT(FB_ELAPSED), v);
+        r->config.has_arg = true;
+        r->config.arg = arg;
+        fb__bench_add_result(b, r);
+    }
+    {
+        /* a comparison measured with a fake clock: 125 vs 100 ns a call,
+         * the clock read costing 3 ns (ratios close to, not exactly, 1.25) */
+        static golden_clock gc;
+        memset(&gc, 0, sizeof gc);
+        gc.read_ns = 3;
+        golden_alt a0 = {&gc, 125}, a1 = {&gc, 100};
+        fb_set_clock(b, golden_now, &gc, 1e-9);
+        fb_set_output(b, NULL);
+        fb_set_performance_counters(b, false);
+        fb_set_epochs(b, 6);
+        fb_alternative alts[2] = {{"slow", golden_op, &a0}, {"fast", golden_op, &a1}};
+        /* a fixed call-site build, as make_result's: the golden files must
+         * not depend on how this test was compiled */
+        (void)fb__compare_at(b, "cmp", alts, 2, 7);
+    }
     return b;
 }
 
@@ -160,6 +241,21 @@ static void golden_context(fb__sysinfo *si) {
     snprintf(golden_env.w[0].fix, sizeof golden_env.w[0].fix,
              "use the performance governor\t(cpupower)");
     si->env = &golden_env;
+}
+
+/* The Google Benchmark JSON layouts with a fixed context. */
+static int gb_repetitions(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
+    return fb__write_gbench_json_rows_with(b, f, si, FB_GBENCH_REPETITIONS);
+}
+static int gb_aggregates(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
+    return fb__write_gbench_json_rows_with(b, f, si, FB_GBENCH_AGGREGATES);
+}
+
+/* Occurrences of needle in s. */
+static size_t count_of(const char *s, const char *needle) {
+    size_t n = 0;
+    for (const char *p = s; (p = strstr(p, needle)) != NULL; p += strlen(needle)) ++n;
+    return n;
 }
 
 /* Runs a writer into memory; returns a malloc'd NUL-terminated string. */
@@ -237,9 +333,29 @@ static void test_golden(void) {
     char *json = capture(fb__write_json_with, NULL, b, &si, &rc);
     CHECK(rc == FB_OK);
     check_golden("golden_results.json", json);
-    char *gb = capture(fb__write_gbench_json_with, NULL, b, &si, &rc);
+    char *gb = capture(gb_repetitions, NULL, b, &si, &rc);
     CHECK(rc == FB_OK);
     check_golden("golden_results.gbench.json", gb);
+    /* the default layout: one row per result, the median (issue 18) */
+    char *gbm = capture(fb__write_gbench_json_with, NULL, b, &si, &rc);
+    CHECK(rc == FB_OK);
+    check_golden("golden_results.gbench_median.json", gbm);
+    /* (and one per alternative of the comparison, named title/name) */
+    CHECK(count_of(gbm, "\"run_type\"") ==
+          fb_result_count(b) + fb_comparison_size(fb_last_comparison(b)));
+    CHECK(count_of(gbm, "\"name\": \"cmp/slow\",") == 1 &&
+          count_of(gbm, "\"name\": \"cmp/fast\",") == 1);
+    CHECK(count_of(gbm, "\"run_type\": \"aggregate\"") == 0);
+    CHECK(count_of(gbm, "\"name\": \"sum\",") == 1);
+    char *gba = capture(gb_aggregates, NULL, b, &si, &rc);
+    CHECK(rc == FB_OK);
+    CHECK(count_of(gba, "\"name\": \"sum\",") == 0 &&
+          count_of(gba, "\"name\": \"sum_median\",") == 1);
+    CHECK(count_of(gba, "\"run_type\": \"aggregate\"") ==
+          count_of(gb, "\"run_type\": \"aggregate\""));
+    CHECK(fb__write_gbench_json_rows_with(b, stdout, &si, 3) == FB_EINVAL);
+    free(gbm);
+    free(gba);
 
     /* escaping of the weird name, in every format */
     CHECK(strstr(csv, "\"a\"\"b,c;d\\e|f\n\t\xc3\xa9\"") != NULL);
@@ -256,14 +372,39 @@ static void test_golden(void) {
     CHECK(strstr(csv, "nan") == NULL && strstr(csv, "inf") == NULL);
     /* nonfinite row: instructions empty, cpucycles median 2 */
     CHECK(
-        strstr(csv, "odd,nonfinite,op,1,,3,3,1000000,1000000,1000000,1000000,0,,2,,,,,0.003,\n") !=
+        strstr(
+            csv,
+            "odd,nonfinite,,op,1,,3,3,1000000,1000000,1000000,1000000,0,,2,,,,,,,,,,0.003,,,,\n") !=
         NULL);
     /* the error row: text cells filled, measured cells empty */
-    CHECK(strstr(csv, "errors,broken,op,1,,,,,,,,,,,,,,,,the op was optimized away\n") != NULL);
+    CHECK(strstr(csv, "errors,broken,,op,1,,,,,,,,,,,,,,,,,,,,,the op was optimized away,,,\n") !=
+          NULL);
+    /* counted under Callgrind: no time, the exact count per unit (1 per
+     * iteration), two epochs of 64 + 128 iterations; in GB a counter */
+    CHECK(strstr(csv, "counted,add,,op,1,,2,192,,,,,,,,,,,,1,,,,,0,,,,\n") != NULL);
+    CHECK(strstr(gb, "\"valgrind_instructions\": 0.03125") != NULL);
+    CHECK(strstr(json, "\"per_iteration\": {\"instructions\": 1}") != NULL);
     /* GB: the complexity series become sort/100, sort/200, sort/400 */
     CHECK(strstr(gb, "\"name\": \"sort/200_median\"") != NULL);
+    /* issue 15: a family's instances keep their names (N is their argument),
+     * carry the argument in CSV and JSON, and are fitted as one series */
+    CHECK(strstr(gb, "\"name\": \"memcpy/64_median\"") != NULL);
+    CHECK(strstr(gb, "memcpy/64/64") == NULL);
+    CHECK(strstr(csv, "\nfamily,memcpy/64,64,byte,64,64,3,300,") != NULL);
+    CHECK(strstr(json, "\"name\": \"memcpy/512\",\n      \"arg\": 512,") != NULL);
+    CHECK(strstr(json, "\"name\": \"memcpy\",\n      \"fits\": [\n        {\"model\": \"O(n)\"") !=
+          NULL);
     CHECK(strstr(gb, "\"error_occurred\": true") != NULL);
     CHECK(strstr(json, "\"complexity\": [") != NULL && strstr(json, "\"model\": \"O(n)\"") != NULL);
+    /* the comparison: CSV rows with relative and interval, a JSON entry with
+     * per-round log ratios, GB rows named title/name */
+    CHECK(strstr(csv, ",relative,ci_low,ci_high\n") != NULL);
+    CHECK(strstr(csv, "\ncmp,slow,,op,1,,6,") != NULL);
+    CHECK(strstr(csv, "\ncmp,fast,,op,1,,6,") != NULL);
+    CHECK(strstr(json, "\"comparisons\": [") != NULL && strstr(json, "\"log_ratios\": [") != NULL);
+    CHECK(strstr(json, "\"fastest\": \"fast\"") != NULL);
+    CHECK(strstr(gb, "\"name\": \"cmp/slow\"") != NULL &&
+          strstr(gb, "\"name\": \"cmp/fast_median\"") != NULL);
     free(csv);
     free(json);
     free(gb);
@@ -303,6 +444,28 @@ static void test_gbench_names(void) {
     CHECK(strstr(gb, "\"real_time\": 1,\n      \"cpu_time\": 1,\n      \"time_unit\": \"ns\",\n    "
                      "  \"aggregate") == NULL);
     CHECK(strstr(gb, "\"name\": \"w\"") != NULL && strstr(gb, "\"cyc\"") == NULL);
+    free(gb);
+    fb_bench_free(b);
+
+    /* batched: real_time per call, the rate beside it, as GB writes it */
+    b = fb_bench_new();
+    double el2[2] = {2e-6, 2e-6};
+    const double *v2[FB_MEASURE_COUNT] = {[FB_ELAPSED] = el2};
+    fb__bench_add_result(b,
+                         make_result("t", "sha", "byte", 1024, 0, 2, it, FB__BIT(FB_ELAPSED), v2));
+    fb__bench_add_result(b, make_result("t", "ops", "op", 4, 0, 2, it, FB__BIT(FB_ELAPSED), v2));
+    fb__bench_add_result(b, make_result("t", "one", "op", 1, 0, 2, it, FB__BIT(FB_ELAPSED), v2));
+    gb = capture(fb__write_gbench_json_with, NULL, b, &si, &rc);
+    CHECK(rc == FB_OK);
+    CHECK(strstr(gb, "\"name\": \"sha\"") && strstr(gb, "\"real_time\": 2000,") &&
+          strstr(gb, "\"bytes_per_second\": 512000000\n") &&
+          strstr(gb, "\"items_per_second\": 2000000\n"));
+    CHECK(count_of(gb, "_per_second") == 2); /* none for batch 1, unit op */
+    free(gb);
+    gb = capture(gb_repetitions, NULL, b, &si, &rc);
+    CHECK(rc == FB_OK &&
+          count_of(gb, "\"bytes_per_second\": 512000000") == 4); /* 2 epochs, mean, median */
+    CHECK(count_of(gb, "\"bytes_per_second\": 0\n") == 1);       /* the stddev */
     free(gb);
     fb_bench_free(b);
 }
@@ -391,6 +554,24 @@ static void test_text(void) {
         setlocale(LC_NUMERIC, "C");
     }
     if (!tried) printf("note: no decimal-comma locale installed; locale check skipped\n");
+    /* locale-independent fixed format and parsing (src/numfmt.c) */
+    fb__fmt_fixed(buf, sizeof buf, 0.675, 2);
+    CHECK_STR(buf, "0.68");
+    fb__fmt_fixed(buf, sizeof buf, -1234.5, 1);
+    CHECK_STR(buf, "-1234.5");
+    fb__fmt_fixed(buf, sizeof buf, NAN, 1);
+    CHECK_STR(buf, "nan");
+    fb__fmt_grouped(buf, sizeof buf, 1234567.25, 2);
+    CHECK_STR(buf, "1,234,567.25");
+    double d = -1;
+    CHECK(fb__parse_decimal("0.5", &d) && d == 0.5);
+    CHECK(fb__parse_decimal("5", &d) && d == 5);
+    CHECK(fb__parse_decimal(".25", &d) && d == 0.25);
+    CHECK(fb__parse_decimal("1e3", &d) && d == 1000);
+    CHECK(fb__parse_decimal("2.5E-1", &d) && d == 0.25);
+    const char *bad[] = {"",    ".",   "0,5", " 1",  "1 ",    "+1",   "-1",   "0x10",
+                         "inf", "nan", "1e",  "1e+", "1e999", "1..2", "1.2.3"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; ++i) CHECK(!fb__parse_decimal(bad[i], &d));
 }
 
 /* -------------------------------------------------------------- sysinfo */
@@ -639,7 +820,7 @@ static void test_outfile(const char *tmp) {
     snprintf(path, sizeof path, "%s/real.csv", tmp);
     CHECK(fb__outfile_write(path, fb_write_csv, b, err, sizeof err) == FB_OK);
     s = slurp(path);
-    CHECK(s && !strncmp(s, "title,name,unit,", 16));
+    CHECK(s && !strncmp(s, "title,name,arg,unit,", 20));
     free(s);
     fb_bench_free(b);
 }

@@ -32,11 +32,14 @@ MEASURES = {"iterations", "elapsed", "pagefaults", "cpucycles", "contextswitches
 WEIRD = 'a"b,c;d\\e|f\n\t\u00e9'
 WEIRD_TITLE = 't "q", ;\\ | \u00e9'
 CTRL = "ctrl\x01\x1f\x7f\ufffd end"  # the ill-formed byte 0xff becomes U+FFFD
-CSV_HEADER = ["title", "name", "unit", "batch", "complexityN", "epochs", "iterations",
+CSV_HEADER = ["title", "name", "arg", "unit", "batch", "complexityN", "epochs", "iterations",
               "median_ns_per_unit", "min_ns_per_unit", "max_ns_per_unit", "mean_ns_per_unit",
               "err_pct", "instructions_per_unit", "cpucycles_per_unit",
               "branchinstructions_per_unit", "branchmisses_per_unit", "pagefaults_per_unit",
-              "contextswitches_per_unit", "total_s", "error"]
+              "contextswitches_per_unit", "valgrind_instructions_per_unit",
+              "valgrind_l1_misses_per_unit", "valgrind_ll_misses_per_unit",
+              "valgrind_branches_per_unit", "valgrind_branch_misses_per_unit", "total_s", "error", "relative", "ci_low", "ci_high"]
+NUMERIC = [k for k in CSV_HEADER[4:] if k != "error"]
 failures = []
 
 
@@ -95,13 +98,13 @@ def check_csv(rows, names):
         check(name in body, f"CSV lacks row {name!r}: {list(body)}")
     w = body.get(WEIRD)
     if w:
-        check(w[0] == WEIRD_TITLE and w[2] == 'b"yte' and w[3] == "8", f"CSV weird row {w}")
+        check(w[0] == WEIRD_TITLE and w[2] == "" and w[3] == 'b"yte' and w[4] == "8", f"CSV weird row {w}")
     for r in rows[1:]:
         d = dict(zip(CSV_HEADER, r))
         if d["error"]:
-            check(all(d[k] == "" for k in CSV_HEADER[5:-1]), f"CSV error row has values: {r}")
+            check(all(d[k] == "" for k in NUMERIC[2:]), f"CSV error row has values: {r}")
             continue
-        for k in CSV_HEADER[3:-1]:
+        for k in NUMERIC:
             if d[k] != "":
                 v = float(d[k])
                 check(math.isfinite(v), f"CSV {k}={d[k]}")
@@ -167,7 +170,8 @@ def check_json(doc, names):
     return results
 
 
-def check_gbench(doc, results):
+def check_gbench(doc, results, layout="median"):
+    """layout: the -gbench_rows of the file (median, repetitions, aggregates)."""
     ctx = doc.get("context", {})
     check(isinstance(ctx.get("caches"), list), "GB context.caches must be an array (Bencher)")
     check(ctx.get("json_schema_version") == 1, "GB json_schema_version")
@@ -182,27 +186,48 @@ def check_gbench(doc, results):
         check(row.get("real_time") == row.get("cpu_time"), "GB cpu_time = real_time")
         check(row.get("time_unit") in ("ns", "us", "ms", "s"), "GB time_unit")
         check(row.get("threads") == 1, "GB threads")
+    names = [x["name"] for x in rows]
+    if layout == "median":  # dashboards key rows by name: each appears once
+        check(len(names) == len(set(names)), f"GB median layout: a name repeats: {names}")
     for name, r in results.items():
         its = [x for x in rows if x["run_name"] == name and x["run_type"] == "iteration"]
+        rate = ("bytes_per_second" if r["unit"] in ("byte", "bytes", "B")
+                else "items_per_second" if r["batch"] != 1 else None)
         aggs = {x["aggregate_name"]: x for x in rows if x["run_name"] == name and x["run_type"] == "aggregate"}
         if r["error"]:
             check(len(its) == 1 and its[0].get("error_occurred") is True and its[0]["error_message"] == r["error"],
                   f"GB error row for {name!r}")
             continue
+        if layout == "median":
+            check(len(its) == 1 and not [x for x in rows if x["run_name"] == name and x is not its[0]],
+                  f"GB {name!r}: rows {len(its)} in the median layout")
+            x = its[0]
+            check(x["repetitions"] == 1 and x["iterations"] == r["total_iterations"], f"GB {name!r} median row counts")
+            med = r["stats"]["elapsed"]["median"]
+            check(near(x["real_time"], med * 1e9, 1e-12), f"GB {name!r} real_time per call {x['real_time']}")
+            if rate:
+                check(near(x.get(rate, 0), r["batch"] / med, 1e-12), f"GB {name!r} {rate} {x.get(rate)}")
+            continue
         # the repetitions are the epochs the statistics use (issue 19)
         dropped = set(r.get("dropped", []))
         used = [m for i, m in enumerate(r["measurements"]) if i not in dropped]
-        check(len(its) == len(used), f"GB {name!r}: {len(its)} iteration rows, used epochs {len(used)}")
-        check(sorted(x["repetition_index"] for x in its) == list(range(len(used))), f"GB {name!r} repetition_index")
+        if layout == "aggregates" and len(used) >= 2:
+            check(its == [], f"GB {name!r}: iteration rows in the aggregates layout")
+            its = []
+        else:
+            check(len(its) == len(used), f"GB {name!r}: {len(its)} iteration rows, used epochs {len(used)}")
+        check(not its or sorted(x["repetition_index"] for x in its) == list(range(len(used))), f"GB {name!r} repetition_index")
         check(all(x["repetitions"] == len(used) and x["name"] == name for x in its), f"GB {name!r} repetitions")
         for x, m in zip(its, used):
             check(x["iterations"] == m["iterations"], f"GB {name!r} iterations")
-            check(near(x["real_time"], m["elapsed"] / r["batch"] * 1e9, 1e-12), f"GB {name!r} real_time")
+            check(near(x["real_time"], m["elapsed"] * 1e9, 1e-12), f"GB {name!r} real_time per call")
+            if rate:
+                check(near(x.get(rate, 0), r["batch"] / m["elapsed"], 1e-12), f"GB {name!r} {rate}")
         if len(used) >= 2:
             check(set(aggs) == {"mean", "median", "stddev"}, f"GB {name!r} aggregates {sorted(aggs)}")
             med = aggs.get("median", {})
             check(med.get("name") == name + "_median" and med.get("aggregate_unit") == "time", f"GB {name!r} _median row")
-            check(near(med.get("real_time", 0), r["stats"]["elapsed"]["median"] / r["batch"] * 1e9, 1e-12),
+            check(near(med.get("real_time", 0), r["stats"]["elapsed"]["median"] * 1e9, 1e-12),
                   f"GB {name!r} median {med.get('real_time')}")
 
 
@@ -225,6 +250,11 @@ csv_rows = check_csv(rows, names)
 doc = read_json(P("a.json"))
 results = check_json(doc, names)
 check_gbench(read_json(P("a.gb.json")), results)
+for layout in ("repetitions", "aggregates"):
+    rc, out, err = run(SUITE, "-filter=Weird|Ctrl|Plain|Broken", "-gbench_rows=" + layout,
+                       "-output_json=" + P(layout + ".json"), "-output_gbench=" + P(layout + ".gb.json"))
+    check(rc == 1, f"-gbench_rows={layout}: exit status {rc}: {err}")
+    check_gbench(read_json(P(layout + ".gb.json")), check_json(read_json(P(layout + ".json")), names), layout)
 check(temps_in(tmp) == [], f"temporary files left: {temps_in(tmp)}")
 # the three formats agree
 for name, r in results.items():
@@ -320,7 +350,67 @@ for trial in range(40):
     check(temps_in(tmp) == [], f"trial {trial}: temporary files {temps_in(tmp)}")
 print(f"interrupt trials: {kept} files kept old, {replaced} complete new ones (run {full * 1000:.0f} ms)")
 
-# 7. compare.py on two runs of the demo suite
+# 7. a paired comparison in every format (src/compare.c): the statistics
+# recomputed here from the per-round log ratios
+CMP_TITLE = 'cmp "t", ;|'
+CMP_NAMES = ["one", 'two, "quoted"']
+
+
+def sign_interval(v, confidence):
+    """Median and sign-test interval of v, as docs/compare.md defines them."""
+    v, n = sorted(v), len(v)
+    med = v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+    cum, k = 0.0, 0
+    for j in range(n // 2 + 1):
+        cum += math.comb(n, j) / 2 ** n
+        if cum > (1 - confidence) / 2:
+            break
+        k = j + 1
+    return med, v[k - 1], v[n - k]
+
+
+rc, out, err = run(SUITE, "-filter=Compare", "-output_csv=" + P("c.csv"), "-output_json=" + P("c.json"),
+                   "-output_gbench=" + P("c.gb.json"))
+check(rc == 0, f"comparison suite: exit {rc}: {err}")
+check("relative" in err or "relative" in out, "comparison table printed")
+doc = read_json(P("c.json"))
+cmps = doc.get("comparisons", [])
+check(len(cmps) == 1 and cmps[0]["title"] == CMP_TITLE, f"JSON comparisons {cmps[:1]}")
+if cmps:
+    cmp = cmps[0]
+    alts = cmp["alternatives"]
+    check([a["name"] for a in alts] == CMP_NAMES, f"JSON alternatives {[a['name'] for a in alts]}")
+    check(cmp["rounds"] >= 6 and cmp["rounds"] % 2 == 0, f"JSON rounds {cmp['rounds']}")
+    res = cmp["results"]
+    check(len(res) == 2 and all(r["epochs"] == cmp["rounds"] for r in res), "JSON comparison results")
+    check(all(m["iterations"] == cmp["iterations"] for r in res for m in r["measurements"]),
+          "JSON comparison: one shared iteration count")
+    lr = alts[1]["log_ratios"]
+    check(len(lr) == cmp["rounds"], f"JSON log_ratios: {len(lr)}")
+    check(all(x is None or near(x, math.log(a["elapsed"]) - math.log(b["elapsed"]), 1e-9)
+              for x, a, b in zip(lr, res[0]["measurements"], res[1]["measurements"])),
+          "JSON log ratios = ln t_baseline - ln t_alternative per round")
+    med, lo, hi = sign_interval([x for x in lr if x is not None], cmp["confidence"])
+    check(near(alts[1]["ratio"], math.exp(med), 1e-12), f"JSON ratio {alts[1]['ratio']} vs {math.exp(med)}")
+    check(near(alts[1]["low"], math.exp(lo), 1e-12) and near(alts[1]["high"], math.exp(hi), 1e-12),
+          "JSON interval = sign-test order statistics")
+    check(alts[1]["significant"] == (alts[1]["low"] > 1 or alts[1]["high"] < 1), "JSON significant")
+    check(alts[0]["ratio"] == 1 and alts[0]["significant"] is False, "JSON baseline row")
+    rows = read_csv(P("c.csv"))
+    check(rows[0] == CSV_HEADER, "CSV header with a comparison")
+    crow = {r[1]: dict(zip(CSV_HEADER, r)) for r in rows[1:] if r[0] == CMP_TITLE}
+    check(set(crow) == set(CMP_NAMES), f"CSV comparison rows {list(crow)}")
+    if set(crow) == set(CMP_NAMES):
+        d = crow[CMP_NAMES[1]]
+        check(near(float(d["relative"]), alts[1]["ratio"], 1e-12) and near(float(d["ci_low"]), alts[1]["low"], 1e-12)
+              and near(float(d["ci_high"]), alts[1]["high"], 1e-12), f"CSV relative/ci {d}")
+        check(crow["one"]["relative"] == "1" and crow["one"]["ci_low"] == "", f"CSV baseline {crow['one']}")
+    gb = read_json(P("c.gb.json"))
+    gres = {f"{CMP_TITLE}/{r['name']}": r for r in res}
+    check_gbench(gb, gres)
+    check({x["run_name"] for x in gb["benchmarks"]} == set(gres), "GB rows named title/name")
+
+# 8. compare.py on two runs of the demo suite
 skip = None
 if not os.path.exists(COMPARE):
     skip = f"{COMPARE} missing (apt-get install libbenchmark-tools python3-scipy)"
@@ -339,7 +429,7 @@ else:
         skip = "no Python with scipy and numpy for compare.py (apt-get install python3-scipy)"
 if skip is None:
     for k in ("d1", "d2"):
-        rc, _, err = run(DEMO, "-output_gbench=" + P(k + ".gb.json"))
+        rc, _, err = run(DEMO, "-gbench_rows=repetitions", "-output_gbench=" + P(k + ".gb.json"))
         check(rc == 0, f"demo run {k}: exit {rc}: {err}")
     c = subprocess.run([py, COMPARE, "--no-color", "benchmarks", P("d1.gb.json"), P("d2.gb.json")],
                        capture_output=True, text=True, timeout=300)
@@ -358,8 +448,8 @@ if skip is None:
     for line in [ln for ln in lines if "_median" in ln or "pvalue" in ln][:4] + lines[-1:]:
         print("   ", line)
     # and on the suite with the names that need escaping
-    rc1, _, _ = run(SUITE, "-filter=Weird|Ctrl|Plain", "-output_gbench=" + P("w1.gb.json"))
-    rc2, _, _ = run(SUITE, "-filter=Weird|Ctrl|Plain", "-output_gbench=" + P("w2.gb.json"))
+    rc1, _, _ = run(SUITE, "-filter=Weird|Ctrl|Plain", "-gbench_rows=repetitions", "-output_gbench=" + P("w1.gb.json"))
+    rc2, _, _ = run(SUITE, "-filter=Weird|Ctrl|Plain", "-gbench_rows=repetitions", "-output_gbench=" + P("w2.gb.json"))
     c = subprocess.run([py, COMPARE, "--no-color", "benchmarks", P("w1.gb.json"), P("w2.gb.json")],
                        capture_output=True, text=True, timeout=300)
     check(rc1 == 0 and rc2 == 0 and c.returncode == 0 and "OVERALL_GEOMEAN" in c.stdout,

@@ -80,7 +80,11 @@ if grep -rq "$tmp/prefix0\|$tmp/unused" "$prefix"; then
     grep -rl "$tmp/prefix0\|$tmp/unused" "$prefix" >&2
     fail "installed files name the install prefix (not relocatable)"
 fi
-ok "cmake --install: header, static + shared library, CMake package, femtobench.pc, LICENSE"
+# femtobench-compare (docs/baselines.md) is installed with the library and runs from the moved tree.
+[ -x "$prefix/bin/femtobench-compare" ] || fail "not installed: bin/femtobench-compare"
+"$prefix/bin/femtobench-compare" -help | grep -q "femtobench-compare OLD.json NEW.json" ||
+    fail "bin/femtobench-compare -help"
+ok "cmake --install: header, static + shared library, CMake package, femtobench.pc, LICENSE, femtobench-compare"
 
 # The shared library exports only fb_ names (fb__ included).
 if command -v nm >/dev/null; then
@@ -90,6 +94,8 @@ if command -v nm >/dev/null; then
     # internals (FB__PRIVATE) are hidden: only the fb__ helpers the public
     # macros call are exported
     allowed=" fb__register fb__loop_begin fb__loop_next fb__loop_done fb__run_at fb__escape "
+    # (and FB_COMPARE's and fb_compare's, src/compare.c)
+    allowed="$allowed fb__cmp_begin fb__cmp_next fb__cmp_alt fb__cmp_alt_done fb__compare_at "
     internal=$(nm -D --defined-only "$lib/libfemtobench.so" | awk '$3 ~ /^fb__/ {print $3}')
     leaked=""
     for sym in $internal; do

@@ -3,7 +3,7 @@
 Reads the library's object files with nm and checks, from the symbols each
 file defines and uses:
   1. the call graph between src/ files has no cycle;
-  2. the measuring core (run, clock, perf_*) calls no formatter (report_*,
+  2. the measuring core (run, compare, clock, perf_*) calls no formatter (report_*,
      json, text formatting) and prints nothing itself;
   3. no file but process.c reads the environment, and none sets it;
   4. src/ files include only module headers, never the tests' internal.h;
@@ -94,7 +94,7 @@ else:
     print("ok: the call graph of %d files has no cycle" % len(edges))
 
 # 2. the measuring core never formats
-core = [f for f in defs if f in ("run", "clock") or f.startswith("perf_")]
+core = [f for f in defs if f in ("run", "compare", "clock") or f.startswith("perf_")]
 formatters = {f for f in defs if f.startswith("report_") or f == "json"}
 printing = {"printf", "fprintf", "vfprintf", "puts", "fputs", "fputc", "putc", "putchar",
             "fwrite", "__printf_chk", "__fprintf_chk", "__vfprintf_chk"}

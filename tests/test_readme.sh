@@ -20,7 +20,7 @@ for f in "$tmp"/snippet*.c; do
     grep -Eq 'int main\(|FB_MAIN\(\)' "$f" || continue
     count=$((count + 1))
     exe=${f%.c}
-    if ! cc -std=c11 -O2 -Wall -Wextra -Wpedantic -Werror -I "$src/include" "$f" "$lib" \
+    if ! "${CC:-cc}" -std=c11 -O2 -Wall -Wextra -Wpedantic -Werror -I "$src/include" "$f" "$lib" \
         -o "$exe" -pthread -lm 2>"$tmp/log"; then
         echo "FAIL: README.md snippet $count does not compile:"; cat "$f"; cat "$tmp/log"; exit 1
     fi

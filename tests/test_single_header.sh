@@ -5,7 +5,8 @@
 #      ($FB_BUILD_DIR/single/femtobench.h) equals a fresh generation;
 #   2. with gcc and clang, as C11, C17 and gnu11, -Wall -Wextra -Wpedantic -Wshadow
 #      -Werror: an implementation TU (the header included twice) plus two user
-#      TUs link cleanly, with and without FB_DISABLE_PERF_COUNTERS;
+#      TUs link cleanly, with and without FB_DISABLE_PERF_COUNTERS (+ FB_DISABLE_VALGRIND,
+#      whose -valgrind must say what to install);
 #   3. the public part compiles as C++11/17 with g++ and clang++ and links with
 #      the C implementation;
 #   4. nm: every external symbol the implementation defines starts with fb_,
@@ -86,6 +87,7 @@ cat >"$tmp/impl.c" <<'C'
 C
 cat >"$tmp/impl_noperf.c" <<'C'
 #define FB_DISABLE_PERF_COUNTERS
+#define FB_DISABLE_VALGRIND
 #define FEMTOBENCH_IMPLEMENTATION
 #include "femtobench.h"
 C
@@ -267,18 +269,37 @@ if [ -x "$suite" ]; then
     fi
     [ -x "$tmp/$cc0-c11/suite_noperf" ] && try "suite without perf counters" "$tmp/$cc0-c11/suite_noperf" -sanity_check &&
         ok "FB_DISABLE_PERF_COUNTERS suite: -sanity_check"
+    # Built without Valgrind's client requests: -valgrind says what to install, exit 2.
+    if [ -x "$tmp/$cc0-c11/suite_noperf" ]; then
+        "$tmp/$cc0-c11/suite_noperf" -valgrind >"$tmp/log" 2>&1
+        rc=$?
+        if [ $rc = 2 ] && [ "$(wc -l <"$tmp/log")" = 1 ] &&
+            grep -q 'femtobench: error: -valgrind: this program was built without <valgrind/callgrind.h>: install' "$tmp/log"; then
+            ok "FB_DISABLE_VALGRIND suite: -valgrind is one line naming the package, exit 2"
+        else
+            sed 's/^/    /' "$tmp/log" >&2
+            fail "FB_DISABLE_VALGRIND suite: -valgrind gave exit status $rc"
+        fi
+    fi
 fi
 
 # --- 6. the test suite against the single header -------------------------------
 # Public tests: include femtobench.h (the single header) and link impl.o.
-# Internal tests (#include "internal.h"): the test TU is the implementation TU;
-# internal.h and config.h are stubs that include the single header.
+# Internal tests (#include "internal.h" or another src/*.h): the test TU is the
+# implementation TU; the src/*.h headers are stubs that include the single header.
 stub_pub=$tmp/stub_pub stub_int=$tmp/stub_int
 mkdir -p "$stub_pub" "$stub_int" "$tmp/run"
 cp "$single/femtobench.h" "$stub_pub/"
 cp "$single/femtobench.h" "$stub_int/"
 printf '#include "femtobench.h"\n' >"$stub_int/internal.h"
 printf '#include "femtobench.h"\n' >"$stub_int/config.h"
+# Every other src/ header (per-module headers such as baseline.h) likewise.
+src_headers="config|internal"
+for h in "$src"/src/*.h; do
+    [ -e "$h" ] || continue
+    printf '#include "femtobench.h"\n' >"$stub_int/$(basename "$h")"
+    src_headers="$src_headers|$(basename "$h" .h)"
+done
 # Tests that cannot be built this way, with the reason (keep short).
 declare -A excluded=()
 # The tests include system headers first, so they get the banner's flags.
@@ -308,7 +329,7 @@ for t in "$src"/tests/test_*.c; do
         echo "not built against the single header: $name (${excluded[$name]})"
         continue
     fi
-    if grep -Eq '^[[:space:]]*#[[:space:]]*include[[:space:]]*"(internal|config)\.h"' "$t"; then
+    if grep -Eq "^[[:space:]]*#[[:space:]]*include[[:space:]]*\"($src_headers)\\.h\"" "$t"; then
         mode=internal
         cmd=("$cc0" "${tflags[@]}" -DFEMTOBENCH_IMPLEMENTATION -I "$stub_int" "$t" -o "$tmp/run/$name" -pthread -lm)
     elif grep -Eq '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](femtobench|fake_clock)\.h[">]' "$t"; then

@@ -1,0 +1,404 @@
+/* Baselines: a femtobench JSON file (docs/formats.md, "femtobench/1") or a
+ * live bench, as a list of records with per-epoch times per unit. The file
+ * is untrusted input: it is parsed by the bounded reader (src/json_read.c)
+ * and every value the comparison uses is checked, with a message that names
+ * the benchmark and the epoch. Keys the comparison does not use are ignored,
+ * as docs/formats.md asks of readers. */
+#include "baseline.h"
+
+#include "json_read.h"
+#include "result.h"
+#include "stats.h"
+#include "sysinfo.h"
+#include "text.h"
+
+#include <stdarg.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void fb__baseline_free(fb__baseline *bl) {
+    if (!bl) return;
+    for (size_t i = 0; i < bl->n; ++i) {
+        fb__bl_record *r = &bl->rec[i];
+        free(r->title);
+        free(r->name);
+        free(r->unit);
+        free(r->error);
+        free(r->per_unit_s);
+    }
+    free(bl->rec);
+    memset(bl, 0, sizeof *bl);
+}
+
+double fb__bl_err_pct(const double *v, size_t n) {
+    if (n == 0) return NAN;
+    double *tmp = malloc(2 * n * sizeof *tmp);
+    if (!tmp) return NAN;
+    memcpy(tmp, v, n * sizeof *tmp);
+    double med = fb__median(tmp, n);
+    double e = fb__mdape_pct(v, n, med, tmp + n);
+    free(tmp);
+    return e;
+}
+
+/* "optimized, NDEBUG" from FB__CALLSITE-style bits (1 known, 2 optimized,
+ * 4 NDEBUG). */
+static void fb__bl_build_text(char *out, size_t len, const char *who, int bits, size_t used) {
+    if (used >= len) return;
+    if (!(bits & 1))
+        snprintf(out + used, len - used, "%s unknown", who);
+    else
+        snprintf(out + used, len - used, "%s %s, %s", who,
+                 (bits & 2) ? "optimized" : "not optimized",
+                 (bits & 4) ? "NDEBUG" : "assertions on");
+}
+
+static void fb__bl_build_type(fb__bl_context *c, int library, int code) {
+    fb__bl_build_text(c->build_type, sizeof c->build_type, "library", library, 0);
+    size_t used = strlen(c->build_type);
+    if (code >= 0) {
+        snprintf(c->build_type + used, sizeof c->build_type - used, "; ");
+        fb__bl_build_text(c->build_type, sizeof c->build_type, "benchmarks", code,
+                          strlen(c->build_type));
+    }
+}
+
+/* ------------------------------------------------------- from a bench */
+
+int fb__baseline_from_bench(const fb_bench *b, fb__baseline *out) {
+    memset(out, 0, sizeof *out);
+    fb__sysinfo si;
+    fb__sysinfo_read("/", &si);
+    fb__bl_context *c = &out->ctx;
+    snprintf(c->version, sizeof c->version, "%s", si.version);
+    snprintf(c->cpu_model, sizeof c->cpu_model, "%s", si.cpu_model);
+    snprintf(c->compiler, sizeof c->compiler, "%s", si.compiler);
+    snprintf(c->build_flags, sizeof c->build_flags, "%s", si.build_flags);
+    size_t n = fb_result_count(b);
+    int code = -1;
+    out->rec = calloc(n ? n : 1, sizeof *out->rec);
+    if (!out->rec) return FB_ENOMEM;
+    for (size_t i = 0; i < n; ++i) {
+        const fb_result *r = fb_result_at(b, i);
+        fb__bl_record *rec = &out->rec[out->n++];
+        const char *title = fb_result_title(r), *unit = fb_result_unit(r);
+        rec->title = fb__strdup(title ? title : "");
+        rec->name = fb__strdup(fb_result_name(r) ? fb_result_name(r) : "");
+        rec->unit = fb__strdup(unit ? unit : "op");
+        if (!rec->title || !rec->name || !rec->unit) goto oom;
+        if (fb_result_error(r) && !(rec->error = fb__strdup(fb_result_error(r)))) goto oom;
+        rec->batch = fb_result_batch(r);
+        rec->complexity_n = fb_result_complexity_n(r);
+        for (int m = 0; m < FB_MEASURE_COUNT; ++m)
+            if (m != FB_ELAPSED && fb_result_has(r, (fb_measure)m)) c->counters = 1;
+        if (code < 0 && !rec->error) code = r->callsite;
+        if (!rec->error && fb_result_counted(r)) {
+            rec->counted = true;
+            rec->ins_per_unit = fb_result_valgrind(r, FB_VG_INSTRUCTIONS) / rec->batch;
+            continue;
+        }
+        if (rec->error || !fb_result_has(r, FB_ELAPSED)) continue;
+        size_t e = fb_result_epochs(r);
+        rec->per_unit_s = malloc((e ? e : 1) * sizeof *rec->per_unit_s);
+        if (!rec->per_unit_s) goto oom;
+        for (size_t k = 0; k < e; ++k)
+            rec->per_unit_s[k] = fb_result_value(r, FB_ELAPSED, k) / rec->batch;
+        rec->epochs = e;
+        rec->err_pct = fb__bl_err_pct(rec->per_unit_s, e);
+    }
+    fb__bl_build_type(c, si.library_build, code);
+    return 0;
+oom:
+    fb__baseline_free(out);
+    return FB_ENOMEM;
+}
+
+/* ------------------------------------------------------- from a file */
+
+typedef struct fb__bl_reader {
+    const fb__jr_doc *d;
+    char *err;
+    size_t len;
+} fb__bl_reader;
+
+static int fb__bl_fail(fb__bl_reader *rd, const char *fmt, ...) FB__PRINTF(2, 3);
+static int fb__bl_fail(fb__bl_reader *rd, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(rd->err, rd->len, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static void fb__bl_ctx_str(const fb__jr_doc *d, uint32_t obj, const char *key, char *out,
+                           size_t len) {
+    uint32_t v = fb__jr_get(d, obj, key);
+    snprintf(out, len, "%s", v && d->v[v].type == FB__JR_STR ? fb__jr_str(d, v) : "unknown");
+}
+
+static int fb__bl_build_bits(const fb__jr_doc *d, uint32_t obj) {
+    if (!obj || d->v[obj].type != FB__JR_OBJ) return 0;
+    int bits = 0;
+    const char *keys[3] = {"known", "optimized", "ndebug"};
+    for (int k = 0; k < 3; ++k) {
+        uint32_t v = fb__jr_get(d, obj, keys[k]);
+        if (v && d->v[v].type == FB__JR_TRUE) bits |= 1 << k;
+    }
+    return bits;
+}
+
+/* Text from the file for a message: at most 100 bytes, control characters
+ * as \xNN, so that an error stays one line whatever the file holds. */
+static void fb__bl_quote(char *out, size_t len, const char *s) {
+    size_t o = 0;
+    for (size_t i = 0; s[i] && i < 100 && o + 5 < len; ++i) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7f)
+            o += (size_t)snprintf(out + o, len - o, "\\x%02x", c);
+        else
+            out[o++] = (char)c;
+    }
+    out[o < len ? o : len - 1] = '\0';
+}
+
+/* A member that must be a string (or null when null_ok): *out the text, or
+ * NULL for null. */
+static int fb__bl_text(fb__bl_reader *rd, uint32_t obj, const char *key, bool null_ok,
+                       const char *what, const char **out) {
+    uint32_t v = fb__jr_get(rd->d, obj, key);
+    if (!v) return fb__bl_fail(rd, "%s: no \"%s\"", what, key);
+    int t = rd->d->v[v].type;
+    if (t == FB__JR_NULL && null_ok) {
+        *out = NULL;
+        return 0;
+    }
+    if (t != FB__JR_STR)
+        return fb__bl_fail(rd, "%s: \"%s\" is %s, not a string", what, key, fb__jr_type_name(t));
+    *out = fb__jr_str(rd->d, v);
+    return 0;
+}
+
+static int fb__bl_result(fb__bl_reader *rd, uint32_t ri, size_t index, fb__bl_record *rec,
+                         int *counters, int *code) {
+    const fb__jr_doc *d = rd->d;
+    char what[160];
+    snprintf(what, sizeof what, "results[%zu]", index);
+    if (d->v[ri].type != FB__JR_OBJ)
+        return fb__bl_fail(rd, "%s is %s, not an object", what, fb__jr_type_name(d->v[ri].type));
+    const char *name, *title, *unit, *error;
+    if (fb__bl_text(rd, ri, "name", false, what, &name)) return -1;
+    /* from here on, messages name the benchmark */
+    char quoted[128];
+    fb__bl_quote(quoted, sizeof quoted, name);
+    snprintf(what, sizeof what, "benchmark '%s'", quoted);
+    if (fb__bl_text(rd, ri, "title", true, what, &title) ||
+        fb__bl_text(rd, ri, "unit", true, what, &unit))
+        return -1;
+    uint32_t ev = fb__jr_get(d, ri, "error");
+    error = ev && d->v[ev].type == FB__JR_STR ? fb__jr_str(d, ev) : NULL;
+    if (ev && !error && d->v[ev].type != FB__JR_NULL)
+        return fb__bl_fail(rd, "%s: \"error\" is %s, not a string or null", what,
+                           fb__jr_type_name(d->v[ev].type));
+
+    uint32_t bv = fb__jr_get(d, ri, "batch");
+    if (!bv) return fb__bl_fail(rd, "%s: no \"batch\"", what);
+    if (d->v[bv].type != FB__JR_NUM || !(d->v[bv].num > 0))
+        return fb__bl_fail(rd, "%s: \"batch\" must be a number > 0", what);
+    rec->batch = d->v[bv].num;
+    uint32_t nv = fb__jr_get(d, ri, "complexityN");
+    if (nv && d->v[nv].type != FB__JR_NULL) {
+        if (d->v[nv].type != FB__JR_NUM || !(d->v[nv].num > 0))
+            return fb__bl_fail(rd, "%s: \"complexityN\" must be null or a number > 0", what);
+        rec->complexity_n = d->v[nv].num;
+    }
+    rec->name = fb__strdup(name);
+    rec->title = fb__strdup(title ? title : "");
+    rec->unit = fb__strdup(unit ? unit : "op");
+    if (error) rec->error = fb__strdup(error);
+    if (!rec->name || !rec->title || !rec->unit || (error && !rec->error))
+        return fb__bl_fail(rd, "out of memory");
+    if (*code < 0 && !error) {
+        uint32_t cb = fb__jr_get(d, ri, "callsite_build");
+        if (cb) *code = fb__bl_build_bits(d, cb);
+    }
+    uint32_t stats = fb__jr_get(d, ri, "stats");
+    if (stats && d->v[stats].type == FB__JR_OBJ)
+        for (uint32_t k = d->v[stats].first; k; k = d->v[k].next)
+            if (strcmp(fb__jr_key(d, k), "elapsed") != 0) *counters = 1;
+
+    uint32_t vg = fb__jr_get(d, ri, "valgrind");
+    if (vg && d->v[vg].type == FB__JR_OBJ && !error) {
+        /* counted under Callgrind: the exact count, compared exactly */
+        uint32_t pi = fb__jr_get(d, vg, "per_iteration");
+        uint32_t ins = pi && d->v[pi].type == FB__JR_OBJ ? fb__jr_get(d, pi, "instructions") : 0;
+        if (!ins || d->v[ins].type != FB__JR_NUM || !(d->v[ins].num >= 0) ||
+            !isfinite(d->v[ins].num / rec->batch))
+            return fb__bl_fail(rd, "%s: counted under Callgrind without a number of instructions",
+                               what);
+        rec->counted = true;
+        rec->ins_per_unit = d->v[ins].num / rec->batch;
+        return 0;
+    }
+    uint32_t mv = fb__jr_get(d, ri, "measurements");
+    if (!mv) return fb__bl_fail(rd, "%s: no \"measurements\"", what);
+    if (d->v[mv].type != FB__JR_ARR)
+        return fb__bl_fail(rd, "%s: \"measurements\" is %s, not an array", what,
+                           fb__jr_type_name(d->v[mv].type));
+    size_t n = d->v[mv].count;
+    if (n == 0 && !error) return fb__bl_fail(rd, "%s: no epochs in \"measurements\"", what);
+    if (error) return 0; /* a failed benchmark: its epochs, if any, are not used */
+    rec->per_unit_s = malloc(n * sizeof *rec->per_unit_s);
+    if (!rec->per_unit_s) return fb__bl_fail(rd, "out of memory");
+    size_t e = 0;
+    for (uint32_t k = d->v[mv].first; k; k = d->v[k].next, ++e) {
+        if (d->v[k].type != FB__JR_OBJ)
+            return fb__bl_fail(rd, "%s epoch %zu: %s, not an object", what, e + 1,
+                               fb__jr_type_name(d->v[k].type));
+        uint32_t it = fb__jr_get(d, k, "iterations");
+        if (!it || d->v[it].type != FB__JR_NUM || !(d->v[it].num >= 1) ||
+            d->v[it].num != floor(d->v[it].num))
+            return fb__bl_fail(rd, "%s epoch %zu: \"iterations\" must be a whole number >= 1", what,
+                               e + 1);
+        uint32_t el = fb__jr_get(d, k, "elapsed");
+        if (!el) return fb__bl_fail(rd, "%s epoch %zu: no \"elapsed\" time", what, e + 1);
+        int t = d->v[el].type;
+        if (t == FB__JR_NULL)
+            return fb__bl_fail(rd, "%s epoch %zu: time is null (not a number)", what, e + 1);
+        if (t != FB__JR_NUM)
+            return fb__bl_fail(rd, "%s epoch %zu: time is %s, not a number", what, e + 1,
+                               fb__jr_type_name(t));
+        double s = d->v[el].num;
+        if (s < 0) return fb__bl_fail(rd, "%s epoch %zu: negative time", what, e + 1);
+        rec->per_unit_s[e] = s / rec->batch;
+        if (!isfinite(rec->per_unit_s[e]))
+            return fb__bl_fail(rd, "%s epoch %zu: time per unit out of range", what, e + 1);
+    }
+    rec->epochs = e;
+    rec->err_pct = fb__bl_err_pct(rec->per_unit_s, e);
+    return 0;
+}
+
+static int fb__bl_doc(fb__bl_reader *rd, fb__baseline *out) {
+    const fb__jr_doc *d = rd->d;
+    if (d->v[0].type != FB__JR_OBJ)
+        return fb__bl_fail(rd, "not femtobench JSON (the top level is %s, not an object)",
+                           fb__jr_type_name(d->v[0].type));
+    uint32_t sv = fb__jr_get(d, 0, "schema");
+    if (!sv) {
+        if (fb__jr_get(d, 0, "benchmarks"))
+            return fb__bl_fail(rd, "this is Google Benchmark JSON (-output_gbench); a baseline is "
+                                   "femtobench JSON (-output_json)");
+        return fb__bl_fail(rd, "no \"schema\": not femtobench JSON (written by -output_json)");
+    }
+    if (d->v[sv].type != FB__JR_STR)
+        return fb__bl_fail(rd, "\"schema\" is %s, not a string", fb__jr_type_name(d->v[sv].type));
+    char schema[128];
+    fb__bl_quote(schema, sizeof schema, fb__jr_str(d, sv));
+    if (strcmp(fb__jr_str(d, sv), "femtobench/1") != 0) {
+        if (strncmp(schema, "femtobench/", 11) == 0)
+            return fb__bl_fail(rd,
+                               "schema '%s' is version %s; this femtobench reads version 1 "
+                               "(femtobench/1)",
+                               schema, schema + 11);
+        return fb__bl_fail(rd, "schema '%s' is not femtobench JSON version 1 (femtobench/1)",
+                           schema);
+    }
+    fb__bl_context *c = &out->ctx;
+    fb__bl_ctx_str(d, 0, "version", c->version, sizeof c->version);
+    uint32_t cv = fb__jr_get(d, 0, "context");
+    if (cv && d->v[cv].type != FB__JR_OBJ)
+        return fb__bl_fail(rd, "\"context\" is %s, not an object", fb__jr_type_name(d->v[cv].type));
+    fb__bl_ctx_str(d, cv, "cpu_model", c->cpu_model, sizeof c->cpu_model);
+    fb__bl_ctx_str(d, cv, "compiler", c->compiler, sizeof c->compiler);
+    fb__bl_ctx_str(d, cv, "library_build_flags", c->build_flags, sizeof c->build_flags);
+    int library = fb__bl_build_bits(d, fb__jr_get(d, cv, "library_build"));
+
+    uint32_t rv = fb__jr_get(d, 0, "results");
+    if (!rv) return fb__bl_fail(rd, "no \"results\"");
+    if (d->v[rv].type != FB__JR_ARR)
+        return fb__bl_fail(rd, "\"results\" is %s, not an array", fb__jr_type_name(d->v[rv].type));
+    size_t n = d->v[rv].count;
+    out->rec = calloc(n ? n : 1, sizeof *out->rec);
+    if (!out->rec) return fb__bl_fail(rd, "out of memory");
+    int code = -1;
+    size_t i = 0;
+    for (uint32_t k = d->v[rv].first; k; k = d->v[k].next, ++i) {
+        ++out->n; /* counted first, so fb__baseline_free sees a half-built record */
+        if (fb__bl_result(rd, k, i, &out->rec[i], &c->counters, &code)) return -1;
+    }
+    fb__bl_build_type(c, library, code);
+    return 0;
+}
+
+int fb__baseline_parse(const char *text, size_t n, fb__baseline *out, char *err, size_t len) {
+    memset(out, 0, sizeof *out);
+    if (n == 0) {
+        snprintf(err, len, "empty file, not femtobench JSON");
+        return -1;
+    }
+    fb__jr_doc d;
+    char why[200];
+    if (fb__jr_parse(&d, text, n, why, sizeof why)) {
+        /* "truncated JSON at byte N" says it all; anything else is "not JSON" */
+        if (strncmp(why, "truncated", 9) == 0)
+            snprintf(err, len, "%s", why);
+        else
+            snprintf(err, len, "not valid JSON: %s", why);
+        return -1;
+    }
+    fb__bl_reader rd = {&d, err, len};
+    int rc = fb__bl_doc(&rd, out);
+    fb__jr_free(&d);
+    if (rc) fb__baseline_free(out);
+    return rc;
+}
+
+int fb__baseline_load(const char *path, fb__baseline *out, char *err, size_t len) {
+    memset(out, 0, sizeof *out);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, len, "cannot open: %s", strerror(errno));
+        return -1;
+    }
+    /* read at most the reader's limit + 1 bytes: a larger file is refused
+     * without being read whole */
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    int rc = -1;
+    if (!buf) {
+        snprintf(err, len, "out of memory");
+        goto done;
+    }
+    for (;;) {
+        if (n == cap) {
+            if (cap > FB__JR_MAX_BYTES) {
+                snprintf(err, len, "larger than %u MiB, too large for a baseline",
+                         (unsigned)(FB__JR_MAX_BYTES >> 20));
+                goto done;
+            }
+            size_t ncap = cap * 2;
+            if (ncap > (size_t)FB__JR_MAX_BYTES + 1) ncap = (size_t)FB__JR_MAX_BYTES + 1;
+            char *nb = realloc(buf, ncap);
+            if (!nb) {
+                snprintf(err, len, "out of memory");
+                goto done;
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) break;
+    }
+    if (ferror(f)) {
+        snprintf(err, len, "cannot read: %s", strerror(errno));
+        goto done;
+    }
+    rc = fb__baseline_parse(buf, n, out, err, len);
+done:
+    free(buf);
+    fclose(f);
+    return rc;
+}

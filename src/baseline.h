@@ -1,0 +1,57 @@
+/* Baselines (src/baseline.c): the results of a run as a list of records,
+ * read from a femtobench JSON file (-baseline, femtobench-compare) or taken
+ * from a live fb_bench, so both sides of a comparison come through one type
+ * and one comparison path (src/change.c, src/report_change.c). */
+#ifndef FB_BASELINE_H
+#define FB_BASELINE_H
+
+#include "base.h"
+
+/* One benchmark result. Times are seconds per unit (per iteration / batch),
+ * one per recorded epoch. */
+typedef struct fb__bl_record {
+    char *title, *name, *unit; /* never NULL */
+    char *error;               /* NULL when measured */
+    double batch;
+    double complexity_n; /* 0 when unset */
+    size_t epochs;
+    double *per_unit_s; /* [epochs] */
+    double err_pct;     /* MdAPE of the epochs' times, in % (as the table's err%) */
+    /* counted under Callgrind (-valgrind): exact instructions per unit, and no
+     * epochs of time */
+    bool counted;
+    double ins_per_unit;
+} fb__bl_record;
+
+/* What a comparison needs to know about where each side ran. */
+typedef struct fb__bl_context {
+    char version[64];      /* femtobench's */
+    char cpu_model[256];   /* "unknown" when unknown */
+    char compiler[128];    /* of the library */
+    char build_flags[256]; /* FB_BUILD_FLAGS of the library, "unknown" */
+    char build_type[64];   /* e.g. "optimized, NDEBUG"; "unknown" */
+    int counters;          /* 1 when some result carries a counter, else 0 */
+} fb__bl_context;
+
+typedef struct fb__baseline {
+    fb__bl_context ctx;
+    fb__bl_record *rec;
+    size_t n;
+} fb__baseline;
+
+/* Reads and fully validates a femtobench JSON file. Returns 0, or -1 with
+ * the reason (without the path) in err, e.g. "truncated JSON at byte 123",
+ * "benchmark 'SHA256' epoch 3: negative time". */
+FB__PRIVATE int fb__baseline_load(const char *path, fb__baseline *out, char *err, size_t len);
+/* The same from text in memory (the fuzz target's entry point). */
+FB__PRIVATE int fb__baseline_parse(const char *text, size_t n, fb__baseline *out, char *err,
+                                   size_t len);
+/* The records of a live bench (through the public fb_result_* accessors)
+ * and the context of this process. Returns 0 or FB_ENOMEM. */
+FB__PRIVATE int fb__baseline_from_bench(const fb_bench *b, fb__baseline *out);
+FB__PRIVATE void fb__baseline_free(fb__baseline *bl);
+
+/* MdAPE of v[0..n) around its median, in % (copies; v is left alone). */
+FB__PRIVATE double fb__bl_err_pct(const double *v, size_t n);
+
+#endif

@@ -1,0 +1,240 @@
+/* The comparison of two runs of one benchmark (docs/baselines.md).
+ *
+ * Samples are the epochs' log times per unit of each run. The change is the
+ * Hodges-Lehmann shift (the median of all m * n differences now - baseline),
+ * the interval the distribution-free one that inverts the Mann-Whitney test
+ * (Lehmann, Nonparametrics, 1975; Hollander & Wolfe, ch. 4): the k-th
+ * smallest and k-th largest difference, k from the exact null distribution
+ * of U. Epochs of one run are not independent draws of "the program's
+ * speed": a whole process can land in a slow or fast episode of a shared
+ * machine. So the interval is then widened by the runs' own instability
+ * (err%, the spread of their epochs) and by a floor for the run-to-run
+ * noise that no single run shows; see fb__change_compare.
+ *
+ * All of it is pure: no clock, no I/O; tests/test_change.c checks it with
+ * known inputs. */
+#include "change.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *fb__verdict_name(fb__verdict v) {
+    static const char *const names[FB__V_COUNT] = {"faster", "slower", "same",
+                                                   "unsure", "new",    "gone"};
+    return v >= 0 && v < FB__V_COUNT ? names[v] : "?";
+}
+
+/* ----------------------------------------------- Mann-Whitney quantile */
+
+/* P(Z > z) = p for a standard normal Z, by bisection on erfc. */
+static double fb__change_z(double p) {
+    double lo = 0, hi = 40;
+    for (int i = 0; i < 200; ++i) {
+        double mid = 0.5 * (lo + hi);
+        if (0.5 * erfc(mid / sqrt(2.0)) > p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+/* Exact up to 30 epochs a side: O(m^2 n^2) time, O(m n^2) memory. */
+#define FB__CHANGE_EXACT_MAX 30
+
+/* Exact: the distribution of U by the recursion
+ * P[i][j](u) = i/(i+j) P[i-1][j](u - j) + j/(i+j) P[i][j-1](u),
+ * kept one row of i at a time (each row: n + 1 arrays of i*j + 1). */
+static size_t fb__change_rank_exact(size_t m, size_t n, double alpha) {
+    size_t row = 0; /* doubles in one row: sum over j of (m * j + 1) */
+    for (size_t j = 0; j <= n; ++j) row += m * j + 1;
+    double *prev = calloc(row, sizeof *prev), *cur = calloc(row, sizeof *cur);
+    size_t *off = calloc(n + 1, sizeof *off);
+    size_t k = 0;
+    if (!prev || !cur || !off) goto done;
+    /* row i = 0: U is always 0 */
+    for (size_t j = 0, o = 0; j <= n; o += m * j + 1, ++j) {
+        off[j] = o;
+        prev[o] = 1;
+    }
+    for (size_t i = 1; i <= m; ++i) {
+        for (size_t j = 0; j <= n; ++j) {
+            double *p = cur + off[j];
+            size_t len = i * j + 1;
+            memset(p, 0, len * sizeof *p);
+            if (j == 0) {
+                p[0] = 1;
+                continue;
+            }
+            const double *a = prev + off[j];    /* P[i-1][j], length (i-1)j + 1 */
+            const double *b = cur + off[j - 1]; /* P[i][j-1], length i(j-1) + 1 */
+            double wa = (double)i / (double)(i + j), wb = (double)j / (double)(i + j);
+            for (size_t u = 0; u < (i - 1) * j + 1; ++u) p[u + j] += wa * a[u];
+            for (size_t u = 0; u < i * (j - 1) + 1; ++u) p[u] += wb * b[u];
+        }
+        double *t = prev;
+        prev = cur;
+        cur = t;
+    }
+    /* prev now holds row m; P[m][n] at off[n] */
+    const double *p = prev + off[n];
+    double cum = 0;
+    for (size_t u = 0; u <= m * n; ++u) {
+        cum += p[u];
+        /* a little slack for rounding: exact sums land on alpha/2 exactly */
+        if (cum > alpha / 2 * (1 + 1e-9)) break;
+        k = u + 1;
+    }
+done:
+    free(prev);
+    free(cur);
+    free(off);
+    return k;
+}
+
+size_t fb__change_mw_rank(size_t m, size_t n, double alpha) {
+    if (m == 0 || n == 0 || !(alpha > 0 && alpha < 1)) return 0;
+    if (m <= FB__CHANGE_EXACT_MAX && n <= FB__CHANGE_EXACT_MAX)
+        return fb__change_rank_exact(m, n, alpha);
+    double mn = (double)m * (double)n;
+    double sd = sqrt(mn * (double)(m + n + 1) / 12.0);
+    double k = floor(mn / 2 - fb__change_z(alpha / 2) * sd + 0.5);
+    return k < 1 ? 0 : (size_t)k;
+}
+
+/* ------------------------------------------- order statistics of D */
+
+/* Differences y[j] - x[i] <= d. For a fixed j they fall as i rises, and the
+ * first i where one is <= d moves right as j rises: one pass. */
+static uint64_t fb__change_count_le(const double *x, size_t m, const double *y, size_t n,
+                                    double d) {
+    uint64_t count = 0;
+    size_t i = 0;
+    for (size_t j = 0; j < n; ++j) {
+        while (i < m && y[j] - x[i] > d) ++i;
+        count += m - i;
+    }
+    return count;
+}
+
+/* The smallest difference > d (INFINITY when none). */
+static double fb__change_next_above(const double *x, size_t m, const double *y, size_t n,
+                                    double d) {
+    double best = INFINITY;
+    size_t i = 0;
+    for (size_t j = 0; j < n; ++j) {
+        while (i < m && y[j] - x[i] > d) ++i;
+        if (i > 0 && y[j] - x[i - 1] < best) best = y[j] - x[i - 1];
+    }
+    return best;
+}
+
+double fb__change_kth_diff(const double *x, size_t m, const double *y, size_t n, uint64_t k) {
+    if (m == 0 || n == 0 || k < 1 || k > (uint64_t)m * n) return NAN;
+    double lo = y[0] - x[m - 1], hi = y[n - 1] - x[0];
+    if (fb__change_count_le(x, m, y, n, lo) >= k) return lo; /* the minimum (with its ties) */
+    /* count_le(lo) < k <= count_le(hi); narrow by bisection, then step
+     * through the remaining distinct differences */
+    for (int it = 0; it < 2200; ++it) { /* ends at adjacent doubles long before */
+        double mid = lo + (hi - lo) / 2;
+        if (!(mid > lo && mid < hi)) break;
+        if (fb__change_count_le(x, m, y, n, mid) >= k)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    for (;;) {
+        double c = fb__change_next_above(x, m, y, n, lo);
+        if (!(c < INFINITY) || fb__change_count_le(x, m, y, n, c) >= k) return c;
+        lo = c;
+    }
+}
+
+/* ------------------------------------------------------- comparison */
+
+static int fb__change_cmp(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sorted logs of times per unit; a time of 0 counts as 1 fs per unit. */
+static double *fb__change_logs(const double *s, size_t n) {
+    double *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v) return NULL;
+    for (size_t i = 0; i < n; ++i) v[i] = log(s[i] > 1e-15 ? s[i] : 1e-15);
+    qsort(v, n, sizeof *v, fb__change_cmp);
+    return v;
+}
+
+static double fb__change_pct(double log_ratio) { return 100.0 * expm1(log_ratio); }
+
+void fb__change_compare(const double *old_s, size_t m, double old_err_pct, const double *now_s,
+                        size_t n, double now_err_pct, double threshold_pct, fb__change *out) {
+    out->shift = out->mw_lo = out->mw_hi = out->lo = out->hi = NAN;
+    out->change_pct = out->lo_pct = out->hi_pct = NAN;
+    out->verdict = FB__V_UNSURE;
+    if (m == 0 || n == 0) return;
+    double *x = fb__change_logs(old_s, m), *y = fb__change_logs(now_s, n);
+    if (!x || !y) goto done;
+    uint64_t total = (uint64_t)m * n;
+    out->shift = total % 2 ? fb__change_kth_diff(x, m, y, n, (total + 1) / 2)
+                           : 0.5 * (fb__change_kth_diff(x, m, y, n, total / 2) +
+                                    fb__change_kth_diff(x, m, y, n, total / 2 + 1));
+    size_t k = fb__change_mw_rank(m, n, 0.05);
+    out->mw_lo = k ? fb__change_kth_diff(x, m, y, n, k) : -INFINITY;
+    out->mw_hi = k ? fb__change_kth_diff(x, m, y, n, total + 1 - k) : INFINITY;
+    /* Widening: each run can sit off its "true" level by about its own
+     * spread (err% = median absolute deviation of its epochs, relative),
+     * which the Mann-Whitney interval, built for independent draws, does
+     * not see; add both runs' spreads in quadrature to each side. */
+    double eo = isfinite(old_err_pct) ? log1p(old_err_pct / 100) : 0;
+    double en = isfinite(now_err_pct) ? log1p(now_err_pct / 100) : 0;
+    double w = sqrt(eo * eo + en * en);
+    out->lo = out->mw_lo - w;
+    out->hi = out->mw_hi + w;
+    out->change_pct = fb__change_pct(out->shift);
+    out->lo_pct = fb__change_pct(out->lo);
+    out->hi_pct = fb__change_pct(out->hi);
+    double t = threshold_pct;
+    if (out->lo_pct > t)
+        out->verdict = FB__V_SLOWER;
+    else if (out->hi_pct < -t)
+        out->verdict = FB__V_FASTER;
+    else if (out->lo_pct >= -t && out->hi_pct <= t)
+        out->verdict = FB__V_SAME;
+    else
+        out->verdict = FB__V_UNSURE;
+done:
+    free(x);
+    free(y);
+}
+
+int fb__change_parse_threshold(const char *text, double *pct) {
+    char buf[64];
+    size_t len = strlen(text);
+    if (len == 0 || len >= sizeof buf) return -1;
+    memcpy(buf, text, len + 1);
+    if (buf[len - 1] == '%') buf[--len] = '\0';
+    if (len == 0 || strchr(" \t+-", buf[0])) return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(buf, &end);
+    if (*end || errno || !isfinite(v) || v < 0 || v >= 1000) return -1;
+    *pct = v;
+    return 0;
+}
+
+void fb__change_counted(double old_ins, double now_ins, fb__change *out) {
+    out->mw_lo = out->mw_hi = out->lo = out->hi = NAN;
+    out->shift = out->change_pct = out->lo_pct = out->hi_pct = NAN;
+    if (isnan(old_ins) || isnan(now_ins)) {
+        out->verdict = FB__V_UNSURE; /* one side counted, the other timed */
+        return;
+    }
+    double pct = old_ins > 0 ? 100.0 * (now_ins / old_ins - 1.0) : now_ins > 0 ? INFINITY : 0;
+    out->change_pct = out->lo_pct = out->hi_pct = pct;
+    out->shift = out->lo = out->hi = old_ins > 0 && now_ins > 0 ? log(now_ins / old_ins) : NAN;
+    out->verdict = now_ins > old_ins ? FB__V_SLOWER : now_ins < old_ins ? FB__V_FASTER : FB__V_SAME;
+}

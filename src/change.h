@@ -1,0 +1,75 @@
+/* Did it change: the comparison of two runs of one benchmark (src/change.c,
+ * pure) and the change table (src/report_change.c). The method is in
+ * docs/baselines.md. */
+#ifndef FB_CHANGE_H
+#define FB_CHANGE_H
+
+#include "base.h"
+#include "baseline.h"
+
+/* The default -threshold, in % (docs/baselines.md says how it was chosen). */
+#define FB__CHANGE_DEFAULT_THRESHOLD_PCT 10.0
+
+typedef enum fb__verdict {
+    FB__V_FASTER = 0,
+    FB__V_SLOWER,
+    FB__V_SAME,
+    FB__V_UNSURE,
+    FB__V_NEW,
+    FB__V_GONE,
+    FB__V_COUNT
+} fb__verdict;
+
+FB__PRIVATE const char *fb__verdict_name(fb__verdict v); /* "faster", ... */
+
+/* One benchmark's change. Log ratios are log(now / baseline) of the time per
+ * unit; the *_pct fields the same as a % change (negative = faster). */
+typedef struct fb__change {
+    double shift;        /* Hodges-Lehmann estimate, log ratio; NAN when not compared */
+    double mw_lo, mw_hi; /* the Mann-Whitney 95% interval, log ratio (-INF/INF: too few epochs) */
+    double lo, hi;       /* the interval after widening for instability */
+    double change_pct, lo_pct, hi_pct;
+    fb__verdict verdict;
+} fb__change;
+
+/* The largest k such that P(U <= k - 1) <= alpha / 2 for the Mann-Whitney U
+ * of samples of m and n values (exact for m, n <= 30, else the normal
+ * approximation): [D(k), D(mn + 1 - k)] of the sorted pairwise differences
+ * covers the shift with probability >= 1 - alpha. 0 when no such k. */
+FB__PRIVATE size_t fb__change_mw_rank(size_t m, size_t n, double alpha);
+
+/* The k-th smallest (1-based) of the m * n differences y[j] - x[i], x and y
+ * sorted ascending; O((m + n) log) time, no m * n memory. */
+FB__PRIVATE double fb__change_kth_diff(const double *x, size_t m, const double *y, size_t n,
+                                       uint64_t k);
+
+/* Compares per-unit times old[0..m) (err% old_err_pct) with now[0..n)
+ * against threshold_pct. m or n may be 0 (then verdict unsure). */
+FB__PRIVATE void fb__change_compare(const double *old_s, size_t m, double old_err_pct,
+                                    const double *now_s, size_t n, double now_err_pct,
+                                    double threshold_pct, fb__change *out);
+
+/* Two exact counts (instructions per unit under Callgrind, NAN when that
+ * side was timed): no noise, so no interval and no threshold: any change of
+ * the count is `slower` or `faster` (one instruction per op more is a
+ * change); a count against a time is `unsure`. */
+FB__PRIVATE void fb__change_counted(double old_ins, double now_ins, fb__change *out);
+
+/* The change table of `now` against `base`: context warnings, one row per
+ * benchmark, the summary line. counts[] receives the number of each
+ * verdict. Returns 0 or FB_ENOMEM. */
+FB__PRIVATE int fb__change_table(FILE *f, const fb__baseline *base, const fb__baseline *now,
+                                 double threshold_pct, size_t counts[FB__V_COUNT]);
+
+/* The change table of a live bench (the runner's suite) against base; the
+ * rows are also kept in view (may be NULL) for the HTML report. */
+typedef struct fb__change_view fb__change_view;
+FB__PRIVATE int fb__change_against(FILE *f, const fb__baseline *base, const fb_bench *now,
+                                   double threshold_pct, size_t counts[FB__V_COUNT],
+                                   fb__change_view *view);
+
+/* -threshold's value: a number of percent >= 0 and < 1000, an optional
+ * trailing '%'. Returns 0, or -1 when it is not one. */
+FB__PRIVATE int fb__change_parse_threshold(const char *text, double *pct);
+
+#endif

@@ -1,0 +1,16 @@
+/* The runner's bounds on its own options (issue 17). */
+#include "cli_check.h"
+
+const char *fb__cli_range(double v, double lo, double hi, const char *unit, char *why, size_t len) {
+    if (v >= lo && v <= hi) return NULL;
+    snprintf(why, len, "out of range (%g to %g%s%s)", lo, hi, *unit ? " " : "", unit);
+    return why;
+}
+
+void fb__cli_put_line(FILE *f, const char *s) {
+    for (const unsigned char *p = (const unsigned char *)s; *p; ++p)
+        if (*p < 0x20 || *p == 0x7f)
+            fprintf(f, "\\x%02x", *p);
+        else
+            fputc(*p, f);
+}

@@ -1,0 +1,209 @@
+/* The immutable paired comparison: its statistics, release and accessors.
+ *
+ * Each round gives ln(t_baseline) - ln(t_i); the ratio is the exp of their
+ * median, with a sign-test (binomial order statistic) interval,
+ * Bonferroni-corrected over the K - 1 comparisons; the fastest alternative
+ * is stated against the runner-up with that pair's own interval.
+ * src/compare.c measures and calls these; docs/compare.md explains every
+ * rule. Nothing here measures or prints. */
+#include "compare.h"
+
+#include "bench.h"
+#include "text.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ statistics */
+
+static int fb__cmp_dbl_order(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y ? 1 : 0;
+}
+
+size_t fb__cmp_min_rounds(double confidence) {
+    double half_alpha = (1.0 - confidence) / 2;
+    size_t n = 1;
+    while (ldexp(1.0, -(int)n) > half_alpha && n < 64) ++n;
+    return n;
+}
+
+bool fb__cmp_interval(double *v, size_t n, double confidence, double *median, double *low,
+                      double *high) {
+    *median = *low = *high = NAN;
+    if (!n) return false;
+    qsort(v, n, sizeof *v, fb__cmp_dbl_order);
+    *median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    /* k: the largest with P(Bin(n, 1/2) <= k - 1) <= alpha / 2, exactly */
+    double half_alpha = (1.0 - confidence) / 2, cum = 0, dn = (double)n;
+    size_t k = 0;
+    for (size_t j = 0; j < n / 2 + 1; ++j) {
+        double dj = (double)j;
+        cum += exp(lgamma(dn + 1) - lgamma(dj + 1) - lgamma(dn - dj + 1) - dn * log(2.0));
+        if (cum > half_alpha) break;
+        k = j + 1;
+    }
+    if (k == 0) return false;
+    *low = v[k - 1];
+    *high = v[n - k];
+    return true;
+}
+
+size_t fb__cmp_preempted(const double *switches, size_t k, size_t stride, size_t rounds,
+                         size_t min_rounds, bool *skip) {
+    size_t n = 0;
+    for (size_t r = 0; r < rounds; ++r) {
+        skip[r] = false;
+        for (size_t i = 0; i < k && !skip[r]; ++i)
+            if (switches[i * stride + r] >= 0.5) skip[r] = true;
+        n += skip[r];
+    }
+    if (rounds - n >= min_rounds) return n;
+    memset(skip, 0, rounds * sizeof *skip);
+    return 0;
+}
+
+/* The paired log ratios ln t_a - ln t_b over the rounds of two results
+ * with the same iteration count; dropped rounds (a side measured 0, or
+ * skip[r]: preempted) are left out. Returns how many were kept; *tied:
+ * rounds with equal times. */
+static size_t fb__cmp_pairs(const fb_result *a, const fb_result *bb, size_t rounds,
+                            const bool *skip, double *out, size_t *tied) {
+    size_t kept = 0;
+    *tied = 0;
+    for (size_t r = 0; r < rounds; ++r) {
+        if (skip && skip[r]) continue;
+        double ta = a->values[FB_ELAPSED][r], tb = bb->values[FB_ELAPSED][r];
+        if (!(ta > 0) || !(tb > 0)) continue;
+        if (ta == tb) ++*tied;
+        out[kept++] = log(ta) - log(tb);
+    }
+    return kept;
+}
+
+/* ------------------------------------------------------ the comparison */
+
+fb_comparison *fb__comparison_alloc(const char *title, size_t k, size_t rounds) {
+    fb_comparison *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->size = k;
+    c->rounds = rounds;
+    c->title = fb__strdup(title);
+    c->results = calloc(k, sizeof *c->results);
+    c->ratio = calloc(k, sizeof *c->ratio);
+    c->low = calloc(k, sizeof *c->low);
+    c->high = calloc(k, sizeof *c->high);
+    c->tied = calloc(k, sizeof *c->tied);
+    c->log_ratio = calloc(k * (rounds ? rounds : 1), sizeof *c->log_ratio);
+    if (!c->title || !c->results || !c->ratio || !c->low || !c->high || !c->tied || !c->log_ratio) {
+        fb__comparison_free(c);
+        return NULL;
+    }
+    c->fastest = c->runner_up = 0;
+    c->lead = c->lead_low = c->lead_high = NAN;
+    for (size_t i = 0; i < k; ++i) {
+        c->ratio[i] = c->low[i] = c->high[i] = i == 0 && rounds ? 1.0 : NAN;
+        for (size_t r = 0; r < rounds; ++r) c->log_ratio[i * rounds + r] = i == 0 ? 0.0 : NAN;
+    }
+    return c;
+}
+
+int fb__comparison_analyze(fb_comparison *c, const bool *skip) {
+    size_t k = c->size, rounds = c->rounds;
+    if (!rounds || k < 2) return FB_OK;
+    double *scratch = malloc(rounds * sizeof *scratch);
+    if (!scratch) return FB_ENOMEM;
+    for (size_t i = 1; i < k; ++i) {
+        const fb_result *base = c->results[0], *alt = c->results[i];
+        for (size_t r = 0; r < rounds; ++r) {
+            double t0 = base->values[FB_ELAPSED][r], ti = alt->values[FB_ELAPSED][r];
+            if (t0 > 0 && ti > 0 && !(skip && skip[r]))
+                c->log_ratio[i * rounds + r] = log(t0) - log(ti);
+        }
+        size_t m = fb__cmp_pairs(base, alt, rounds, skip, scratch, &c->tied[i]);
+        double med, lo, hi;
+        fb__cmp_interval(scratch, m, c->confidence, &med, &lo, &hi);
+        c->ratio[i] = exp(med);
+        c->low[i] = exp(lo);
+        c->high[i] = exp(hi);
+    }
+    /* the fastest (lowest median time) against the runner-up, paired */
+    size_t best = 0;
+    for (size_t i = 1; i < k; ++i)
+        if (fb_result_median(c->results[i], FB_ELAPSED) <
+            fb_result_median(c->results[best], FB_ELAPSED))
+            best = i;
+    size_t second = best == 0 ? 1 : 0;
+    for (size_t i = 0; i < k; ++i)
+        if (i != best && fb_result_median(c->results[i], FB_ELAPSED) <
+                             fb_result_median(c->results[second], FB_ELAPSED))
+            second = i;
+    c->fastest = best;
+    c->runner_up = second;
+    size_t tied_lead;
+    size_t m =
+        fb__cmp_pairs(c->results[second], c->results[best], rounds, skip, scratch, &tied_lead);
+    double med, lo, hi;
+    fb__cmp_interval(scratch, m, c->confidence, &med, &lo, &hi);
+    c->lead = exp(med);
+    c->lead_low = exp(lo);
+    c->lead_high = exp(hi);
+    free(scratch);
+    return FB_OK;
+}
+
+void fb__comparison_free(fb_comparison *c) {
+    if (!c) return;
+    for (size_t i = 0; c->results && i < c->size; ++i) fb__result_free(c->results[i]);
+    free(c->results);
+    free(c->title);
+    free(c->ratio);
+    free(c->low);
+    free(c->high);
+    free(c->tied);
+    free(c->log_ratio);
+    free(c->error);
+    free(c);
+}
+
+/* ------------------------------------------------------------ accessors */
+
+const fb_comparison *fb_last_comparison(const fb_bench *b) {
+    return b && b->n_comparisons ? b->comparisons[b->n_comparisons - 1] : NULL;
+}
+size_t fb_comparison_count(const fb_bench *b) { return b ? b->n_comparisons : 0; }
+const fb_comparison *fb_comparison_at(const fb_bench *b, size_t i) {
+    return b && i < b->n_comparisons ? b->comparisons[i] : NULL;
+}
+const char *fb_comparison_title(const fb_comparison *c) { return c ? c->title : NULL; }
+size_t fb_comparison_size(const fb_comparison *c) { return c ? c->size : 0; }
+const char *fb_comparison_name(const fb_comparison *c, size_t i) {
+    return c && i < c->size ? c->results[i]->name : NULL;
+}
+double fb_comparison_ratio(const fb_comparison *c, size_t i) {
+    return c && i < c->size ? c->ratio[i] : NAN;
+}
+double fb_comparison_low(const fb_comparison *c, size_t i) {
+    return c && i < c->size ? c->low[i] : NAN;
+}
+double fb_comparison_high(const fb_comparison *c, size_t i) {
+    return c && i < c->size ? c->high[i] : NAN;
+}
+double fb_comparison_confidence(const fb_comparison *c) { return c ? c->confidence : NAN; }
+bool fb_comparison_significant(const fb_comparison *c, size_t i) {
+    return c && i > 0 && i < c->size && (c->low[i] > 1.0 || c->high[i] < 1.0);
+}
+size_t fb_comparison_rounds(const fb_comparison *c) { return c ? c->rounds : 0; }
+size_t fb_comparison_preempted(const fb_comparison *c) { return c ? c->preempted : 0; }
+size_t fb_comparison_tied(const fb_comparison *c, size_t i) {
+    return c && i < c->size ? c->tied[i] : 0;
+}
+uint64_t fb_comparison_iterations(const fb_comparison *c) { return c ? c->iterations : 0; }
+double fb_comparison_log_ratio(const fb_comparison *c, size_t i, size_t round) {
+    return c && i < c->size && round < c->rounds ? c->log_ratio[i * c->rounds + round] : NAN;
+}
+const fb_result *fb_comparison_result(const fb_comparison *c, size_t i) {
+    return c && i < c->size ? c->results[i] : NULL;
+}
+size_t fb_comparison_fastest(const fb_comparison *c) { return c ? c->fastest : 0; }

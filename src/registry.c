@@ -1,0 +1,314 @@
+/* Families of benchmarks (FB_BENCHMARK_ARGS, FB_BENCHMARK_RANGE): their
+ * expansion into instances named "fn/arg", the checks of their
+ * registrations, and the grouping of their results for complexity fits. */
+#include "registry.h"
+
+#include "report.h"
+#include "stats.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ expansion */
+
+size_t fb__range_args(int64_t lo, int64_t hi, int64_t mult, int64_t *out, size_t cap) {
+    size_t n = 0;
+    int64_t v = lo;
+    if (v == 0) { /* 0, then the powers of mult from 1 */
+        if (out && n < cap) out[n] = 0;
+        n++;
+        if (hi == 0) return n;
+        v = 1;
+    }
+    for (;;) {
+        if (out && n < cap) out[n] = v;
+        n++;
+        if (v >= hi) break;
+        if (v > hi / mult) { /* the next step passes hi: hi closes the range */
+            if (out && n < cap) out[n] = hi;
+            n++;
+            break;
+        }
+        v *= mult; /* <= hi: cannot overflow */
+    }
+    return n;
+}
+
+/* "FB_BENCHMARK_RANGE(name, lo, hi, mult)" or "FB_BENCHMARK_ARGS(name, ...)". */
+static void fb__reg_describe(const fb__registration *r, char *buf, size_t len) {
+    if (r->kind == FB__REG_RANGE)
+        snprintf(buf, len, "FB_BENCHMARK_RANGE(%s, %" PRId64 ", %" PRId64 ", %" PRId64 ")", r->name,
+                 r->lo, r->hi, r->mult);
+    else if (r->kind == FB__REG_ARGS) {
+        /* the arguments as written, "..." for those that do not fit */
+        size_t k = (size_t)snprintf(buf, len, "FB_BENCHMARK_ARGS(%s,", r->name);
+        size_t i = 0;
+        for (; r->args && i < r->n_args && k + 48 < len; ++i)
+            k += (size_t)snprintf(buf + k, len - k, " %" PRId64 "%s", r->args[i],
+                                  i + 1 < r->n_args ? "," : "");
+        if (k + 8 < len) snprintf(buf + k, len - k, "%s)", r->args && i < r->n_args ? " ..." : "");
+    } else
+        snprintf(buf, len, "FB_BENCHMARK(%s)", r->name);
+}
+
+/* Checks one registration; FB_OK, or FB_EINVAL with the reason in err. */
+static int fb__reg_check(const fb__registration *r, char *err, size_t len) {
+    char what[200];
+    fb__reg_describe(r, what, sizeof what);
+    if (r->kind == FB__REG_ARGS) {
+        if (r->n_args == 0 || !r->args) {
+            snprintf(err, len, "benchmark '%s' (%s): no arguments (give at least one)", r->name,
+                     what);
+            return FB_EINVAL;
+        }
+        for (size_t i = 1; i < r->n_args; ++i)
+            for (size_t k = 0; k < i; ++k)
+                if (r->args[i] == r->args[k]) {
+                    snprintf(err, len,
+                             "benchmark '%s' (%s): argument %" PRId64
+                             " is given twice (instance names must be unique)",
+                             r->name, what, r->args[i]);
+                    return FB_EINVAL;
+                }
+    } else if (r->kind == FB__REG_RANGE) {
+        const char *why = r->mult < 2     ? "mult must be at least 2"
+                          : r->lo < 0     ? "lo must not be negative"
+                          : r->lo > r->hi ? "lo is greater than hi"
+                                          : NULL;
+        if (why) {
+            snprintf(err, len, "benchmark '%s' (%s): %s", r->name, what, why);
+            return FB_EINVAL;
+        }
+    } else if (r->kind != FB__REG_ONE) {
+        snprintf(err, len, "benchmark '%s': unknown registration kind %d", r->name, r->kind);
+        return FB_EINVAL;
+    }
+    return FB_OK;
+}
+
+static fb__instance *fb__instance_new(const fb__registration *r, bool has_arg, int64_t arg) {
+    char suffix[24] = "";
+    if (has_arg) snprintf(suffix, sizeof suffix, "/%" PRId64, arg);
+    size_t n = strlen(r->name), k = strlen(suffix);
+    fb__instance *in = malloc(sizeof *in + n + k + 1);
+    if (!in) return NULL;
+    in->reg = r;
+    in->has_arg = has_arg;
+    in->arg = arg;
+    memcpy(in->name, r->name, n);
+    memcpy(in->name + n, suffix, k + 1);
+    return in;
+}
+
+void fb__instance_free(fb__instance *in) { free(in); }
+
+void fb__instances_free(fb__instance **v) {
+    for (size_t i = 0; v && v[i]; ++i) fb__instance_free(v[i]);
+    free(v);
+}
+
+static int fb__cmp_reg_name(const void *a, const void *b) {
+    return strcmp((*(const fb__registration *const *)a)->name,
+                  (*(const fb__registration *const *)b)->name);
+}
+
+static int fb__cmp_instance_name(const void *a, const void *b) {
+    return strcmp((*(const fb__instance *const *)a)->name, (*(const fb__instance *const *)b)->name);
+}
+
+/* The instances of registrations regs[0..n), in that order, into *out. */
+static int fb__expand_sorted(const fb__registration *const *regs, size_t n, fb__instance ***out) {
+    size_t total = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const fb__registration *r = regs[i];
+        total += r->kind == FB__REG_ARGS    ? r->n_args
+                 : r->kind == FB__REG_RANGE ? fb__range_args(r->lo, r->hi, r->mult, NULL, 0)
+                                            : 1;
+    }
+    fb__instance **v = calloc(total + 1, sizeof *v);
+    if (!v) return FB_ENOMEM;
+    size_t k = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const fb__registration *r = regs[i];
+        if (r->kind == FB__REG_ONE) {
+            v[k++] = fb__instance_new(r, false, 0);
+        } else if (r->kind == FB__REG_ARGS) {
+            for (size_t a = 0; a < r->n_args; ++a) v[k++] = fb__instance_new(r, true, r->args[a]);
+        } else {
+            size_t m = fb__range_args(r->lo, r->hi, r->mult, NULL, 0);
+            int64_t *args = malloc(m * sizeof *args);
+            if (!args) break;
+            fb__range_args(r->lo, r->hi, r->mult, args, m);
+            for (size_t a = 0; a < m; ++a) v[k++] = fb__instance_new(r, true, args[a]);
+            free(args);
+        }
+    }
+    bool ok = k == total;
+    for (size_t i = 0; i < k; ++i) ok = ok && v[i];
+    if (!ok) {
+        for (size_t i = 0; i < k; ++i) fb__instance_free(v[i]);
+        free(v);
+        return FB_ENOMEM;
+    }
+    *out = v;
+    return FB_OK;
+}
+
+int fb__registry_expand(const fb__registration *head, fb__instance ***out, char *err, size_t len) {
+    *out = NULL;
+    size_t n = 0;
+    for (const fb__registration *r = head; r; r = r->next) ++n;
+    const fb__registration **regs = calloc(n ? n : 1, sizeof *regs);
+    if (!regs) {
+        snprintf(err, len, "out of memory");
+        return FB_ENOMEM;
+    }
+    n = 0;
+    for (const fb__registration *r = head; r; r = r->next) regs[n++] = r;
+    qsort(regs, n, sizeof *regs, fb__cmp_reg_name);
+    int rc = FB_OK;
+    for (size_t i = 0; i < n && rc == FB_OK; ++i) rc = fb__reg_check(regs[i], err, len);
+    for (size_t i = 1; i < n && rc == FB_OK; ++i) {
+        const fb__registration *a = regs[i - 1], *b = regs[i];
+        if (strcmp(a->name, b->name) != 0) continue;
+        if (a->kind == FB__REG_ONE && b->kind == FB__REG_ONE) {
+            snprintf(err, len, "benchmark name '%s' is registered twice", a->name);
+        } else {
+            char wa[200], wb[200];
+            fb__reg_describe(a, wa, sizeof wa);
+            fb__reg_describe(b, wb, sizeof wb);
+            snprintf(err, len,
+                     "benchmark family '%s' collides with another benchmark of that name (%s and "
+                     "%s): rename one",
+                     a->name, wa, wb);
+        }
+        rc = FB_EINVAL;
+    }
+    fb__instance **v = NULL;
+    if (rc == FB_OK && (rc = fb__expand_sorted(regs, n, &v)) != FB_OK)
+        snprintf(err, len, "out of memory");
+    free(regs);
+    if (rc != FB_OK) return rc;
+
+    /* an instance named like another benchmark ("Copy/8" registered by
+     * hand beside the family Copy): found among the sorted names */
+    size_t total = 0;
+    while (v[total]) ++total;
+    fb__instance **sorted = malloc((total ? total : 1) * sizeof *sorted);
+    if (!sorted) {
+        fb__instances_free(v);
+        snprintf(err, len, "out of memory");
+        return FB_ENOMEM;
+    }
+    memcpy(sorted, v, total * sizeof *sorted);
+    qsort(sorted, total, sizeof *sorted, fb__cmp_instance_name);
+    for (size_t i = 1; i < total && rc == FB_OK; ++i) {
+        if (strcmp(sorted[i - 1]->name, sorted[i]->name) != 0) continue;
+        const fb__instance *fam = sorted[i]->has_arg ? sorted[i] : sorted[i - 1];
+        char what[200];
+        fb__reg_describe(fam->reg, what, sizeof what);
+        snprintf(err, len,
+                 "benchmark name '%s' is registered twice (an instance of %s and another "
+                 "benchmark)",
+                 sorted[i]->name, what);
+        rc = FB_EINVAL;
+    }
+    free(sorted);
+    if (rc != FB_OK) {
+        fb__instances_free(v);
+        return rc;
+    }
+    *out = v;
+    return FB_OK;
+}
+
+bool fb__instance_selected(const fb__instance *in, const regex_t *re) {
+    if (regexec(re, in->name, 0, NULL, 0) == 0) return true;
+    return in->has_arg && regexec(re, in->reg->name, 0, NULL, 0) == 0;
+}
+
+/* --------------------------------------------------------- fit groups */
+
+size_t fb__result_series_len(const fb_result *r) {
+    const char *name = r->name ? r->name : "";
+    size_t n = strlen(name);
+    if (!r->config.has_arg) return n;
+    char suffix[24];
+    snprintf(suffix, sizeof suffix, "/%" PRId64, r->config.arg);
+    size_t k = strlen(suffix);
+    return n >= k && strcmp(name + n - k, suffix) == 0 ? n - k : n;
+}
+
+static bool fb__same_name(const fb_result *a, const fb_result *b) {
+    return strcmp(a->name ? a->name : "", b->name ? b->name : "") == 0;
+}
+
+static bool fb__same_series(const fb_result *a, const fb_result *b) {
+    size_t n = fb__result_series_len(a);
+    return n == fb__result_series_len(b) &&
+           strncmp(a->name ? a->name : "", b->name ? b->name : "", n) == 0;
+}
+
+bool fb__fit_family_wide(const fb_result *const *rs, size_t n, size_t i) {
+    const fb_result *r = rs[i];
+    if (!r->config.has_arg || !(r->config.complexity_n > 0)) return false;
+    for (size_t k = 0; k < n; ++k) {
+        const fb_result *q = rs[k];
+        if (q->config.complexity_n > 0 && q->config.complexity_n != r->config.complexity_n &&
+            fb__same_name(q, r))
+            return false; /* its own name varies N: -asymptote did, fit it alone */
+    }
+    return true;
+}
+
+bool fb__fit_alone(const fb_result *const *rs, size_t n) {
+    for (size_t i = 0; i < n; ++i)
+        if (rs[i]->config.complexity_n > 0 && !fb__fit_family_wide(rs, n, i)) return true;
+    return false;
+}
+
+/* Whether results i and j (i with an N) are fitted together. */
+static bool fb__fit_together(const fb_result *const *rs, size_t n, size_t i, size_t j,
+                             bool wide_i) {
+    const fb_result *ri = rs[i], *rj = rs[j];
+    if (!(rj->config.complexity_n > 0)) return false;
+    if (!wide_i) return fb__same_name(ri, rj);
+    return rj->config.has_arg && fb__same_series(ri, rj) && fb__fit_family_wide(rs, n, j);
+}
+
+size_t fb__fit_group_first(const fb_result *const *rs, size_t n, size_t i) {
+    if (i >= n || !(rs[i]->config.complexity_n > 0)) return (size_t)-1;
+    bool wide = fb__fit_family_wide(rs, n, i);
+    for (size_t k = 0; k < i; ++k)
+        if (fb__fit_together(rs, n, i, k, wide)) return k;
+    return i;
+}
+
+int fb__fit_group(const fb_result *const *rs, size_t n, size_t i, fb__fit_set *out) {
+    memset(out, 0, sizeof *out);
+    if (i >= n || !(rs[i]->config.complexity_n > 0)) return FB_OK;
+    const fb_result **members = malloc(n * sizeof *members);
+    if (!members) return FB_ENOMEM;
+    bool wide = fb__fit_family_wide(rs, n, i);
+    size_t m = 0;
+    for (size_t k = 0; k < n; ++k)
+        if (fb__fit_together(rs, n, i, k, wide)) members[m++] = rs[k];
+    fb__fit_compute(members, m, NULL, out);
+    free(members);
+    return FB_OK;
+}
+
+size_t fb__family_write_fits(const fb_result *const *rs, size_t n, FILE *f) {
+    size_t printed = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (!fb__fit_family_wide(rs, n, i) || fb__fit_group_first(rs, n, i) != i) continue;
+        fb__fit_set s;
+        if (fb__fit_group(rs, n, i, &s) != FB_OK || s.n == 0) continue; /* one N: no fit */
+        fprintf(f, "\nComplexity of `%.*s` over its instances:\n",
+                (int)fb__result_series_len(rs[i]), rs[i]->name ? rs[i]->name : "");
+        fb__write_fit_set(&s, f);
+        printed++;
+    }
+    return printed;
+}

@@ -1,0 +1,24 @@
+/* Untimed setup and teardown around each epoch, and the argument of a
+ * family's instance (issue 15). The epoch loop (src/run.c) and a paired
+ * comparison call these hooks; nothing here reads the clock. */
+#ifndef FB_SETUP_H
+#define FB_SETUP_H
+
+#include "bench.h"
+
+/* Calls b's setup, if any. Call it before an epoch's performance counters
+ * start and before its first clock read. */
+FB__PRIVATE void fb__setup_before_epoch(fb_bench *b);
+/* Calls b's teardown, if any. Call it after the epoch's last clock read and
+ * after its counters were read. */
+FB__PRIVATE void fb__teardown_after_epoch(fb_bench *b);
+
+/* Gives b an argument: fb_arg(b) returns it, and the results of b's runs
+ * carry it, with "/<arg>" appended to their names (src/registry.c). */
+FB__PRIVATE void fb__bench_set_arg(fb_bench *b, int64_t arg);
+/* The name a run on b records: name, or b's registered name, or "noname";
+ * when b has an argument and the name does not end in "/<arg>" already, with
+ * "/<arg>" appended. Allocated; NULL when out of memory. */
+FB__PRIVATE char *fb__run_name(const fb_bench *b, const char *name);
+
+#endif

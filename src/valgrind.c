@@ -1,0 +1,399 @@
+/* Exact counts under Valgrind's Callgrind, the client side (docs/valgrind.md).
+ *
+ * Under Valgrind every run switches Callgrind's collection on right after the
+ * clock read that starts an epoch and off right before the one that ends it,
+ * so with --collect-atstart=no Callgrind sees the measured loops and nothing
+ * else. With FEMTOBENCH_VALGRIND set (the runner's -valgrind sets it in its
+ * child) a run follows a fixed schedule instead of the time-based one:
+ *
+ *   warmup 1, count 1, count 2            the probe: instructions per call p
+ *   warmup n, count n, count 2n           n: the power of two with n * p >= 10^6
+ *
+ * (the second line only when n > 1; with epoch_iterations = E set: warmup E,
+ * count E, count 2E). Each counted epoch is zeroed before and dumped after
+ * (CALLGRIND_DUMP_STATS_AT), its dump file read back, and the result is
+ * (count(2n) - count(n)) / n: whatever each epoch costs besides its
+ * iterations (the toggles, the calls around the loop) is the same in both
+ * epochs and cancels exactly. The warmup epochs are not counted: they resolve
+ * lazily bound symbols and fill the simulated caches. */
+#include "valgrind.h"
+
+#include "process.h"
+#include "result.h"
+#include "text.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if FB_HAVE_VALGRIND
+#include <valgrind/callgrind.h>
+#endif
+
+/* Instructions a counted epoch should cover at least, so that a cost paid
+ * every k calls (a buffer refill) is averaged over many calls. */
+#define FB__VG_TARGET_INSTRUCTIONS 1000000.0
+#define FB__VG_MAX_ITERATIONS ((uint64_t)1 << 24)
+
+const char *fb__vg_event_name(int e) {
+    static const char *const names[FB__VG_EVENTS] = {
+        "Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw", "Bc", "Bcm", "Bi", "Bim"};
+    return e >= 0 && e < FB__VG_EVENTS ? names[e] : NULL;
+}
+
+const char *fb_vg_measure_name(fb_vg_measure m) {
+    static const char *const names[FB_VG_MEASURE_COUNT] = {"instructions", "l1_misses", "ll_misses",
+                                                           "branches", "branch_misses"};
+    return (unsigned)m < FB_VG_MEASURE_COUNT ? names[m] : NULL;
+}
+
+bool fb_result_counted(const fb_result *r) { return r && r->vg; }
+
+double fb_result_valgrind(const fb_result *r, fb_vg_measure m) {
+    if (!r || !r->vg || r->error || (unsigned)m >= FB_VG_MEASURE_COUNT) return NAN;
+    return r->vg->per_iter[m];
+}
+
+/* ------------------------------------------------------------ dump files */
+
+/* Reads the rest of an over-long line. */
+static void fb__vg_skip_line(FILE *f) {
+    int c;
+    while ((c = getc(f)) != EOF && c != '\n') {
+    }
+}
+
+int fb__vg_parse_dump(FILE *f, fb__vg_dump *out, char *err, size_t err_len) {
+    memset(out, 0, sizeof *out);
+    char line[1024];
+    int map[32]; /* column -> FB__VG_* (-1: an event we do not read) */
+    size_t n_events = 0;
+    bool events = false, totals = false;
+    while (fgets(line, sizeof line, f)) {
+        size_t len = strlen(line);
+        if (len && line[len - 1] == '\n')
+            line[--len] = '\0';
+        else if (!feof(f))
+            fb__vg_skip_line(f); /* a long cost or name line: never a header we read */
+        if (strncmp(line, "desc: Trigger: ", 15) == 0) {
+            snprintf(out->trigger, sizeof out->trigger, "%.255s", line + 15);
+        } else if (strncmp(line, "events:", 7) == 0) {
+            events = true;
+            n_events = 0;
+            for (char *save = NULL, *t = strtok_r(line + 7, " \t", &save); t;
+                 t = strtok_r(NULL, " \t", &save)) {
+                if (n_events == sizeof map / sizeof map[0]) break;
+                int e = -1;
+                for (int k = 0; k < FB__VG_EVENTS; ++k)
+                    if (strcmp(t, fb__vg_event_name(k)) == 0) e = k;
+                map[n_events++] = e;
+            }
+        } else if (strncmp(line, "summary:", 8) == 0 || strncmp(line, "totals:", 7) == 0) {
+            if (!events) {
+                snprintf(err, err_len, "a totals line before the events line");
+                return -1;
+            }
+            char *p = strchr(line, ':') + 1;
+            out->have = 0;
+            /* as in cost lines, events missing at the end count 0 */
+            for (size_t i = 0; i < n_events; ++i) {
+                uint64_t v = 0;
+                while (*p == ' ' || *p == '\t') ++p;
+                if (*p) {
+                    char *end;
+                    errno = 0;
+                    unsigned long long x = strtoull(p, &end, 10);
+                    if (*p < '0' || *p > '9' || end == p || errno ||
+                        (*end && *end != ' ' && *end != '\t')) {
+                        snprintf(err, err_len, "a malformed totals line");
+                        return -1;
+                    }
+                    v = (uint64_t)x;
+                    p = end;
+                }
+                if (map[i] >= 0) {
+                    out->totals[map[i]] = v;
+                    out->have |= 1u << map[i];
+                }
+            }
+            totals = true;
+        }
+    }
+    if (ferror(f)) {
+        snprintf(err, err_len, "read error");
+        return -1;
+    }
+    if (!events || !totals) {
+        snprintf(err, err_len, "not a Callgrind profile (no %s line)",
+                 events ? "totals" : "events");
+        return -1;
+    }
+    return 0;
+}
+
+void fb__vg_derive(struct fb__vg_result *r) {
+    static const int groups[FB_VG_MEASURE_COUNT][4] = {
+        [FB_VG_INSTRUCTIONS] = {FB__VG_IR, -1, -1, -1},
+        [FB_VG_L1_MISSES] = {FB__VG_I1MR, FB__VG_D1MR, FB__VG_D1MW, -1},
+        [FB_VG_LL_MISSES] = {FB__VG_ILMR, FB__VG_DLMR, FB__VG_DLMW, -1},
+        [FB_VG_BRANCHES] = {FB__VG_BC, FB__VG_BI, -1, -1},
+        [FB_VG_BRANCH_MISSES] = {FB__VG_BCM, FB__VG_BIM, -1, -1}};
+    for (int m = 0; m < FB_VG_MEASURE_COUNT; ++m) {
+        uint64_t s1 = 0, s2 = 0;
+        bool ok = r->n2 > r->n1;
+        for (int k = 0; k < 4 && groups[m][k] >= 0; ++k) {
+            int e = groups[m][k];
+            if (!(r->have & (1u << e))) ok = false;
+            s1 += r->c1[e];
+            s2 += r->c2[e];
+        }
+        /* signed: an epoch may miss the cache less than the shorter one */
+        r->per_iter[m] = ok ? (double)(int64_t)(s2 - s1) / (double)(r->n2 - r->n1) : NAN;
+    }
+}
+
+/* ---------------------------------------------------------------- runs */
+
+enum { FB__VG_WARM1, FB__VG_A, FB__VG_B, FB__VG_WARMN, FB__VG_C, FB__VG_D, FB__VG_END };
+
+struct fb__vg_run {
+    const fb__callgrind *proc; /* the process state's facts */
+    char name[96];             /* for the dump's trigger: printable, no blanks */
+    int phase;
+    bool toggled;    /* collection switched on by fb__vg_loop_start */
+    uint64_t n;      /* iterations of the current epoch */
+    uint64_t pair_n; /* n of the counted pair (count n, count 2n) */
+    uint64_t min_n;
+    fb__vg_dump a, b; /* the counted pair */
+    char *error;
+    struct fb__vg_result *res;
+};
+
+static bool fb__vg_counted(const fb__vg_run *v) {
+    return v->phase == FB__VG_A || v->phase == FB__VG_B || v->phase == FB__VG_C ||
+           v->phase == FB__VG_D;
+}
+
+fb__vg_run *fb__vg_run_new(const char *name, uint64_t epoch_iterations, uint64_t min_iterations) {
+    const fb__callgrind *proc = fb__process_callgrind();
+    if (!proc->on) return NULL;
+    fb__vg_run *v = calloc(1, sizeof *v);
+    if (!v) return NULL;
+    v->proc = proc;
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)name; *p && o + 1 < sizeof v->name; ++p)
+        v->name[o++] = *p > ' ' && *p < 0x7f ? (char)*p : '_';
+    v->name[o] = '\0';
+    v->min_n = min_iterations ? min_iterations : 1;
+    if (epoch_iterations) {
+        v->phase = FB__VG_WARMN;
+        v->n = v->pair_n = epoch_iterations;
+    } else {
+        v->phase = FB__VG_WARM1;
+        v->n = 1;
+    }
+#if FB_HAVE_VALGRIND
+    /* the runner starts Callgrind with --instr-atstart=no: instrument from
+     * here (a no-op when it already is) */
+    if (proc->exact) CALLGRIND_START_INSTRUMENTATION;
+#endif
+    return v;
+}
+
+void fb__vg_run_free(fb__vg_run *v) {
+    if (!v) return;
+    free(v->error);
+    free(v->res);
+    free(v);
+}
+
+bool fb__vg_exact(const fb__vg_run *v) { return v && v->proc->exact; }
+
+uint64_t fb__vg_first(fb__vg_run *v) { return v->n; }
+
+void fb__vg_loop_start(fb__vg_run *v) {
+#if FB_HAVE_VALGRIND
+    if (!v->proc->exact || fb__vg_counted(v)) {
+        if (v->proc->exact) CALLGRIND_ZERO_STATS;
+        CALLGRIND_TOGGLE_COLLECT;
+        v->toggled = true;
+    }
+#else
+    (void)v;
+#endif
+}
+
+void fb__vg_loop_stop(fb__vg_run *v) {
+#if FB_HAVE_VALGRIND
+    if (v->toggled) CALLGRIND_TOGGLE_COLLECT;
+#endif
+    v->toggled = false;
+}
+
+static void fb__vg_fail(fb__vg_run *v, const char *fmt, ...) FB__PRINTF(2, 3);
+static void fb__vg_fail(fb__vg_run *v, const char *fmt, ...) {
+    if (v->error) return;
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    v->error = fb__strdup(buf);
+}
+
+/* Dumps the counts of the epoch just ended and reads them back. */
+static int fb__vg_dump_read(fb__vg_run *v, fb__vg_dump *d) {
+    char tag[160], path[sizeof v->proc->base + 16], why[128];
+    /* the process state numbers the dump as Callgrind does */
+    unsigned k = fb__process_callgrind_dump(v->n, v->name, tag, sizeof tag);
+    snprintf(path, sizeof path, "%s.%u", v->proc->base, k);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fb__vg_fail(v,
+                    "no Callgrind output '%s' (%s): run under valgrind --tool=callgrind "
+                    "--collect-atstart=no, and with --callgrind-out-file=F set "
+                    "FEMTOBENCH_CALLGRIND_OUT=F",
+                    path, strerror(errno));
+        return -1;
+    }
+    int rc = fb__vg_parse_dump(f, d, why, sizeof why);
+    fclose(f);
+    if (rc) {
+        fb__vg_fail(v, "Callgrind output '%s': %s", path, why);
+        return -1;
+    }
+    if (strncmp(d->trigger, "Client Request: ", 16) != 0 || strcmp(d->trigger + 16, tag) != 0) {
+        fb__vg_fail(v,
+                    "Callgrind output '%s' is another dump than femtobench's '%s' (does the "
+                    "program dump Callgrind's counts itself?)",
+                    path, tag);
+        return -1;
+    }
+    if (!(d->have & (1u << FB__VG_IR))) {
+        fb__vg_fail(v, "Callgrind output '%s' has no Ir event", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* The counted pair is complete: keep it (or fail when the counts show that
+ * collection was not limited to the loop). */
+static void fb__vg_take(fb__vg_run *v, uint64_t n1, uint64_t n2) {
+    if (v->b.totals[FB__VG_IR] < v->a.totals[FB__VG_IR] + (n2 - n1)) {
+        /* every iteration executes at least one instruction (the loop's
+         * own branch): fewer means the toggles were inverted */
+        fb__vg_fail(v, "Callgrind counted no instruction inside the loop: start valgrind with "
+                       "--collect-atstart=no");
+        return;
+    }
+    struct fb__vg_result *r = calloc(1, sizeof *r);
+    if (!r) {
+        fb__vg_fail(v, "out of memory");
+        return;
+    }
+    r->n1 = n1;
+    r->n2 = n2;
+    r->have = v->a.have & v->b.have;
+    memcpy(r->c1, v->a.totals, sizeof r->c1);
+    memcpy(r->c2, v->b.totals, sizeof r->c2);
+    r->cache = (r->have & (1u << FB__VG_D1MR)) != 0;
+    fb__vg_derive(r);
+    free(v->res);
+    v->res = r;
+}
+
+uint64_t fb__vg_next(fb__vg_run *v) {
+    if (fb__vg_counted(v)) {
+        fb__vg_dump *d = v->phase == FB__VG_A || v->phase == FB__VG_C ? &v->a : &v->b;
+        if (fb__vg_dump_read(v, d) != 0) v->phase = FB__VG_END;
+    }
+    switch (v->phase) {
+    case FB__VG_WARM1:
+        v->phase = FB__VG_A;
+        v->n = 1;
+        break;
+    case FB__VG_A:
+        v->phase = FB__VG_B;
+        v->n = 2;
+        break;
+    case FB__VG_B: {
+        fb__vg_take(v, 1, 2);
+        if (v->error) {
+            v->phase = FB__VG_END;
+            break;
+        }
+        /* n: the power of two with n * p >= the target, at least min_n */
+        double p = v->res->per_iter[FB_VG_INSTRUCTIONS];
+        uint64_t n = 1;
+        while (n < FB__VG_MAX_ITERATIONS && (double)n * p < FB__VG_TARGET_INSTRUCTIONS) n *= 2;
+        if (n < v->min_n) n = v->min_n;
+        if (n == 1) {
+            v->phase = FB__VG_END; /* the probe is the result */
+        } else {
+            v->phase = FB__VG_WARMN;
+            v->n = v->pair_n = n;
+        }
+        break;
+    }
+    case FB__VG_WARMN:
+        v->phase = FB__VG_C;
+        v->n = v->pair_n;
+        break;
+    case FB__VG_C:
+        v->phase = FB__VG_D;
+        v->n = 2 * v->pair_n;
+        break;
+    case FB__VG_D:
+        fb__vg_take(v, v->pair_n, 2 * v->pair_n);
+        v->phase = FB__VG_END;
+        break;
+    default:
+        v->phase = FB__VG_END;
+        break;
+    }
+    if (v->phase == FB__VG_END) {
+#if FB_HAVE_VALGRIND
+        CALLGRIND_STOP_INSTRUMENTATION;
+#endif
+        return 0;
+    }
+    return v->n;
+}
+
+void fb__vg_finish(fb__vg_run *v, fb_result *res) {
+    if (!v || !v->proc->exact) return;
+    if (!res->error && v->error) {
+        res->error = v->error;
+        v->error = NULL;
+    }
+    if (!res->error && !v->res) res->error = fb__strdup("the counted epochs did not complete");
+    struct fb__vg_result *g = v->res;
+    v->res = NULL;
+    if (!g) g = calloc(1, sizeof *g);
+    if (!g) return;
+    if (res->error) {
+        for (int m = 0; m < FB_VG_MEASURE_COUNT; ++m) g->per_iter[m] = NAN;
+        res->vg = g;
+        return;
+    }
+    /* the result is the counts: no time, two epochs (the counted pair) */
+    uint64_t *it = malloc(2 * sizeof *it);
+    if (!it) {
+        free(g);
+        res->error = fb__strdup("out of memory");
+        return;
+    }
+    it[0] = g->n1;
+    it[1] = g->n2;
+    free(res->iterations);
+    res->iterations = it;
+    res->epochs = 2;
+    res->has = 0;
+    for (int m = 0; m < FB_MEASURE_COUNT; ++m) {
+        free(res->values[m]);
+        res->values[m] = NULL;
+    }
+    res->vg = g;
+}

@@ -1,0 +1,96 @@
+/* Exact counts under Valgrind's Callgrind (docs/valgrind.md): the client
+ * side (src/valgrind.c: collection switched on around the measured loops,
+ * the fixed schedule of counted epochs, reading Callgrind's dumps back) and
+ * the runner side (src/valgrind_runner.c: -valgrind re-runs the program
+ * under valgrind --tool=callgrind). Without <valgrind/callgrind.h> at build
+ * time (FB_HAVE_VALGRIND 0) every hook is a no-op. */
+#ifndef FB_VALGRIND_H
+#define FB_VALGRIND_H
+
+#include "base.h"
+
+#include <stdio.h>
+
+/* The Callgrind events femtobench reads, by their names in the dump's
+ * `events:` line. Ir always; the rest with --cache-sim=yes --branch-sim=yes. */
+enum {
+    FB__VG_IR = 0,
+    FB__VG_DR,
+    FB__VG_DW,
+    FB__VG_I1MR,
+    FB__VG_D1MR,
+    FB__VG_D1MW,
+    FB__VG_ILMR,
+    FB__VG_DLMR,
+    FB__VG_DLMW,
+    FB__VG_BC,
+    FB__VG_BCM,
+    FB__VG_BI,
+    FB__VG_BIM,
+    FB__VG_EVENTS
+};
+/* The events' names (src/valgrind.c). */
+FB__PRIVATE const char *fb__vg_event_name(int e);
+
+/* What a result counted under Callgrind carries (fb_result.vg). */
+struct fb__vg_result {
+    bool cache;      /* the cache and branch simulation events were present */
+    uint64_t n1, n2; /* iterations of the two counted epochs (n2 > n1) */
+    unsigned have;   /* bit per FB__VG_* event found in the dumps */
+    uint64_t c1[FB__VG_EVENTS], c2[FB__VG_EVENTS]; /* the epochs' totals */
+    /* (c2 - c1) / (n2 - n1) per fb_vg_measure; NAN when not counted */
+    double per_iter[FB_VG_MEASURE_COUNT];
+};
+
+/* One Callgrind dump file's header, parsed: the trigger text (the
+ * CALLGRIND_DUMP_STATS_AT string), the events and their totals. Returns 0,
+ * or -1 with the reason in err when the text is not a Callgrind profile
+ * with an `events:` line and a `summary:` or `totals:` line. */
+typedef struct fb__vg_dump {
+    char trigger[256];
+    unsigned have;
+    uint64_t totals[FB__VG_EVENTS];
+} fb__vg_dump;
+FB__PRIVATE int fb__vg_parse_dump(FILE *f, fb__vg_dump *out, char *err, size_t err_len);
+
+/* Fills r->per_iter from n1, n2, c1, c2 and have. */
+FB__PRIVATE void fb__vg_derive(struct fb__vg_result *r);
+
+/* ------------------------------------------------------------ client side */
+
+/* The state of one run under Valgrind; NULL when this process does not run
+ * under Valgrind (the run then has no hooks at all). */
+typedef struct fb__vg_run fb__vg_run;
+/* Called once per run. epoch_iterations (0 = choose) and min_iterations
+ * are the run's configuration. */
+FB__PRIVATE fb__vg_run *fb__vg_run_new(const char *name, uint64_t epoch_iterations,
+                                       uint64_t min_iterations);
+FB__PRIVATE void fb__vg_run_free(fb__vg_run *v);
+/* FEMTOBENCH_VALGRIND is set: the run follows the fixed schedule of counted
+ * epochs (fb__vg_first / fb__vg_next) instead of the time-based one. */
+FB__PRIVATE bool fb__vg_exact(const fb__vg_run *v);
+FB__PRIVATE uint64_t fb__vg_first(fb__vg_run *v);
+/* Right after the clock read that starts the epoch / right before the one
+ * that ends it: switch Callgrind's collection on / off (and, for a counted
+ * epoch, zero the counts before and dump them after). */
+FB__PRIVATE void fb__vg_loop_start(fb__vg_run *v);
+FB__PRIVATE void fb__vg_loop_stop(fb__vg_run *v);
+/* After an epoch of the schedule: reads its dump; returns the iterations of
+ * the next epoch, or 0 when the run is complete (or failed). */
+FB__PRIVATE uint64_t fb__vg_next(fb__vg_run *v);
+/* Moves the counts (or the error) of an exact run into res: res then has
+ * two epochs (n1, n2), no time, and res->vg set. */
+FB__PRIVATE void fb__vg_finish(fb__vg_run *v, fb_result *res);
+
+/* ------------------------------------------------------------ runner side */
+
+/* -valgrind[=cache]: checks that it can run (Valgrind's headers at build
+ * time, a valgrind program in PATH, not already under Valgrind). FB_OK, or
+ * FB_ENOTSUP with the reason and what to install in err. */
+FB__PRIVATE int fb__vg_runner_check(char *err, size_t len);
+/* Runs this program again under valgrind --tool=callgrind with argv minus
+ * the -valgrind options, in the exact mode, and waits for it. Returns the
+ * exit status to use (the child's; 2 when it cannot start). */
+FB__PRIVATE int fb__vg_runner_exec(int argc, char **argv, bool cache);
+
+#endif

@@ -1,0 +1,64 @@
+/* Benchmarks with a known instruction count, for tests/test_valgrind_cli.py:
+ * AddK runs K dependent adds in inline assembly per iteration, so under
+ * -valgrind its ins/op must be exactly K plus the loop's own instructions
+ * (the same for every K). Also a benchmark with a batch and one through
+ * fb_run's function pointer. Only x86-64 and AArch64 have the assembly;
+ * elsewhere the suite has just `Other`, and the test skips. */
+#include <femtobench.h>
+
+#define FBT_STR2(x) #x
+#define FBT_STR(x) FBT_STR2(x)
+
+#if defined(__x86_64__)
+#define FBT_ADDS(k, x) __asm__ __volatile__(".rept " FBT_STR(k) "\n\tadd %0, %0\n\t.endr" : "+r"(x))
+#elif defined(__aarch64__)
+#define FBT_ADDS(k, x)                                                                             \
+    __asm__ __volatile__(".rept " FBT_STR(k) "\n\tadd %0, %0, %0\n\t.endr" : "+r"(x))
+#endif
+
+#ifdef FBT_ADDS
+#define FBT_ADD_BENCH(k)                                                                           \
+    FB_BENCHMARK(Add##k) {                                                                         \
+        uint64_t x = 1;                                                                            \
+        FB_RUN(b, NULL) { FBT_ADDS(k, x); }                                                        \
+        fb_do_not_optimize(x);                                                                     \
+    }
+FBT_ADD_BENCH(1)
+FBT_ADD_BENCH(2)
+FBT_ADD_BENCH(3)
+FBT_ADD_BENCH(4)
+FBT_ADD_BENCH(10)
+FBT_ADD_BENCH(11)
+FBT_ADD_BENCH(100)
+FBT_ADD_BENCH(101)
+
+/* 64 adds per call over 8 "bytes": ins/byte = ins/op / 8 */
+FB_BENCHMARK(Add64Batch8) {
+    uint64_t x = 1;
+    fb_set_batch(b, 8);
+    fb_set_unit(b, "byte");
+    FB_RUN(b, NULL) { FBT_ADDS(64, x); }
+    fb_do_not_optimize(x);
+}
+
+/* An epoch_iterations set in code fixes the counted pair at (E, 2E). */
+FB_BENCHMARK(Add10Fixed) {
+    uint64_t x = 1;
+    fb_set_epoch_iterations(b, 1000);
+    FB_RUN(b, NULL) { FBT_ADDS(10, x); }
+    fb_do_not_optimize(x);
+}
+#endif
+
+static void fbt_other(void *ctx) {
+    uint64_t *x = (uint64_t *)ctx;
+    *x = *x * 3 + 1;
+    fb_do_not_optimize(*x);
+}
+
+FB_BENCHMARK(Other) {
+    uint64_t x = 1;
+    fb_run(b, NULL, fbt_other, &x);
+}
+
+FB_MAIN()

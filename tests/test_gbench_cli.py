@@ -1,0 +1,240 @@
+"""Google Benchmark compatibility of the runner (issue 18): GB's flag names,
+-version, names dashboards refuse, the row layouts read with the rules of the
+tools that consume them, and compare.py's executable mode.
+
+The dashboard rules are re-stated here (their code is not vendored):
+ * github-action-benchmark, tool 'googlecpp' (src/extract.ts,
+   extractGoogleCppResult): every element of "benchmarks" becomes a data point
+   {name, value: real_time, unit: time_unit + "/iter"}; alerts (src/write.ts,
+   findAlerts/getRatio): each current point is compared with the FIRST previous
+   point of the same name, ratio current/prev (smaller is better for
+   googlecpp), an alert when ratio > threshold (action.yml: alert-threshold
+   default "200%").
+ * Bencher, adapter cpp_google (lib/bencher_adapter/src/adapters/cpp/google.rs):
+   context.caches must be an array; each row gives (name, real_time in
+   time_unit as latency in ns) to a result map keyed by benchmark name, so a
+   name that appears twice leaves one value for two rows (a defect); names
+   are 1 to 1024 bytes (BenchmarkName).
+Runs tests/suite_cli.c's program; compare.py as in test_formats_cli.py
+(skipped with 77 at the end when missing)."""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+BUILD = os.environ.get("FB_BUILD_DIR", "build")
+SUITE = os.path.join(BUILD, "tests", "suite_cli")
+COMPARE = "/usr/share/benchmark/compare.py"
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what, file=sys.stderr)
+    return cond
+
+
+def env(extra=None):
+    e = dict(os.environ)
+    for k in ("FEMTOBENCH_CONFIG", "FEMTOBENCH_ENDLESS", "SUITE_CLI_BADNAME"):
+        e.pop(k, None)
+    e["FEMTOBENCH_SUPPRESS_WARNINGS"] = "1"
+    e.update(extra or {})
+    return e
+
+
+def run(*args, extra=None):
+    p = subprocess.run([SUITE, *args], capture_output=True, text=True, env=env(extra), timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def bad(args, *must, extra=None):
+    rc, out, err = run(*args, extra=extra)
+    lines = err.strip().splitlines()
+    check(rc == 2, f"{args}: exit {rc}, want 2: {err!r}")
+    check(out == "", f"{args}: printed on stdout {out[:200]!r}")
+    check(len(lines) == 1 and lines[0].startswith("femtobench: error: "), f"{args}: {lines!r}")
+    for m in must:
+        check(m in err, f"{args}: stderr lacks {m!r}: {err!r}")
+
+
+def googlecpp_extract(doc):
+    return [{"name": b["name"], "value": b["real_time"], "unit": b["time_unit"] + "/iter"}
+            for b in doc["benchmarks"]]
+
+
+def googlecpp_alerts(cur, prev, threshold=2.0):
+    alerts = []
+    for c in cur:
+        p = next((x for x in prev if x["name"] == c["name"]), None)
+        if p is None:
+            continue
+        ratio = 1 if p["value"] == 0 and c["value"] == 0 else c["value"] / p["value"]
+        if ratio > threshold:
+            alerts.append((c["name"], ratio))
+    return alerts
+
+
+def bencher_cpp_google(doc):
+    """name -> latency in ns; None when a name repeats (the defect)."""
+    if not isinstance(doc.get("context", {}).get("caches"), list):
+        return None
+    scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
+    out = {}
+    for b in doc["benchmarks"]:
+        if b["name"] in out:
+            return None
+        out[b["name"]] = b["real_time"] * scale[b["time_unit"]]
+    return out
+
+
+if not os.path.exists(SUITE):
+    print(f"SKIP: {SUITE} is not built")
+    sys.exit(77)
+tmp = tempfile.mkdtemp(prefix="fb_gbcli_")
+P = lambda n: os.path.join(tmp, n)  # noqa: E731
+
+# -version
+rc, out, err = run("-version")
+check(rc == 0 and out.startswith("femtobench ") and out.split()[1].count(".") == 2, f"-version: {out!r}")
+rc, out2, _ = run("--version")
+check(out2 == out, "--version")
+
+# --benchmark_list_tests and --benchmark_filter (a match anywhere; '-' negates)
+rc, out, _ = run("--benchmark_list_tests")
+check(rc == 0 and out.split() == ["Alpha", "BadName", "Beta", "Broken", "Linear", "Slow"], f"list: {out!r}")
+rc, out, _ = run("--benchmark_list_tests=true", "--benchmark_filter=et")
+check(out.split() == ["Beta"], f"--benchmark_filter=et: {out!r}")
+rc, out, _ = run("--benchmark_list_tests=true", "--benchmark_filter=-e")
+check(out.split() == ["Alpha", "Slow"], f"--benchmark_filter=-e: {out!r}")
+rc, out, _ = run("--benchmark_list_tests=false", "-filter=Alpha")
+check(rc == 0 and "| `Alpha`" in out, f"--benchmark_list_tests=false runs: {out!r}")
+bad(["--benchmark_list_tests=maybe"], "expected true or false")
+bad(["--benchmark_filter=zzz"], "-benchmark_filter=zzz selects no benchmark")
+bad(["--benchmark_filter=("], "invalid regular expression")
+bad(["--benchmark_out_format=csv", "--benchmark_out=" + P("x")], "json format only")
+bad(["--benchmark_format=csv"], "expected console or json")
+bad(["--benchmark_format=json", "-output_json=-"], "only one output can go to stdout")
+bad(["--benchmark_min_time=0,5"], "-benchmark_min_time=0,5")
+bad(["--benchmark_min_time="], "expected seconds")
+bad(["--benchmark_min_time=1.5x"], "whole number")
+bad(["--benchmark_repetitions=0"], "from 1 to 1000000")
+bad(["--benchmark_repetitions=2.5"], "from 1 to 1000000")
+bad(["-gbench_rows=all"], "median, repetitions or aggregates")
+bad(["--benchmark_out="], "empty file name")
+
+# --benchmark_min_time: <n>x is n iterations per epoch; seconds per epoch
+rc, out, err = run("-filter=Alpha", "--benchmark_min_time=7x", "--benchmark_repetitions=3",
+                   "-output_json=" + P("mt.json"))
+r = json.load(open(P("mt.json")))["results"][0] if rc == 0 else {}
+check(rc == 0 and r.get("epochs") == 3 and [m["iterations"] for m in r["measurements"]] == [7, 7, 7],
+      f"--benchmark_min_time=7x --benchmark_repetitions=3: {rc} {err} {r.get('measurements')}")
+# seconds per epoch, with or without the 's': the run's recorded configuration
+for arg in ("0.002s", "0.002"):
+    rc, out, err = run("-filter=Alpha", "--benchmark_min_time=" + arg, "--benchmark_repetitions=2",
+                       "-output_json=" + P("mt2.json"))
+    cfg = json.load(open(P("mt2.json")))["results"][0]["config"] if rc == 0 else {}
+    check(cfg.get("min_epoch_time") == 0.002 and cfg.get("epochs") == 2 and cfg.get("epoch_iterations") == 0,
+          f"--benchmark_min_time={arg}: {rc} {err} {cfg}")
+
+# layouts: the default (one row per benchmark), repetitions, aggregates only
+def gb(*args):
+    rc, out, err = run("-filter=Alpha|Beta", *args)
+    check(rc == 0, f"{args}: exit {rc}: {err}")
+    try:
+        return json.loads(out)
+    except ValueError as e:
+        check(False, f"{args}: not JSON on stdout: {e}: {out[:200]!r}")
+        return {"context": {}, "benchmarks": []}
+
+
+d1 = gb("--benchmark_format=json")
+d2 = gb("--benchmark_format=json")
+for d in (d1, d2):
+    names = [b["name"] for b in d["benchmarks"]]
+    check(names == ["Alpha", "Beta"], f"default layout rows {names}")
+    check(bencher_cpp_google(d) is not None, "Bencher: a repeated name in the default layout")
+    beta = d["benchmarks"][-1]
+    check(abs(beta["bytes_per_second"] - 64 / (beta["real_time"] * 1e-9)) <= 1e-9 * beta["bytes_per_second"],
+          f"Beta: bytes_per_second beside a per-call real_time: {beta}")
+cur, prev = googlecpp_extract(d2), googlecpp_extract(d1)
+check(len(cur) == 2 and all(sum(p["name"] == c["name"] for p in prev) == 1 for c in cur),
+      "googlecpp: each point has exactly one previous point of its name")
+print("github-action-benchmark rule, default layout: points", [c["name"] for c in cur],
+      "alerts", googlecpp_alerts(cur, prev))
+
+reps = gb("--benchmark_format=json", "--benchmark_repetitions=5")
+rows = reps["benchmarks"]
+alpha_its = [b for b in rows if b["run_name"] == "Alpha" and b["run_type"] == "iteration"]
+check(len(alpha_its) == 5 and all(b["name"] == "Alpha" and b["repetitions"] == 5 for b in alpha_its),
+      f"--benchmark_repetitions=5: {len(alpha_its)} rows")
+check({b["name"] for b in rows if b["run_type"] == "aggregate"} ==
+      {f"{n}_{a}" for n in ("Alpha", "Beta") for a in ("mean", "median", "stddev")}, "aggregates")
+med = next(b for b in rows if b["name"] == "Alpha_median")["real_time"]
+check(abs(med - statistics.median(b["real_time"] for b in alpha_its)) <= 1e-9 * med, "Alpha_median")
+check(bencher_cpp_google(reps) is None, "the repetitions layout repeats names (for compare.py, not dashboards)")
+agg = gb("--benchmark_format=json", "--benchmark_repetitions=3", "--benchmark_report_aggregates_only")
+check([b["run_type"] for b in agg["benchmarks"]] == ["aggregate"] * 6, "aggregates only")
+check(bencher_cpp_google(agg) is not None, "aggregates only: unique names")
+full = gb("--benchmark_format=json", "--benchmark_report_aggregates_only=false")
+check(len([b for b in full["benchmarks"] if b["run_name"] == "Alpha"]) >= 4, "aggregates_only=false: per epoch rows")
+same = gb("--benchmark_format=json", "--benchmark_repetitions=3", "-gbench_rows=median")
+check([b["name"] for b in same["benchmarks"]] == ["Alpha", "Beta"], "-gbench_rows wins over GB's flags")
+
+# names dashboards refuse: nothing written, exit 2; 1024 bytes is fine
+for kind in ("empty", "long"):
+    rc, out, err = run("-filter=BadName", "--benchmark_out=" + P(kind + ".json"), extra={"SUITE_CLI_BADNAME": kind})
+    check(rc == 2 and "femtobench: error: BadName: a run's name" in err and not os.path.exists(P(kind + ".json")),
+          f"bad name {kind}: {rc} {err!r}")
+rc, out, err = run("-filter=BadName", "--benchmark_out=" + P("max.json"), extra={"SUITE_CLI_BADNAME": "max"})
+check(rc == 0 and [len(b["name"]) for b in json.load(open(P("max.json")))["benchmarks"]] == [1024],
+      f"1024-byte name: {rc} {err[-300:]!r}")
+
+# compare.py's executable mode: it runs the binary with --benchmark_out=<tmp>
+skip = None
+py = None
+if not os.path.exists(COMPARE):
+    skip = f"{COMPARE} missing (apt-get install libbenchmark-tools python3-scipy)"
+else:
+    for cand in (sys.executable, "/usr/bin/python3", "python3"):
+        try:
+            if subprocess.run([cand, "-c", "import scipy, numpy"], capture_output=True).returncode == 0:
+                py = cand
+                break
+        except OSError:
+            pass
+    if not py:
+        skip = "no Python with scipy and numpy for compare.py"
+if skip is None:
+    old = P("old.json")
+    rc, _, err = run("--benchmark_filter=Alpha|Beta", "--benchmark_repetitions=9", "--benchmark_out=" + old,
+                     "--benchmark_out_format=json")
+    check(rc == 0, f"old run: {rc} {err}")
+    c = subprocess.run([py, COMPARE, "--no-color", "benchmarks", SUITE, old,
+                        "--benchmark_filter=Alpha|Beta", "--benchmark_repetitions=9"],
+                       capture_output=True, text=True, env=env(), timeout=300)
+    check(c.returncode == 0 and "Traceback" not in c.stderr, f"compare.py executable mode: {c.returncode} {c.stderr[-1500:]}")
+    check("RUNNING: " + SUITE in c.stdout and "OVERALL_GEOMEAN" in c.stdout, f"compare.py output {c.stdout[-1500:]}")
+    check("U Test, Repetitions: 9 vs 9" in c.stdout, "compare.py: no U test on 9 repetitions")
+    for n in ("Alpha_median", "Beta_median", "Alpha_pvalue"):
+        check(any(l.startswith(n + " ") for l in c.stdout.splitlines()), f"compare.py printed no {n} row")
+    print("compare.py executable mode:", [l for l in c.stdout.splitlines() if "_median" in l])
+    # both sides executables, the default layout: one row each
+    c = subprocess.run([py, COMPARE, "--no-color", "benchmarks", SUITE, SUITE, "--benchmark_filter=^Alpha$"],
+                       capture_output=True, text=True, env=env(), timeout=300)
+    rows = [l for l in c.stdout.splitlines() if l.startswith("Alpha")]
+    check(c.returncode == 0 and len(rows) == 1, f"compare.py two executables: {c.returncode} {rows} {c.stderr[-500:]}")
+
+for f in os.listdir(tmp):
+    os.unlink(P(f))
+os.rmdir(tmp)
+if failures:
+    print(f"{len(failures)} check(s) failed", file=sys.stderr)
+    sys.exit(1)
+if skip:
+    print("SKIP (compare.py part only; everything else passed):", skip)
+    sys.exit(77)
+print("ok")
