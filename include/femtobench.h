@@ -235,6 +235,10 @@ double fb_result_complexity_n(const fb_result *r); /* 0 when unset */
 bool fb_result_has_arg(const fb_result *r);        /* ran as an instance of a family */
 int64_t fb_result_arg(const fb_result *r);         /* its argument, 0 without one */
 size_t fb_result_epochs(const fb_result *r);       /* recorded epochs */
+/* Of the recorded epochs: those the thread was descheduled in, and those the
+ * statistics use (docs/design.md, "Disturbed epochs"). */
+size_t fb_result_disturbed_epochs(const fb_result *r);
+size_t fb_result_used_epochs(const fb_result *r);
 bool fb_result_has(const fb_result *r, fb_measure m);
 /* Per iteration (one op call, not divided by batch); elapsed in seconds. */
 double fb_result_median(const fb_result *r, fb_measure m);

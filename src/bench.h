@@ -5,6 +5,8 @@
 #define FB_BENCH_H
 
 #include "base.h"
+#include "disturb.h"
+#include "probe.h"
 #include "perf.h"
 #include "report.h"
 #include "result.h"
@@ -55,11 +57,21 @@ struct fb_bench {
     fb_clock_fn clock;
     void *clock_ctx;
     double clock_resolution_s; /* of the custom clock */
-    char *name;                /* registered name (runner), or NULL */
-    bool interrupted;          /* endless mode ended by a signal */
-    size_t dropped;            /* runs that recorded nothing: refused or out of memory
-                                * (issue 17; the runner turns them into an error) */
-    struct fb__run *run;       /* the run in progress, or NULL */
+    /* issue 19: the disturbance source (src/disturb.c); default: the
+     * thread's involuntary context switches, none with a custom clock */
+    fb__disturb_fn disturb;
+    void *disturb_ctx;
+    bool disturb_set;
+    /* issue 19: the core probe (src/probe.c); default: the calibration
+     * kernel, none with a custom clock */
+    fb__probe_fn probe;
+    void *probe_ctx;
+    bool probe_set;
+    char *name;          /* registered name (runner), or NULL */
+    bool interrupted;    /* endless mode ended by a signal */
+    size_t dropped;      /* runs that recorded nothing: refused or out of memory
+                          * (issue 17; the runner turns them into an error) */
+    struct fb__run *run; /* the run in progress, or NULL */
     /* issue 15 (src/setup.c): the untimed hooks around each epoch */
     fb_op setup, teardown;
     void *setup_ctx, *teardown_ctx;
@@ -88,6 +100,13 @@ struct fb_bench {
     struct fb__cmp_state *cmp;
     void (*cmp_free)(struct fb__cmp_state *s);
 };
+
+/* Injects the disturbance source of b's runs (NULL: none); tests use it to
+ * declare epochs disturbed under the fake clock. In src/disturb.c. */
+FB__PRIVATE void fb__bench_set_disturbance(fb_bench *b, fb__disturb_fn fn, void *ctx);
+
+/* Injects the core probe of b's runs (NULL: none). In src/probe.c. */
+FB__PRIVATE void fb__bench_set_probe(fb_bench *b, fb__probe_fn fn, void *ctx);
 
 /* The value of key k for the next run (all layers). */
 FB__PRIVATE double fb__cfg(const fb_bench *b, fb__key k);

@@ -24,6 +24,12 @@
 #include <math.h>
 #include <string.h>
 
+/* The err% of the best fit above which no model is said to fit. */
+#define FB__CX_NO_FIT_PCT 20.0
+/* The err% of O(1) up to which a time that no growing model beats is
+ * called flat; above it the points did not decide. */
+#define FB__CX_FLAT_PCT 10.0
+
 /* Models in order of simplicity: ties go to the earlier one. */
 enum { FB__CX_O1 = 0, FB__CX_LOGN, FB__CX_N, FB__CX_NLOGN, FB__CX_N2, FB__CX_N3 };
 
@@ -257,11 +263,134 @@ static bool fb__cx_significant(const fb__cx_src *b, const char *name, const fb__
     return fb__cx_trend_p(b, name, d->points) <= 0.01;
 }
 
+/* Issue 19: two growing models A and B have the same number of terms, so
+ * neither is nested in the other; both are nested in y = constant + a fA(N)
+ * + b fB(N). B is needed beyond A when adding B's term to A lowers the RSS
+ * significantly: F = (RSS_A - RSS_AB) / (RSS_AB / (m - 3)) >= t^2 (1%).
+ * RSS_AB (relative residuals, unconstrained) comes from a modified
+ * Gram-Schmidt over the columns u = y_max / y, fA(N) / fA(n_max) * u and
+ * fB(N) / fB(n_max) * u, each inner product summed point by point (the
+ * normal equations of these nearly collinear columns would lose every
+ * digit). Columns are kept as combinations of the three: basis k is
+ * A c[k]. Returns RSS_AB, or -1 when the columns are degenerate. */
+typedef struct fb__cx_union {
+    const fb__cx_src *b;
+    const char *name;
+    const fb__cx_data *d;
+    int model[2];
+    double fs[2];
+} fb__cx_union;
+
+/* sum over points of (A x)_i (A z)_i; z NULL: the target 1 */
+static double fb__cx_dot(const fb__cx_union *U, const double *x, const double *z) {
+    double sum = 0;
+    for (size_t i = 0, count = U->b->n; i < count; i++) {
+        double n, y;
+        if (!fb__cx_point(U->b, U->name, i, &n, &y)) continue;
+        double u = U->d->y_max / y;
+        double col[3] = {u, fb__cx_f(U->model[0], n) / U->fs[0] * u,
+                         fb__cx_f(U->model[1], n) / U->fs[1] * u};
+        double ax = x[0] * col[0] + x[1] * col[1] + x[2] * col[2];
+        double az = z ? z[0] * col[0] + z[1] * col[1] + z[2] * col[2] : 1;
+        sum += ax * az;
+    }
+    return sum;
+}
+
+static double fb__cx_rss_union(const fb__cx_src *b, const char *name, const fb__cx_data *d, int ma,
+                               int mb) {
+    fb__cx_union U = {
+        b, name, d, {ma, mb}, {fabs(fb__cx_f(ma, d->n_max)), fabs(fb__cx_f(mb, d->n_max))}};
+    for (int k = 0; k < 2; k++)
+        if (!(U.fs[k] > 0)) U.fs[k] = 1;
+    double c[3][3] = {{0}}, proj[3];
+    for (int k = 0; k < 3; k++) {
+        double w[3] = {0, 0, 0};
+        w[k] = 1;
+        double norm0 = sqrt(fb__cx_dot(&U, w, w));
+        for (int j = 0; j < k; j++) {
+            double p = fb__cx_dot(&U, c[j], w);
+            for (int q = 0; q < 3; q++) w[q] -= p * c[j][q];
+        }
+        double norm = sqrt(fb__cx_dot(&U, w, w));
+        if (!(norm > 1e-9 * norm0)) return -1;
+        for (int q = 0; q < 3; q++) c[k][q] = w[q] / norm;
+        proj[k] = fb__cx_dot(&U, c[k], NULL);
+    }
+    /* the residual of the target 1 after its projection on the basis */
+    double x[3] = {0, 0, 0};
+    for (int k = 0; k < 3; k++)
+        for (int q = 0; q < 3; q++) x[q] += proj[k] * c[k][q];
+    double one = 0, fit_one = fb__cx_dot(&U, x, NULL), fit_fit = fb__cx_dot(&U, x, x);
+    for (size_t i = 0, count = b->n; i < count; i++) {
+        double n, y;
+        if (fb__cx_point(b, name, i, &n, &y)) one += 1;
+    }
+    /* |1 - Ax|^2 = m - 2 <Ax, 1> + |Ax|^2, each summed point by point */
+    double rss = one - 2 * fit_one + fit_fit;
+    return rss > 0 ? rss : 0;
+}
+
+/* Distinct N among the points (fb__cx_data counts only up to 3). */
+static size_t fb__cx_distinct(const fb__cx_src *b, const char *name) {
+    size_t distinct = 0;
+    for (size_t i = 0, count = b->n; i < count; i++) {
+        double ni, yi, nj, yj;
+        if (!fb__cx_point(b, name, i, &ni, &yi)) continue;
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = fb__cx_point(b, name, j, &nj, &yj) && nj == ni;
+        distinct += !seen;
+    }
+    return distinct;
+}
+
+/* Is growing model m told apart from the best one (its RSS significantly
+ * above what the union of both explains)? With fewer than 4 points there
+ * is no degree of freedom for the test: m is then apart only when its err%
+ * is more than twice the best's and above 1%. */
+static bool fb__cx_apart(const fb__cx_src *b, const char *name, const fb__cx_data *d, int m,
+                         int best, const fb_fit *all) {
+    double rss_m = all[m].err_pct * all[m].err_pct / 1e4 * (double)d->points;
+    if (fb__cx_distinct(b, name) < 4)
+        return all[m].err_pct > 2 * all[best].err_pct && all[m].err_pct > 1.0;
+    double rss_u = fb__cx_rss_union(b, name, d, m, best);
+    if (rss_u < 0) return false; /* the same shape on these N */
+    double dof = (double)(d->points - 3), t = fb__cx_t99(d->points - 3);
+    return rss_m > rss_u && (rss_m - rss_u) * dof >= t * t * rss_u;
+}
+
+typedef struct fb__cx_verdict {
+    int verdict;
+    size_t candidates;
+    const char *names[FB_FIT_MODELS];
+    double rise;
+} fb__cx_verdict;
+
+/* The time at the largest N over that at the smallest (medians of the
+ * points at those N, geometric mean when repeated). */
+static double fb__cx_rise(const fb__cx_src *b, const char *name, const fb__cx_data *d) {
+    double lo = 0, hi = 0;
+    size_t nlo = 0, nhi = 0;
+    for (size_t i = 0, count = b->n; i < count; i++) {
+        double n, y;
+        if (!fb__cx_point(b, name, i, &n, &y)) continue;
+        if (n == d->n_min) lo += log(y), nlo++;
+        if (n == d->n_max) hi += log(y), nhi++;
+    }
+    return nlo && nhi ? exp(hi / (double)nhi - lo / (double)nlo) : NAN;
+}
+
 static size_t fb__cx_fit(const fb__cx_src *b, const char *name, fb_fit *fits, size_t cap,
-                         size_t *distinct) {
+                         size_t *distinct, fb__cx_verdict *v) {
     fb__cx_data d;
     fb__cx_scan(b, name, &d);
     *distinct = d.distinct;
+    if (v) {
+        memset(v, 0, sizeof *v);
+        v->verdict = FB__CX_TWO_POINTS;
+        v->rise = NAN;
+    }
     if (d.distinct < 2) return 0;
 
     fb_fit all[FB_FIT_MODELS];
@@ -272,8 +401,28 @@ static size_t fb__cx_fit(const fb__cx_src *b, const char *name, fb_fit *fits, si
     int best = FB__CX_LOGN;
     for (int m = FB__CX_LOGN + 1; m < FB_FIT_MODELS; m++)
         if (all[m].err_pct < all[best].err_pct) best = m;
-    int chosen =
-        fb__cx_significant(b, name, &d, best, &all[best], &all[FB__CX_O1]) ? best : FB__CX_O1;
+    bool grows = fb__cx_significant(b, name, &d, best, &all[best], &all[FB__CX_O1]);
+
+    /* issue 19: the growing models the points do not tell apart from the
+     * best; the simplest of them is named first (with 2 distinct N every
+     * model goes through the origin and the lower error decides) */
+    bool tied[FB_FIT_MODELS] = {false};
+    size_t n_tied = 0;
+    int chosen = FB__CX_O1;
+    if (grows && all[best].err_pct > FB__CX_NO_FIT_PCT) {
+        /* no model fits: the best is named, as the best, not as a verdict */
+        tied[best] = true;
+        n_tied = 1;
+        chosen = best;
+    } else if (grows) {
+        for (int m = FB__CX_LOGN; m < FB_FIT_MODELS; m++) {
+            tied[m] = m == best || (with_constant && !fb__cx_apart(b, name, &d, m, best, all));
+            if (tied[m] && n_tied++ == 0) chosen = m;
+        }
+    } else {
+        tied[FB__CX_O1] = true;
+        n_tied = 1;
+    }
 
     /* the chosen model first, then the rest by err%; insertion sort is
      * stable, so ties keep the simpler model first */
@@ -290,6 +439,21 @@ static size_t fb__cx_fit(const fb__cx_src *b, const char *name, fb_fit *fits, si
         order[j] = m;
     }
     for (size_t i = 0; i < cap && i < FB_FIT_MODELS && fits; i++) fits[i] = all[order[i]];
+    if (v) {
+        v->candidates = 0;
+        for (int m = 0; m < FB_FIT_MODELS; m++)
+            if (tied[m]) v->names[v->candidates++] = fb__cx_names[m];
+        v->rise = fb__cx_rise(b, name, &d);
+        if (d.distinct < 3)
+            v->verdict = FB__CX_TWO_POINTS;
+        else if (!grows)
+            /* O(1) is not rejected: flat only when it fits like a flat line */
+            v->verdict = all[FB__CX_O1].err_pct <= FB__CX_FLAT_PCT ? FB__CX_FLAT : FB__CX_UNDECIDED;
+        else if (all[best].err_pct > FB__CX_NO_FIT_PCT)
+            v->verdict = FB__CX_NO_FIT;
+        else
+            v->verdict = n_tied > 1 ? FB__CX_NOT_SEPARATED : FB__CX_MODEL;
+    }
     return FB_FIT_MODELS;
 }
 
@@ -297,11 +461,20 @@ size_t fb_complexity_fit(const fb_bench *b, const char *name, fb_fit *fits, size
     if (!b) return 0;
     fb__cx_src src = {(const fb_result *const *)b->results, b->n_results};
     size_t distinct;
-    return fb__cx_fit(&src, name, fits, cap, &distinct);
+    return fb__cx_fit(&src, name, fits, cap, &distinct, NULL);
 }
 
 void fb__fit_compute(const fb_result *const *results, size_t n_results, const char *name,
                      fb__fit_set *out) {
     fb__cx_src src = {results, n_results};
-    out->n = fb__cx_fit(&src, name, out->fits, FB_FIT_MODELS, &out->distinct);
+    fb__cx_verdict v;
+    fb__cx_data d;
+    out->n = fb__cx_fit(&src, name, out->fits, FB_FIT_MODELS, &out->distinct, &v);
+    fb__cx_scan(&src, name, &d);
+    out->verdict = v.verdict;
+    out->candidates = v.candidates;
+    memcpy(out->candidate_names, v.names, sizeof v.names);
+    out->rise = v.rise;
+    out->n_min = d.n_min;
+    out->n_max = d.n_max;
 }

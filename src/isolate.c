@@ -13,12 +13,18 @@
  * batch, time unit and label, relative, complexity N, counters, min_time,
  * every numeric key), callsite, clock resolution and overhead, epochs (u64),
  * the measure mask (u32), iterations per epoch (u64 each) and one double per
- * epoch for each measure in the mask. Native byte order: both ends are the
+ * epoch for each measure in the mask; then issue 19's facts: the pass (u32),
+ * epochs asked (u64), a flag byte (1 explicit epochs, 2 disturbance known,
+ * 4 slow core), stopped_by, rounds, remeasured (u32 each), the two probe
+ * values (f64) and, without an error, one FB__EPOCH_* byte per epoch.
+ * Native byte order: both ends are the
  * same program on the same machine. The end record is 'D' and one byte,
  * 1 when the run was interrupted. */
 #include "isolate.h"
 
+#include "disturb.h" /* issue 19: FB__EPOCH_* */
 #include "process.h"
+#include "result.h"
 #include "text.h"
 
 #include <errno.h>
@@ -102,6 +108,22 @@ int fb__isolate_encode(const fb_result *r, unsigned char **buf, size_t *len, siz
             if (r->has & FB__BIT(m))
                 for (size_t i = 0; i < r->epochs; ++i) fb__iso_put_f64(&b, r->values[m][i]);
     }
+    /* issue 19: the pass, why the run stopped, the probe, disturbed epochs */
+    fb__iso_put_u32(&b, c->pass);
+    fb__iso_put_u64(&b, (uint64_t)r->epochs_asked);
+    unsigned char f19 = (unsigned char)((r->epochs_explicit ? 1 : 0) | (r->disturb_known ? 2 : 0) |
+                                        (r->slow_core ? 4 : 0));
+    fb__iso_put(&b, &f19, 1);
+    fb__iso_put_u32(&b, (uint32_t)r->stopped_by);
+    fb__iso_put_u32(&b, r->rounds);
+    fb__iso_put_u32(&b, r->remeasured);
+    fb__iso_put_f64(&b, r->probe[0]);
+    fb__iso_put_f64(&b, r->probe[1]);
+    if (!r->error)
+        for (size_t i = 0; i < r->epochs; ++i) {
+            unsigned char e = r->epoch_flags ? r->epoch_flags[i] : 0;
+            fb__iso_put(&b, &e, 1);
+        }
     *buf = b.p;
     *cap = b.cap;
     if (b.oom) return FB_ENOMEM;
@@ -211,6 +233,31 @@ size_t fb__isolate_decode(const unsigned char *buf, size_t len, fb_result **out)
             if (!r->values[m]) rd.bad = true;
             for (size_t i = 0; i < r->epochs && !rd.bad; ++i)
                 r->values[m][i] = fb__iso_get_f64(&rd);
+        }
+    }
+    /* issue 19 (the statistics recomputed by the parent use the flags) */
+    r->config.pass = fb__iso_get_u32(&rd);
+    uint64_t asked = fb__iso_get_u64(&rd);
+    unsigned char f19 = 0;
+    fb__iso_get(&rd, &f19, 1);
+    uint32_t stopped_by = fb__iso_get_u32(&rd);
+    r->rounds = fb__iso_get_u32(&rd);
+    r->remeasured = fb__iso_get_u32(&rd);
+    r->probe[0] = fb__iso_get_f64(&rd);
+    r->probe[1] = fb__iso_get_f64(&rd);
+    if (f19 > 7 || stopped_by > FB__STOP_CAP || asked > FB__ISO_MAX_RECORD) rd.bad = true;
+    r->epochs_asked = (size_t)asked;
+    r->epochs_explicit = f19 & 1;
+    r->disturb_known = (f19 & 2) != 0;
+    r->slow_core = (f19 & 4) != 0;
+    r->stopped_by = (int)stopped_by;
+    if (!rd.bad && !r->error) {
+        r->epoch_flags = calloc(r->epochs ? r->epochs : 1, 1);
+        if (!r->epoch_flags) rd.bad = true;
+        for (size_t i = 0; i < r->epochs && !rd.bad; ++i) {
+            fb__iso_get(&rd, &r->epoch_flags[i], 1);
+            if (r->epoch_flags[i] > 7) rd.bad = true;
+            if (r->epoch_flags[i] & FB__EPOCH_DISTURBED) r->disturbed++;
         }
     }
     if (rd.bad || rd.p != rd.end) {

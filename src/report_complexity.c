@@ -7,6 +7,53 @@
 
 #include <string.h>
 
+/* The verdict under the table (docs/complexity.md, "What the note says"):
+ * true for the number of points the fit had. */
+static void fb__write_fit_note(const fb__fit_set *s, FILE *f) {
+    switch (s->verdict) {
+    case FB__CX_FLAT:
+        fputs("The time did not depend on N: no growing model fits significantly better than "
+              "O(1).\n",
+              f);
+        break;
+    case FB__CX_UNDECIDED: {
+        /* '.' whatever the locale (src/numfmt.c) */
+        char rise[32], lo[32], hi[32];
+        fb__fmt_double(rise, sizeof rise, s->rise, 3);
+        fb__fmt_double(lo, sizeof lo, s->n_min, 6);
+        fb__fmt_double(hi, sizeof hi, s->n_max, 6);
+        fprintf(f,
+                "Not decided: the time rose %sx from N = %s to N = %s, but with %zu distinct N no "
+                "model is significantly better than O(1); measure 5 or more N.\n",
+                rise, lo, hi, s->distinct);
+        break;
+    }
+    case FB__CX_NOT_SEPARATED:
+        for (size_t i = 0; i < s->candidates; i++)
+            fprintf(f, "%s%s",
+                    i == 0                   ? ""
+                    : i + 1 == s->candidates ? " or "
+                                             : ", ",
+                    s->candidate_names[i]);
+        fputs(": these points do not tell them apart.\n", f);
+        break;
+    case FB__CX_NO_FIT: {
+        char err[32];
+        fb__fmt_fixed(err, sizeof err, s->fits[0].err_pct, 1);
+        fprintf(f,
+                "No model fits these points: the best, %s, misses them by %s%% (a step, e.g. "
+                "a cache size, or noise).\n",
+                s->fits[0].name, err);
+        break;
+    }
+    case FB__CX_TWO_POINTS:
+        fprintf(f, "A guess from 2 distinct N (the lower error wins); measure 5 or more N.\n");
+        break;
+    default:
+        break;
+    }
+}
+
 int fb__write_fit_set(const fb__fit_set *s, FILE *f) {
     if (!s || !f) return FB_EINVAL;
     if (s->n == 0) {
@@ -22,10 +69,7 @@ int fb__write_fit_set(const fb__fit_set *s, FILE *f) {
             fb__fmt_fixed(err, sizeof err, s->fits[i].err_pct, 1);
             fprintf(f, "| %13s | %5s%% | %s\n", coef, err, s->fits[i].name);
         }
-        if (strcmp(s->fits[0].name, "O(1)") == 0)
-            fputs("The time did not depend on N: no growing model fits significantly better than "
-                  "O(1).\n",
-                  f);
+        fb__write_fit_note(s, f); /* issue 19 */
     }
     return ferror(f) ? FB_EIO : FB_OK;
 }

@@ -19,6 +19,7 @@
  * Counters are extra numeric fields, per unit, with nanobench's names. */
 #include "report_gbench.h"
 
+#include "disturb.h"
 #include "json.h"
 #include "numfmt.h"
 #include "process.h"
@@ -202,11 +203,17 @@ static int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row,
         fb__json_end_obj(j);
         return FB_OK;
     }
-    w.repetitions = r->epochs;
-    bool epoch_rows = rows == FB_GBENCH_REPETITIONS || r->epochs < 2;
-    for (size_t e = 0; epoch_rows && e < r->epochs; ++e) {
+    /* issue 19: the repetitions are the epochs the statistics use (not the
+     * disturbed or superseded ones), so compare.py's U test sees the same
+     * samples as the aggregates */
+    w.repetitions = 0;
+    for (size_t e = 0; e < r->epochs; ++e)
+        if (!r->epoch_flags || !(r->epoch_flags[e] & FB__EPOCH_DROPPED)) w.repetitions++;
+    bool epoch_rows = rows == FB_GBENCH_REPETITIONS || w.repetitions < 2;
+    for (size_t e = 0, index = 0; epoch_rows && e < r->epochs; ++e) {
+        if (r->epoch_flags && (r->epoch_flags[e] & FB__EPOCH_DROPPED)) continue;
         fb__gb_head(j, &w, "", false);
-        fb__json_ku64(j, "repetition_index", e);
+        fb__json_ku64(j, "repetition_index", index++);
         fb__json_ku64(j, "threads", 1);
         fb__json_ku64(j, "iterations", r->iterations[e]);
         fb__gb_times(j, &w, r->values[FB_ELAPSED][e] * t_scale);
@@ -216,17 +223,19 @@ static int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row,
                 fb__gb_counter(j, (fb_measure)m, r->values[m][e] / r->config.batch);
         fb__json_end_obj(j);
     }
-    if (r->epochs < 2) return FB_OK;
+    if (w.repetitions < 2) return FB_OK;
     /* the rate's aggregates are over the per-epoch rates, as GB aggregates
-     * a counter over its repetitions */
+     * a counter over its repetitions (issue 19: the epochs used only) */
     double rate[3] = {0, 0, 0};
     bool has_rate = fb__gb_rate_key(r) != NULL;
     if (has_rate) {
         double *v = malloc(r->epochs * sizeof *v);
         if (!v) return FB_ENOMEM;
         size_t n = 0;
-        for (size_t e = 0; e < r->epochs; ++e)
+        for (size_t e = 0; e < r->epochs; ++e) {
+            if (r->epoch_flags && (r->epoch_flags[e] & FB__EPOCH_DROPPED)) continue;
             if (r->values[FB_ELAPSED][e] > 0) v[n++] = r->config.batch / r->values[FB_ELAPSED][e];
+        }
         if (n >= 2)
             fb__gb_spread(v, n, rate);
         else
@@ -241,7 +250,7 @@ static int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row,
         fb__json_ku64(j, "threads", 1);
         fb__json_kstr(j, "aggregate_name", aggs[a]);
         fb__json_kstr(j, "aggregate_unit", "time");
-        fb__json_ku64(j, "iterations", r->epochs);
+        fb__json_ku64(j, "iterations", w.repetitions);
         for (int m = 0; m < FB_MEASURE_COUNT; ++m) {
             if (!(r->has & FB__BIT(m)) || !r->values[m]) continue;
             double scale = m == FB_ELAPSED ? t_scale : 1.0 / r->config.batch;

@@ -59,6 +59,39 @@ static void fb__jr_context(fb__json *j, const fb__sysinfo *si) {
     fb__json_end_obj(j);
 }
 
+/* Which epochs the statistics use and why (docs/formats.md): indices into
+ * "measurements". */
+static void fb__jr_epoch_list(fb__json *j, const char *key, const fb_result *r, unsigned bit) {
+    fb__json_arr(j, key, true);
+    for (size_t e = 0; r->epoch_flags && e < r->epochs; ++e)
+        if (r->epoch_flags[e] & bit) fb__json_ku64(j, NULL, e);
+    fb__json_end_arr(j);
+}
+
+static void fb__jr_epochs_used(fb__json *j, const fb_result *r) {
+    static const char *const stops[] = {"epochs", "budget", "cap"};
+    fb__json_ku64(j, "epochs_asked", r->epochs_asked);
+    fb__json_ku64(j, "epochs_used", r->used);
+    if (r->disturb_known)
+        fb__jr_epoch_list(j, "disturbed", r, FB__EPOCH_DISTURBED);
+    else
+        fb__json_knull(j, "disturbed");
+    fb__jr_epoch_list(j, "dropped", r, FB__EPOCH_DROPPED);
+    fb__json_ku64(j, "rounds", r->rounds);
+    if (r->probe[0] > 0 || r->probe[1] > 0) { /* a probe ratio is > 0; else none */
+        fb__json_obj(j, "probe", true);
+        fb__json_knum(j, "before", r->probe[0]);
+        fb__json_knum(j, "after", r->probe[1]);
+        fb__json_kbool(j, "slow", r->slow_core);
+        fb__json_ku64(j, "remeasured", r->remeasured);
+        fb__json_end_obj(j);
+    } else {
+        fb__json_knull(j, "probe");
+    }
+    fb__json_kstr(j, "stopped_by",
+                  r->stopped_by >= 0 && r->stopped_by < 3 ? stops[r->stopped_by] : "epochs");
+}
+
 /* "valgrind": the exact counts of a result counted under Callgrind
  * (docs/valgrind.md), null otherwise. */
 static void fb__jr_valgrind(fb__json *j, const fb_result *r) {
@@ -119,6 +152,8 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
     fb__json_ku64(j, "epochs", r->epochs);
     fb__json_ku64(j, "total_iterations", r->total_iterations);
     fb__json_knum(j, "total_s", r->total_s);
+    fb__jr_epochs_used(j, r); /* issue 19 */
+    fb__json_ku64(j, "pass", r->config.pass);
 
     fb__json_obj(j, "stats", false);
     for (int m = 0; m < FB_MEASURE_COUNT; ++m) {
@@ -186,6 +221,15 @@ static void fb__jr_complexity(fb__json *j, const fb_bench *b) {
             fb__json_knum(j, "err_pct", s->fits[k].err_pct);
             fb__json_end_obj(j);
         }
+        fb__json_end_arr(j);
+        /* issue 19: what the fit says, and the models it names */
+        static const char *const verdicts[] = {"model", "not_separated", "no_fit",
+                                               "flat",  "undecided",     "two_points"};
+        fb__json_kstr(j, "verdict",
+                      s->n && s->verdict >= 0 && s->verdict < 6 ? verdicts[s->verdict] : NULL);
+        fb__json_arr(j, "candidates", true);
+        for (size_t k = 0; s->n && k < s->candidates; ++k)
+            fb__json_kstr(j, NULL, s->candidate_names[k]);
         fb__json_end_arr(j);
         fb__json_end_obj(j);
     }

@@ -304,19 +304,26 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
         }
     }
     fputs("| ", f);
-    if (fb_result_unstable(r) && !quiet) {
+    bool unstable = fb_result_unstable(r) && !quiet;
+    bool slow = r->slow_core && !quiet; /* issue 19: measured in a slow episode of the core */
+    if (unstable) fputs(":wavy_dash: ", f);
+    if (slow) fputs(":snail: ", f);
+    fb__md_put_code(f, r->name);
+    if (unstable) {
         double avg = r->epochs ? (double)r->total_iterations / (double)r->epochs : 0;
-        fputs(":wavy_dash: ", f);
-        fb__md_put_code(f, r->name);
         char a[64], e[64]; /* '.' whatever the locale (src/numfmt.c) */
         fb__fmt_fixed(a, sizeof a, avg, 1);
         fb__fmt_fixed(e, sizeof e, ceil(avg * 10), 0);
-        fprintf(f, " (Unstable with ~%s iters. Increase `min_epoch_iterations` to e.g. %s)\n", a,
-                e);
-    } else {
-        fb__md_put_code(f, r->name);
-        fputc('\n', f);
+        fprintf(f, " (Unstable with ~%s iters. Increase `min_epoch_iterations` to e.g. %s)", a, e);
     }
+    if (slow) {
+        char c[64]; /* '.' whatever the locale (src/numfmt.c) */
+        fb__fmt_fixed(c, sizeof c,
+                      r->probe[1] >= r->probe[0] || isnan(r->probe[0]) ? r->probe[1] : r->probe[0],
+                      1);
+        fprintf(f, " (core in a slow episode: a 1-cycle loop ran at %s cycles)", c);
+    }
+    fputc('\n', f);
 }
 
 /* For src/report_compare.c. */

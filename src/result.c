@@ -19,6 +19,7 @@ void fb__result_free(fb_result *r) {
     free(r->error);
     fb__config_free(&r->config);
     free(r->iterations);
+    free(r->epoch_flags);
     for (int m = 0; m < FB_MEASURE_COUNT; ++m) free(r->values[m]);
     free(r->vg); /* Callgrind counts (src/valgrind.c) */
     free(r);
@@ -41,6 +42,8 @@ const char *fb_result_error(const fb_result *r) { return r->error; }
 double fb_result_batch(const fb_result *r) { return r->config.batch; }
 double fb_result_complexity_n(const fb_result *r) { return r->config.complexity_n; }
 size_t fb_result_epochs(const fb_result *r) { return r->epochs; }
+size_t fb_result_disturbed_epochs(const fb_result *r) { return r->disturbed; }
+size_t fb_result_used_epochs(const fb_result *r) { return r->used; }
 bool fb_result_has(const fb_result *r, fb_measure m) {
     return (unsigned)m < FB_MEASURE_COUNT && (r->has & FB__BIT(m)) && r->values[m];
 }

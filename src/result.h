@@ -22,12 +22,31 @@ struct fb_result {
     uint64_t *iterations;
     double *values[FB_MEASURE_COUNT]; /* per iteration; NULL if not measured */
     fb__mask has;
+    /* issue 19: which epochs the statistics use, and why a run stopped */
+    unsigned char *epoch_flags; /* per epoch, FB__EPOCH_* of src/disturb.h; NULL: all used */
+    bool disturb_known;         /* a disturbance source was read for every epoch */
+    size_t disturbed;           /* epochs during which the thread was descheduled */
+    size_t used;                /* epochs the statistics use (not FB__EPOCH_DROPPED) */
+    size_t epochs_asked;        /* the run's `epochs` setting */
+    bool epochs_explicit;       /* `epochs` set by code, FEMTOBENCH_CONFIG or the runner */
+    int stopped_by;             /* FB__STOP_* */
+    unsigned rounds;            /* times the run lengthened its epochs after a high err% */
+    double probe[2];            /* the core probe before and after the run (NAN: none) */
+    bool slow_core;             /* a probe was >= FB__PROBE_SLOW: measured in a slow episode */
+    unsigned remeasured;        /* times the run started again after a slow episode */
     /* derived once by fb__stats_compute */
     fb__summary summary[FB_MEASURE_COUNT];
     uint64_t total_iterations;
     double total_s;
     /* counted under Callgrind (-valgrind; src/valgrind.h), else NULL */
     struct fb__vg_result *vg;
+};
+
+/* Why a run stopped recording epochs (struct fb_result's stopped_by). */
+enum {
+    FB__STOP_EPOCHS = 0, /* it has its epochs */
+    FB__STOP_BUDGET = 1, /* the time budget (max_total_time) was spent */
+    FB__STOP_CAP = 2 /* a hard cap: disturbed epochs not replaced, or the cap on explicit epochs */
 };
 
 FB__PRIVATE void fb__result_free(fb_result *r);

@@ -6,9 +6,12 @@
  * seconds; docs/design.md explains every rule and default. */
 #include "bench.h"
 #include "clock.h"
+#include "disturb.h"
 #include "perf.h"
+#include "probe.h"
 #include "process.h"
 #include "result.h"
+#include "rounds.h"
 #include "setup.h" /* issue 15: setup/teardown hooks, the argument in the name */
 #include "text.h"
 #include "valgrind.h" /* -valgrind: Callgrind hooks around the loop */
@@ -31,8 +34,6 @@ enum { FB__ST_WARMUP, FB__ST_UPSCALE, FB__ST_MEASURE, FB__ST_ENDLESS, FB__ST_DON
 /* The budget never exceeds an hour, whatever epochs x target (issue 17:
  * bounded settings); it equals the largest max_total_time (settings.c). */
 #define FB__MAX_BUDGET_S 3600.0
-/* Runs stopped by the time budget still record this many epochs. */
-#define FB__MIN_EPOCHS_UNDER_BUDGET 3
 
 struct fb__run {
     char *name;
@@ -60,6 +61,22 @@ struct fb__run {
     double *values[FB_MEASURE_COUNT];
     char *error;
     uint64_t endless_epochs;
+    /* issue 19: when to stop (src/rounds.c), disturbed epochs (src/disturb.c),
+     * the core probe (src/probe.c) */
+    fb__rounds rounds;
+    unsigned char *flags; /* per epoch, FB__EPOCH_* */
+    size_t cap;           /* capacity of the per-epoch arrays */
+    fb__disturb_fn disturb;
+    void *disturb_ctx;
+    uint64_t disturb_before;
+    bool disturb_known;
+    fb__probe_fn probe;
+    void *probe_ctx;
+    double probe_before, probe_after;
+    unsigned remeasured; /* runs started again after a slow episode */
+    fb__rounds rounds0;  /* the rounds and the target at the start, for a re-measurement */
+    double target0;
+    uint64_t remeasure_n;
     fb__vg_run *vg;                     /* under Valgrind (src/valgrind.c), else NULL */
     struct sigaction old_int, old_term; /* restored when endless mode ends */
     bool refused_nested;                /* a nested run was refused (said once) */
@@ -83,6 +100,7 @@ static void fb__run_free(struct fb__run *r) {
     fb__config_free(&r->config);
     free(r->name);
     free(r->iterations);
+    free(r->flags);
     for (int m = 0; m < FB_MEASURE_COUNT; ++m) free(r->values[m]);
     free(r->error);
     fb__vg_run_free(r->vg);
@@ -191,12 +209,28 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
         r->budget_s = 1.5 * (double)r->epochs_max * target;
     if (r->budget_s > FB__MAX_BUDGET_S) r->budget_s = FB__MAX_BUDGET_S;
     r->exact_iters = (uint64_t)cfg[FB__K_EPOCH_ITERATIONS];
+    /* issue 19: explicit epochs, lengthening (src/rounds.c); the disturbance
+     * source and the core probe: injected, else the thread's context
+     * switches and the calibration kernel (none under a custom clock, whose
+     * time neither a deschedule nor the host can disturb) */
+    fb__rounds_begin(&r->rounds, b->layers, &r->config, r->budget_s,
+                     !r->exact_iters && !(r->config.min_time_s > 0));
+    r->disturb = b->disturb_set ? b->disturb : b->clock ? NULL : fb__disturb_thread;
+    r->disturb_ctx = b->disturb_set ? b->disturb_ctx : NULL;
+    r->disturb_known = r->disturb != NULL;
+    r->probe = b->probe_set ? b->probe : b->clock ? NULL : fb__probe_core;
+    r->probe_ctx = b->probe_set ? b->probe_ctx : NULL;
+    r->probe_before = r->probe_after = NAN;
+    r->rounds0 = r->rounds;
+    r->target0 = r->target_s;
     r->min_iters =
         cfg[FB__K_MIN_EPOCH_ITERATIONS] >= 1 ? (uint64_t)cfg[FB__K_MIN_EPOCH_ITERATIONS] : 1;
     fb_rng_seed(&r->rng, 123);
-    r->iterations = malloc(r->epochs_max * sizeof *r->iterations);
-    r->values[FB_ELAPSED] = malloc(r->epochs_max * sizeof(double));
-    if (!r->name || !r->iterations || !r->values[FB_ELAPSED]) {
+    r->cap = r->epochs_max; /* grows when disturbed epochs are replaced */
+    r->iterations = malloc(r->cap * sizeof *r->iterations);
+    r->flags = calloc(r->cap, 1);
+    r->values[FB_ELAPSED] = malloc(r->cap * sizeof(double));
+    if (!r->name || !r->iterations || !r->flags || !r->values[FB_ELAPSED]) {
         fb__run_free(r);
         ++b->dropped; /* nothing silently dropped (issue 17) */
         fb__bench_diag(b, "'%s' not run: out of memory", name ? name : "noname");
@@ -210,7 +244,7 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
     r->perf_mask = r->perf ? fb__perf_available(r->perf) & ~FB__BIT(FB_ELAPSED) : 0;
     for (int m = 1; m < FB_MEASURE_COUNT; ++m)
         if (r->perf_mask & FB__BIT(m)) {
-            r->values[m] = malloc(r->epochs_max * sizeof(double));
+            r->values[m] = malloc(r->cap * sizeof(double));
             if (!r->values[m]) r->perf_mask &= ~FB__BIT(m);
         }
     b->run = r;
@@ -232,12 +266,15 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
         l.state = FB__ST_MEASURE;
         l.n = fb__vg_first(r->vg);
     } else if (warmup > 0) {
+        if (r->probe) r->probe_before = r->probe(r->probe_ctx);
         l.state = FB__ST_WARMUP;
         l.n = warmup;
     } else if (r->exact_iters) {
+        if (r->probe) r->probe_before = r->probe(r->probe_ctx);
         l.state = FB__ST_MEASURE;
         l.n = r->exact_iters;
     } else {
+        if (r->probe) r->probe_before = r->probe(r->probe_ctx);
         l.state = FB__ST_UPSCALE;
         l.n = r->min_iters;
     }
@@ -248,14 +285,43 @@ int fb__loop_next(fb__loop *l) {
     if (l->state == FB__ST_DONE) return 0;
     struct fb__run *r = l->bench->run;
     fb__setup_before_epoch(l->bench); /* untimed: before the counters and the clock */
+    if (r->disturb) r->disturb_before = r->disturb(r->disturb_ctx); /* outside the timed region */
     if (r->perf_mask) fb__perf_begin(r->perf);
     l->t0_ns = r->clock(r->clock_ctx);   /* last thing before the loop */
     if (r->vg) fb__vg_loop_start(r->vg); /* Callgrind: collect from here */
     return 1;
 }
 
-static void fb__run_record(struct fb__run *r, uint64_t n, double elapsed_s, const double *counts) {
+/* Room for one more epoch (arrays grow outside the timed region); false
+ * when out of memory: the run then stops with what it has. */
+static bool fb__run_reserve(struct fb__run *r) {
+    if (r->epochs < r->cap) return true;
+    size_t cap = 2 * r->cap;
+    uint64_t *it = realloc(r->iterations, cap * sizeof *it);
+    if (!it) return false;
+    r->iterations = it;
+    unsigned char *fl = realloc(r->flags, cap);
+    if (!fl) return false;
+    r->flags = fl;
+    for (int m = 0; m < FB_MEASURE_COUNT; ++m) {
+        if (!r->values[m]) continue;
+        double *v = realloc(r->values[m], cap * sizeof *v);
+        if (!v) return false;
+        r->values[m] = v;
+    }
+    r->cap = cap;
+    return true;
+}
+
+static void fb__run_record(struct fb__run *r, uint64_t n, double elapsed_s, const double *counts,
+                           bool disturbed) {
+    if (!fb__run_reserve(r)) {
+        r->rounds.stopped_by = FB__STOP_CAP;
+        return;
+    }
     size_t i = r->epochs++;
+    r->flags[i] = disturbed ? FB__EPOCH_DISTURBED : 0;
+    fb__rounds_epoch(&r->rounds, disturbed);
     /* a counter unknown in one epoch (never scheduled, or a read error) is
      * dropped from the whole result rather than poisoning its median */
     if (r->perf_mask) r->perf_lost |= r->perf_mask & ~fb__perf_last_known(r->perf);
@@ -267,14 +333,63 @@ static void fb__run_record(struct fb__run *r, uint64_t n, double elapsed_s, cons
     r->sum_elapsed_s += elapsed_s;
 }
 
-static bool fb__run_finished(const struct fb__run *r) {
-    if (r->epochs >= r->epochs_max) return true;
-    size_t floor =
-        r->epochs_max < FB__MIN_EPOCHS_UNDER_BUDGET ? r->epochs_max : FB__MIN_EPOCHS_UNDER_BUDGET;
-    return r->spent_s >= r->budget_s && r->epochs >= floor;
+/* Issue 19: src/rounds.c decides; a new round of longer epochs changes the
+ * target (*new_round). */
+static bool fb__run_finished(struct fb__run *r, bool *new_round) {
+    fb__rounds_progress p = {
+        r->epochs, r->spent_s, r->sum_iters, r->sum_elapsed_s, r->values[FB_ELAPSED], r->flags};
+    return fb__rounds_done(&r->rounds, &p, &r->target_s, new_round);
 }
 
 static void fb__run_finish(fb_bench *b);
+
+/* Issue 19: the probe after the last epoch; a run measured in a slow
+ * episode starts again, once, when the core is clean again within
+ * FB__PROBE_WAIT_S (docs/design.md, "Slow episodes of the core"). */
+static bool fb__run_remeasure(struct fb__run *r) {
+    if (!r->probe) return false;
+    r->probe_after = r->probe(r->probe_ctx);
+    if (r->remeasured >= FB__PROBE_RETRIES ||
+        !(r->probe_before >= FB__PROBE_SLOW || r->probe_after >= FB__PROBE_SLOW))
+        return false;
+    double p = fb__probe_wait(r->probe, r->probe_ctx, FB__PROBE_WAIT_S);
+    if (!(p < FB__PROBE_SLOW)) return false; /* still slow: the run is marked */
+    r->target_s = r->target0;
+    r->remeasure_n = r->exact_iters ? r->exact_iters
+                                    : fb__run_iters_for(r, (double)r->sum_iters, r->sum_elapsed_s);
+    r->remeasured++;
+    r->probe_before = p;
+    r->probe_after = NAN;
+    r->rounds = r->rounds0;
+    r->epochs = 0;
+    r->sum_iters = 0;
+    r->sum_elapsed_s = r->spent_s = 0;
+    r->perf_lost = 0;
+    r->disturb_known = r->disturb != NULL;
+    return true;
+}
+
+/* Issue 19: the epochs the statistics use, the disturbed epochs, the probe
+ * after the last epoch, why the run stopped; a note when explicit epochs
+ * were not all run. */
+static void fb__run_finish_19(fb_bench *b, struct fb__run *r, fb_result *res) {
+    res->used = fb__disturb_select(r->flags, r->epochs);
+    for (size_t i = 0; i < r->epochs; ++i)
+        if (r->flags[i] & FB__EPOCH_DISTURBED) res->disturbed++;
+    res->epoch_flags = r->flags;
+    r->flags = NULL;
+    res->disturb_known = r->disturb_known;
+    res->stopped_by = r->rounds.stopped_by;
+    res->rounds = r->rounds.rounds;
+    res->probe[0] = r->probe_before;
+    res->probe[1] = r->probe_after;
+    res->remeasured = r->remeasured;
+    res->slow_core = res->probe[0] >= FB__PROBE_SLOW || res->probe[1] >= FB__PROBE_SLOW;
+    const fb__rounds *s = &r->rounds;
+    if (s->epochs_explicit && s->clean < s->asked)
+        fb__bench_diag(b, "'%s': %zu of the %zu epochs asked for (%zu disturbed): %s", res->name,
+                       s->clean, s->asked, res->disturbed, fb__rounds_why_short(s, r->epochs));
+}
 
 void fb__loop_done(fb__loop *l, uint64_t left) {
     struct fb__run *r = l->bench->run;
@@ -282,6 +397,14 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
     uint64_t t1 = r->clock(r->clock_ctx); /* first thing after the loop */
     double counts[FB_MEASURE_COUNT] = {0};
     if (r->perf_mask) fb__perf_end(r->perf, l->n, r->shape, counts);
+    bool disturbed = false;
+    if (r->disturb) { /* outside the timed region */
+        uint64_t after = r->disturb(r->disturb_ctx);
+        if (after == FB__DISTURB_UNKNOWN || r->disturb_before == FB__DISTURB_UNKNOWN)
+            r->disturb_known = false;
+        else
+            disturbed = after != r->disturb_before;
+    }
     fb__teardown_after_epoch(l->bench); /* untimed: after the clock and the counters */
     double e = t1 >= l->t0_ns ? (double)(t1 - l->t0_ns) * 1e-9 : 0;
     uint64_t n = l->n;
@@ -313,7 +436,7 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
     case FB__ST_UPSCALE:
         if (e >= FB__CLOSE_ENOUGH * r->target_s) {
             /* the first epoch close enough is kept: no selection among them */
-            fb__run_record(r, n, e, counts);
+            fb__run_record(r, n, e, counts, disturbed);
             l->state = FB__ST_MEASURE;
             l->n = fb__run_iters_for(r, (double)r->sum_iters, r->sum_elapsed_s);
         } else {
@@ -322,7 +445,7 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
         break;
     case FB__ST_MEASURE:
         /* every measuring epoch is recorded, short or long */
-        fb__run_record(r, n, e, counts);
+        fb__run_record(r, n, e, counts, disturbed);
         l->n = r->exact_iters ? r->exact_iters
                               : fb__run_iters_for(r, (double)r->sum_iters, r->sum_elapsed_s);
         break;
@@ -345,7 +468,14 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
         break;
     }
     if (r->error || l->n == 0) l->state = FB__ST_DONE;
-    if (l->state == FB__ST_MEASURE && fb__run_finished(r)) l->state = FB__ST_DONE;
+    bool new_round = false;
+    if (l->state == FB__ST_MEASURE && fb__run_finished(r, &new_round)) l->state = FB__ST_DONE;
+    if (new_round) /* its epochs are longer */
+        l->n = fb__run_iters_for(r, (double)r->sum_iters, r->sum_elapsed_s);
+    if (l->state == FB__ST_DONE && !r->error && fb__run_remeasure(r)) {
+        l->state = FB__ST_MEASURE;
+        l->n = r->remeasure_n;
+    }
     if (l->state == FB__ST_DONE) fb__run_finish(l->bench);
 }
 
@@ -374,10 +504,13 @@ static void fb__run_finish(fb_bench *b) {
     res->callsite = r->callsite;
     res->clock_resolution_s = r->clock_info.resolution_s;
     res->clock_overhead_s = r->clock_info.overhead_s;
+    res->epochs_asked = r->rounds.asked; /* issue 19 */
+    res->epochs_explicit = r->rounds.epochs_explicit;
     if (!res->error) {
         res->epochs = r->epochs;
         res->iterations = r->iterations;
         r->iterations = NULL;
+        fb__run_finish_19(b, r, res); /* issue 19 */
         res->has = FB__BIT(FB_ELAPSED) | (r->perf_mask & ~r->perf_lost);
         for (int m = 0; m < FB_MEASURE_COUNT; ++m) {
             res->values[m] = r->values[m];

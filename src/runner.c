@@ -5,8 +5,10 @@
 #include "filter.h"
 #include "isolate.h"
 #include "outfile.h"
+#include "passes.h"
 #include "process.h"
 #include "registry.h" /* issue 15: families expanded into instances */
+#include "report_passes.h"
 #include "report.h"
 #include "numfmt.h" /* locale-independent numbers */
 #include "setup.h"
@@ -28,7 +30,8 @@ typedef struct fb__opts {
     bool isolate;     /* -isolate, or implied by -timeout (issue 17) */
     double timeout_s; /* -timeout; 0 = none */
     const char *filter;
-    double min_time_ms; /* < 0: not given */
+    double min_time_ms;   /* < 0: not given */
+    unsigned repetitions; /* passes of the suite (issue 19); 0: not given = 1 */
     double *asymptote;
     size_t n_asymptote;
     const char *out_csv, *out_json, *out_gbench;
@@ -77,6 +80,9 @@ static const fb__opt_spec fb__opt_specs[] = {
     {"output_csv", true, "<file>", "write all results as CSV ('-' = stdout)"},
     {"output_json", true, "<file>", "write all results as femtobench JSON ('-' = stdout)"},
     {"output_gbench", true, "<file>", "write all results as Google Benchmark JSON ('-' = stdout)"},
+    {"repetitions", true, "<n>",
+     "run the selected suite n times (default 1), each pass in a fresh random order; per "
+     "benchmark the median over passes and the spread between them"},
     {"output_html", true, "<file>",
      "write a self-contained HTML report with charts ('-' = stdout)"},
     {"quiet", false, "",
@@ -352,6 +358,12 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
                                         val);
             if (fb__cli_range(o->min_time_ms, 0, FB__CLI_MAX_MIN_TIME_MS, "ms", why, sizeof why))
                 return fb__runner_error("-min_time=%s: %s", val, why); /* issue 17 */
+        } else if (!strcmp(spec->name, "repetitions")) {               /* issue 19: src/passes.c */
+            char *end = NULL;
+            long n = strtol(val, &end, 10);
+            if (!*val || *end || n < 1 || n > 1000)
+                return fb__runner_error("-repetitions=%s: not a whole number from 1 to 1000", val);
+            o->repetitions = (unsigned)n;
         } else if (!strcmp(spec->name, "asymptote")) {
             free(o->asymptote);
             o->asymptote = NULL;
@@ -385,6 +397,11 @@ static void fb__runner_configure(fb_bench *b, const fb__opts *o) {
         fb__cfg_set(b, FB__LAYER_CLI, FB__K_EPOCHS, 1);
         fb__cfg_set(b, FB__LAYER_CLI, FB__K_EPOCH_ITERATIONS, 1);
         fb__cfg_set(b, FB__LAYER_CLI, FB__K_WARMUP, 0);
+        /* issue 19 with issue 15: exactly one epoch (one setup/teardown),
+         * so no disturbed epoch replaced and no probe re-measurement */
+        b->disturb_set = b->probe_set = true;
+        b->disturb = NULL;
+        b->probe = NULL;
     }
     /* spread over the epochs when the run starts, after the benchmark's own
      * fb_set_epochs (src/run.c) */
@@ -664,8 +681,35 @@ int fb_main(int argc, char **argv) {
     int status = 0;
     size_t ran = 0;
     bool interrupted = false;
-    size_t family_first = 0; /* issue 15: the suite's first result of the current family */
-    for (size_t i = 0; sel[i] && !interrupted; ++i) {
+    /* issue 19: -repetitions runs the selection in passes, each in a
+     * fresh random order (src/passes.c); one pass keeps the registry order */
+    size_t n_sel = 0;
+    while (sel[n_sel]) ++n_sel;
+    unsigned passes = o.repetitions ? o.repetitions : 1;
+    size_t *order = malloc(n_sel * sizeof *order);
+    if (!order) {
+        fb_bench_free(suite);
+        free(sel);
+        free(o.asymptote);
+        return fb__runner_error("out of memory");
+    }
+    /* issue 15 with issue 19: where each instance's results start and end
+     * in the suite, and the pass it last ran in, so that a family's fit is
+     * written once all its instances ran in the pass, whatever the order */
+    size_t *res_lo = malloc((n_sel + 1) * 3 * sizeof *res_lo);
+    if (!res_lo) {
+        free(order);
+        fb_bench_free(suite);
+        free(sel);
+        free(o.asymptote);
+        return fb__runner_error("out of memory");
+    }
+    size_t *res_hi = res_lo + n_sel + 1, *ran_in = res_hi + n_sel + 1;
+    for (size_t k = 0; k < n_sel; ++k) ran_in[k] = SIZE_MAX;
+    for (size_t step = 0; step < n_sel * passes && !interrupted; ++step) {
+        unsigned pass = (unsigned)(step / n_sel);
+        if (step % n_sel == 0) fb__passes_order(order, n_sel, pass, passes);
+        size_t i = order[step % n_sel];
         fb_bench *b = fb_bench_new();
         if (!b || fb__bench_add_sink(b, fb__collector_sink, &collector) != FB_OK ||
             fb__bench_add_comparison_sink(b, fb__collector_cmp_sink, &collector) != FB_OK) {
@@ -675,10 +719,11 @@ int fb_main(int argc, char **argv) {
         }
         fb__bench_share_table(b, &table);
         fb__runner_configure(b, &o);
+        b->cfg.pass = pass;
         b->name = fb__strdup(sel[i]->name); /* FB_RUN(b, NULL) runs under it */
         /* issue 15: the instance's argument (fb_arg), and where its family starts */
         if (sel[i]->has_arg) fb__bench_set_arg(b, sel[i]->arg);
-        if (i == 0 || sel[i]->reg != sel[i - 1]->reg) family_first = suite->n_results;
+        res_lo[i] = suite->n_results;
         fb__runner_job job = {&o, sel[i], false};
         if (o.isolate && !fb__process_endless()) { /* issue 17: crash isolation */
             char iwhy[320];
@@ -719,16 +764,44 @@ int fb_main(int argc, char **argv) {
         fb__bench_take_results(suite, b);
         fb__bench_take_comparisons(suite, b); /* src/compare.c */
         fb_bench_free(b);
+        res_hi[i] = suite->n_results;
+        ran_in[i] = pass;
         if (status) break;
-        /* issue 15: after a family's last instance, the fit over the family
-         * when its instances set N (docs/complexity.md, "Families") */
-        if (sel[i]->has_arg && (!sel[i + 1] || sel[i + 1]->reg != sel[i]->reg) && !o.sanity &&
-            !interrupted &&
-            fb__family_write_fits((const fb_result *const *)suite->results + family_first,
-                                  suite->n_results - family_first, tout)) {
-            fputc('\n', tout);
-            fb__table_restart(&table); /* the next table starts with a header */
+        /* issue 15: after a family's last instance (in this pass, issue 19),
+         * the fit over the family when its instances set N
+         * (docs/complexity.md, "Families") */
+        if (sel[i]->has_arg && !o.sanity && !interrupted) {
+            size_t fa = i, fz = i + 1, n_fam = 0;
+            while (fa > 0 && sel[fa - 1]->reg == sel[i]->reg) --fa;
+            while (sel[fz] && sel[fz]->reg == sel[i]->reg) ++fz;
+            bool all_ran = true;
+            for (size_t k = fa; k < fz; ++k) {
+                all_ran = all_ran && ran_in[k] == pass;
+                if (ran_in[k] == pass) n_fam += res_hi[k] - res_lo[k];
+            }
+            const fb_result **fam = all_ran ? malloc((n_fam + 1) * sizeof *fam) : NULL;
+            if (all_ran && !fam) {
+                status = fb__runner_error("out of memory");
+                break;
+            }
+            size_t m = 0;
+            for (size_t k = fa; fam && k < fz; ++k) /* in the family's order */
+                for (size_t x = res_lo[k]; x < res_hi[k]; ++x) fam[m++] = suite->results[x];
+            if (fam && fb__family_write_fits(fam, m, tout)) {
+                fputc('\n', tout);
+                fb__table_restart(&table); /* the next table starts with a header */
+            }
+            free((void *)fam);
         }
+    }
+    free(order);
+    free(res_lo);
+    if (passes > 1 && !interrupted && !o.sanity && !status) {
+        fprintf(tout,
+                "\nOver %u passes (median of the passes' medians; between passes: half the "
+                "passes lie within this %% of it):\n",
+                passes);
+        fb__write_passes(suite, tout);
     }
     if (interrupted) {
         fprintf(stderr, "femtobench: interrupted%s\n",

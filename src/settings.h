@@ -77,6 +77,7 @@ typedef struct fb__config {
     bool counters;
     double min_time_s;       /* the runner's -min_time, spread over the epochs; 0 = none */
     double num[FB__K_COUNT]; /* resolved numeric keys */
+    unsigned pass;           /* issue 19: the runner's -repetitions pass (0-based) */
 } fb__config;
 
 /* Deep copy (FB_OK or FB_ENOMEM, dst untouched on failure) and release. */

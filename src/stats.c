@@ -2,6 +2,8 @@
  * Definitions in docs/design.md ("Statistics"). */
 #include "stats.h"
 
+#include "disturb.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,37 +31,52 @@ double fb__mdape_pct(const double *v, size_t n, double median, double *scratch) 
 }
 
 void fb__stats_compute(fb_result *r) {
-    size_t n = r->epochs;
+    size_t all = r->epochs;
     r->total_iterations = 0;
     r->total_s = 0;
-    for (size_t i = 0; i < n; ++i) {
+    for (size_t i = 0; i < all; ++i) {
         r->total_iterations += r->iterations[i];
         if (r->values[FB_ELAPSED])
             r->total_s += r->values[FB_ELAPSED][i] * (double)r->iterations[i];
     }
-    double *tmp = malloc(2 * (n ? n : 1) * sizeof *tmp);
+    /* issue 19: the summary uses the epochs not dropped (src/disturb.h);
+     * totals above count every recorded epoch */
+    double *tmp = malloc(3 * (all ? all : 1) * sizeof *tmp);
+    size_t *idx = malloc((all ? all : 1) * sizeof *idx);
+    size_t n = 0;
+    uint64_t used_iters = 0;
+    for (size_t i = 0; idx && i < all; ++i)
+        if (!r->epoch_flags || !(r->epoch_flags[i] & FB__EPOCH_DROPPED)) {
+            idx[n++] = i;
+            used_iters += r->iterations[i];
+        }
+    r->used = n;
     for (int m = 0; m < FB_MEASURE_COUNT; ++m) {
         fb__summary *s = &r->summary[m];
         s->median = s->err_pct = s->min = s->max = s->mean = s->stddev = NAN;
-        if (!(r->has & FB__BIT(m)) || !r->values[m] || n == 0 || !tmp) continue;
-        const double *v = r->values[m];
+        if (!(r->has & FB__BIT(m)) || !r->values[m] || n == 0 || !tmp || !idx) continue;
+        double *v = tmp + 2 * all; /* the used values */
         double sum = 0;
-        s->min = s->max = v[0];
-        for (size_t i = 0; i < n; ++i) {
-            if (v[i] < s->min) s->min = v[i];
-            if (v[i] > s->max) s->max = v[i];
-            sum += v[i] * (double)r->iterations[i];
+        for (size_t k = 0; k < n; ++k) {
+            v[k] = r->values[m][idx[k]];
+            sum += v[k] * (double)r->iterations[idx[k]];
         }
-        s->mean = r->total_iterations ? sum / (double)r->total_iterations : NAN;
+        s->min = s->max = v[0];
+        for (size_t k = 0; k < n; ++k) {
+            if (v[k] < s->min) s->min = v[k];
+            if (v[k] > s->max) s->max = v[k];
+        }
+        s->mean = used_iters ? sum / (double)used_iters : NAN;
         /* sample standard deviation (n - 1) of the per-epoch values */
         double avg = 0, ss = 0;
-        for (size_t i = 0; i < n; ++i) avg += v[i];
+        for (size_t k = 0; k < n; ++k) avg += v[k];
         avg /= (double)n;
-        for (size_t i = 0; i < n; ++i) ss += (v[i] - avg) * (v[i] - avg);
+        for (size_t k = 0; k < n; ++k) ss += (v[k] - avg) * (v[k] - avg);
         s->stddev = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
         memcpy(tmp, v, n * sizeof *tmp);
         s->median = fb__median(tmp, n);
-        s->err_pct = fb__mdape_pct(v, n, s->median, tmp + n);
+        s->err_pct = fb__mdape_pct(v, n, s->median, tmp + all);
     }
+    free(idx);
     free(tmp);
 }

@@ -18,7 +18,9 @@ int main(int argc, char **argv) {
         fb_do_not_optimize(x);
     }
     const fb_result *r = fb_last_result(b);
-    int ok = r && !fb_result_error(r) && fb_result_epochs(r) == 11;
+    /* 11 epochs, more when disturbed ones were replaced, as few as 3 when a
+     * loaded machine spends the budget (issue 19) */
+    int ok = r && !fb_result_error(r) && fb_result_epochs(r) >= 3;
     printf("pagefaults measured: %s\n", fb_result_has(r, FB_PAGEFAULTS) ? "yes" : "no");
     printf("perf build: %s\n", FB_HAVE_PERF_EVENTS ? "yes" : "no");
     fb_bench_free(b);

@@ -1,6 +1,7 @@
 """The runner's command line: every bad input, -list, -filter, -sanity_check,
 -asymptote, the table on stdout. Runs tests/suite_cli.c's program."""
 import os
+import statistics
 import re
 import subprocess
 import sys
@@ -101,6 +102,37 @@ for l in rows:
 # a failing benchmark: an error row and exit status 1
 rc, out, err = run("-filter=Broken", env={"SUITE_CLI_BROKEN": "1"})
 check(rc == 1 and ":boom: `Broken`" in out, f"broken: rc={rc} {out!r}")
+
+# -repetitions (issue 19): the suite n times, each pass in its own order;
+# the JSON keeps every pass; a summary over passes follows the table
+bad(["-repetitions=0"], "-repetitions=0", "1 to 1000")
+bad(["-repetitions=abc"], "-repetitions=abc")
+import json
+import tempfile
+with tempfile.TemporaryDirectory() as td:
+    path = os.path.join(td, "rep.json")
+    rc, out, err = run("-filter=Alpha|Beta", "-repetitions=4", "-output_json=" + path)
+    check(rc == 0, f"repetitions rc={rc} {err!r}")
+    with open(path) as f:
+        doc = json.load(f)
+    got = [(r["name"], r["pass"]) for r in doc["results"]]
+    check(sorted(got) == sorted([(n, p) for n in ("Alpha", "Beta") for p in range(4)]),
+          f"repetitions: every pass in the file {got}")
+    orders = [tuple(r["name"] for r in doc["results"] if r["pass"] == p) for p in range(4)]
+    check(len(set(orders)) > 1, f"repetitions: passes in fresh orders {orders}")
+    check("Over 4 passes" in out, f"repetitions summary: {out}")
+    summary = out[out.index("Over 4 passes"):] if "Over 4 passes" in out else ""
+    for name in ("Alpha", "Beta"):
+        # the row ends with the name, or with the two modes it names
+        row = [l for l in summary.splitlines() if l.endswith("`%s`" % name) or "`%s` (two modes: " % name in l]
+        check(len(row) == 1, f"repetitions summary row for {name}: {summary}")
+        if row:
+            cells = [c.strip() for c in row[0].strip("|").split("|")]
+            med = statistics.median(r["stats"]["elapsed"]["median"] / r["batch"] * 1e9
+                                    for r in doc["results"] if r["name"] == name)
+            check(abs(float(cells[0].replace(",", "")) - med) <= 0.006 + 1e-9 * med,
+                  f"summary median of {name}: {cells[0]} vs {med}")
+            check(cells[2] == "4", f"summary passes of {name}: {cells}")
 
 # -asymptote: one row per N with complexityN, then the fit table
 rc, out, err = run("-filter=Linear", "-asymptote=100,1000,10000,100000")

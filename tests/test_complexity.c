@@ -129,6 +129,20 @@ static const char *printed(const fb_bench *b, const char *name) {
     return buf;
 }
 
+/* The stored verdict of "x" names `model`: as the one model, or among at
+ * most `most` models not told apart (each a neighbour of the next). */
+static bool names_model(const fb_bench *b, const char *model, size_t most) {
+    winner(b); /* the invariants */
+    const fb__fit_set *s = fb__bench_fit(b, "x");
+    if (!s) return false;
+    bool found = false;
+    for (size_t i = 0; i < s->candidates; i++)
+        found = found || strcmp(s->candidate_names[i], model) == 0;
+    if (s->verdict == FB__CX_MODEL)
+        return found && s->candidates == 1 && strcmp(s->fits[0].name, model) == 0;
+    return s->verdict == FB__CX_NOT_SEPARATED && found && s->candidates <= most;
+}
+
 static const char *const no_dependence =
     "The time did not depend on N: no growing model fits significantly better than O(1).\n";
 
@@ -204,10 +218,12 @@ static void test_large_constant(void) {
         CHECK_STR(winner(b), names[m]);
         fb_bench_free(b);
 
+        /* with 1% noise the neighbours may not be told apart: then the note
+         * says so, and the right model is among those it names (issue 19) */
         for (uint64_t seed = 1; seed <= 6; seed++) {
             b = fb_bench_new();
             fill(b, "x", m, ns_seed, K_SEED, coefficient, constant, 0.01, seed);
-            CHECK_STR(winner(b), names[m]);
+            CHECK(names_model(b, names[m], 2));
             fb_bench_free(b);
         }
     }
@@ -364,7 +380,58 @@ static void test_api(void) {
     fb_bench_free(b);
 }
 
+/* Issue 19: the note is true for the points it had. Three distinct N and a
+ * 244x rise: no test at 1% can reject O(1) with one degree of freedom, but
+ * the note must not say that the time did not depend on N. */
+static void test_three_points_rise(void) {
+    static const double ns[] = {100, 1000, 10000};
+    static const double ys[] = {1.0e-6, 9.0e-6, 244e-6};
+    fb_bench *b = fb_bench_new();
+    for (size_t i = 0; i < 3; i++) add(b, "x", ns[i], ys[i], NULL);
+    const char *out = printed(b, "x");
+    CHECK(!ends_with(out, no_dependence));
+    CHECK(strstr(out, "Not decided: the time rose 244x from N = 100 to N = 10000, but with 3 "
+                      "distinct N no model is significantly better than O(1); measure 5 or more "
+                      "N.\n") != NULL);
+    CHECK(fb__bench_fit(b, "x")->verdict == FB__CX_UNDECIDED);
+    fb_bench_free(b);
+}
+
+/* The issue's workloads, as fake data with 2% noise: a large constant plus
+ * a linear term (N = 100..6400) and a merge sort (N = 500..16000). In 20
+ * seeds each the verdict is the right model or "not separated" naming it
+ * with at most one neighbour; and the two neighbours are printed as such. */
+static void test_not_separated(void) {
+    static const double lin_n[] = {100, 200, 400, 800, 1600, 3200, 6400};
+    static const double sort_n[] = {500, 1000, 2000, 4000, 8000, 16000};
+    int exact_lin = 0, exact_sort = 0;
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        fb_bench *b = fb_bench_new();
+        fill(b, "x", N1, lin_n, 7, 1e-9, 2e-6, 0.02, seed); /* 2 us + 1 ns * n */
+        CHECK(names_model(b, "O(n)", 2));
+        exact_lin += fb__bench_fit(b, "x")->verdict == FB__CX_MODEL;
+        fb_bench_free(b);
+        b = fb_bench_new();
+        fill(b, "x", NLOGN, sort_n, 6, 2e-9, 1e-6, 0.02, seed);
+        CHECK(names_model(b, "O(n log n)", 2));
+        exact_sort += fb__bench_fit(b, "x")->verdict == FB__CX_MODEL;
+        fb_bench_free(b);
+    }
+    printf("large constant + n: %d of 20 named alone; merge sort: %d of 20\n", exact_lin,
+           exact_sort);
+    /* a case the points cannot separate: printed as both */
+    fb_bench *b = fb_bench_new();
+    fill(b, "x", N1, lin_n, 7, 1e-9, 20e-6, 0.02, 3); /* the rise is 30% */
+    const fb__fit_set *s = fb__bench_fit(b, "x");
+    CHECK(s->verdict == FB__CX_NOT_SEPARATED);
+    CHECK(strstr(printed(b, "x"), "O(n) or O(n log n): these points do not tell them "
+                                  "apart.\n") != NULL);
+    fb_bench_free(b);
+}
+
 int main(void) {
+    test_three_points_rise();
+    test_not_separated();
     test_exact();
     test_noisy();
     test_large_constant();

@@ -145,11 +145,20 @@ def check_json(doc, names):
         for m in ms:
             check(set(m) <= MEASURES and "iterations" in m and "elapsed" in m, f"JSON measurement keys {sorted(m)}")
         check(sum(m["iterations"] for m in ms) == r["total_iterations"], f"JSON {r['name']!r} total_iterations")
-        el = sorted(m["elapsed"] for m in ms)
+        # issue 19: the statistics use the epochs not dropped (disturbed or
+        # superseded); the file keeps every epoch
+        for k in ("epochs_asked", "epochs_used", "disturbed", "dropped", "rounds", "stopped_by"):
+            check(k in r, f"JSON result {r['name']!r} lacks {k}")
+        dropped = set(r.get("dropped", []))
+        check(all(0 <= i < len(ms) for i in dropped), f"JSON {r['name']!r} dropped indices")
+        check(r.get("epochs_used") == len(ms) - len(dropped), f"JSON {r['name']!r} epochs_used")
+        check(r.get("stopped_by") in ("epochs", "budget", "cap"), f"JSON {r['name']!r} stopped_by")
+        used = [m for i, m in enumerate(ms) if i not in dropped]
+        el = sorted(m["elapsed"] for m in used)
         n = len(el)
         med = el[n // 2] if n % 2 else (el[n // 2 - 1] + el[n // 2]) / 2
         check(near(r["stats"]["elapsed"]["median"], med), f"JSON {r['name']!r} median")
-        el = [m["elapsed"] for m in r["measurements"]]
+        el = [m["elapsed"] for m in used]
         if len(el) > 1:
             import statistics
             check(near(r["stats"]["elapsed"]["stddev"], statistics.stdev(el), 1e-9),
@@ -199,19 +208,22 @@ def check_gbench(doc, results, layout="median"):
             if rate:
                 check(near(x.get(rate, 0), r["batch"] / med, 1e-12), f"GB {name!r} {rate} {x.get(rate)}")
             continue
-        if layout == "aggregates" and r["epochs"] >= 2:
+        # the repetitions are the epochs the statistics use (issue 19)
+        dropped = set(r.get("dropped", []))
+        used = [m for i, m in enumerate(r["measurements"]) if i not in dropped]
+        if layout == "aggregates" and len(used) >= 2:
             check(its == [], f"GB {name!r}: iteration rows in the aggregates layout")
             its = []
         else:
-            check(len(its) == r["epochs"], f"GB {name!r}: {len(its)} iteration rows, epochs {r['epochs']}")
-        check(not its or sorted(x["repetition_index"] for x in its) == list(range(r["epochs"])), f"GB {name!r} repetition_index")
-        check(all(x["repetitions"] == r["epochs"] and x["name"] == name for x in its), f"GB {name!r} repetitions")
-        for x, m in zip(its, r["measurements"]):
+            check(len(its) == len(used), f"GB {name!r}: {len(its)} iteration rows, used epochs {len(used)}")
+        check(not its or sorted(x["repetition_index"] for x in its) == list(range(len(used))), f"GB {name!r} repetition_index")
+        check(all(x["repetitions"] == len(used) and x["name"] == name for x in its), f"GB {name!r} repetitions")
+        for x, m in zip(its, used):
             check(x["iterations"] == m["iterations"], f"GB {name!r} iterations")
             check(near(x["real_time"], m["elapsed"] * 1e9, 1e-12), f"GB {name!r} real_time per call")
             if rate:
                 check(near(x.get(rate, 0), r["batch"] / m["elapsed"], 1e-12), f"GB {name!r} {rate}")
-        if r["epochs"] >= 2:
+        if len(used) >= 2:
             check(set(aggs) == {"mean", "median", "stddev"}, f"GB {name!r} aggregates {sorted(aggs)}")
             med = aggs.get("median", {})
             check(med.get("name") == name + "_median" and med.get("aggregate_unit") == "time", f"GB {name!r} _median row")

@@ -1,0 +1,41 @@
+/* Passes of the suite (src/passes.c): the runner's -repetitions. Each pass
+ * runs the selected benchmarks in a fresh random order; per benchmark (and
+ * complexity N) the passes' medians give the reported value, an error from
+ * the spread between passes, and two modes when they fall into two
+ * clusters. docs/design.md, "Passes". */
+#ifndef FB_PASSES_H
+#define FB_PASSES_H
+
+#include "base.h"
+#include "result.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The order of `count` benchmarks in pass `pass` (0-based): registry order
+ * when there is one pass (`passes` == 1), else a shuffle seeded by the pass
+ * number, so a run's schedule is reproducible. */
+FB__PRIVATE void fb__passes_order(size_t *order, size_t count, unsigned pass, unsigned passes);
+
+/* Summary of one benchmark's values over passes (seconds per unit). */
+typedef struct fb__pass_summary {
+    size_t passes;  /* values */
+    double median;  /* over passes */
+    double err_pct; /* between passes: MdAPE of the values around the median, in % */
+    double min, max;
+    bool two_modes;     /* the values fall into two clusters */
+    double mode[2];     /* medians of the low and the high cluster */
+    size_t mode_n[2];   /* values in each */
+    double mode_err[2]; /* MdAPE within each cluster, in % */
+} fb__pass_summary;
+
+/* Summarizes v[0..n) (sorted in place). Two modes when the largest gap
+ * between consecutive sorted values splits them into two clusters of at
+ * least FB__PASSES_MODE_MIN values each, the gap is at least
+ * FB__PASSES_MODE_GAP (relative) and at least 4 times the spread inside
+ * either cluster. */
+#define FB__PASSES_MODE_MIN 2
+#define FB__PASSES_MODE_GAP 0.05
+FB__PRIVATE void fb__passes_summarize(double *v, size_t n, fb__pass_summary *out);
+
+#endif

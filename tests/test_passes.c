@@ -1,0 +1,62 @@
+/* Issue 19: passes of the suite (-repetitions), on fake data: their order,
+ * the median over passes, the error between passes, and two modes. */
+#include "check.h"
+#include "internal.h"
+
+static void test_order(void) {
+    size_t a[7], b[7];
+    fb__passes_order(a, 7, 0, 1); /* one pass: registry order */
+    for (size_t i = 0; i < 7; ++i) CHECK(a[i] == i);
+    fb__passes_order(a, 7, 0, 5);
+    fb__passes_order(b, 7, 1, 5);
+    bool differ = false, seen[7] = {false};
+    for (size_t i = 0; i < 7; ++i) {
+        differ = differ || a[i] != b[i];
+        CHECK(a[i] < 7 && !seen[a[i]]); /* a permutation */
+        if (a[i] < 7) seen[a[i]] = true;
+    }
+    CHECK(differ); /* a fresh order per pass */
+    size_t c[7];
+    fb__passes_order(c, 7, 1, 5); /* reproducible */
+    for (size_t i = 0; i < 7; ++i) CHECK(b[i] == c[i]);
+}
+
+static void test_one_mode(void) {
+    double v[7] = {10.2, 9.9, 10.0, 10.4, 9.8, 10.1, 10.0};
+    fb__pass_summary s;
+    fb__passes_summarize(v, 7, &s);
+    CHECK(s.passes == 7 && !s.two_modes);
+    CHECK_NEAR(s.median, 10.0, 1e-12);
+    CHECK_NEAR(s.min, 9.8, 1e-12);
+    CHECK_NEAR(s.max, 10.4, 1e-12);
+    /* |dev|/10: 0, 0, 0.01, 0.01, 0.02, 0.02, 0.04 -> median 1% */
+    CHECK_NEAR(s.err_pct, 1.0, 1e-9);
+}
+
+/* A tight loop measured in and out of the host's slow episodes: passes at
+ * ~1 and ~2 cycles per iteration. The median lands on one mode by chance;
+ * the summary names both. */
+static void test_two_modes(void) {
+    double v[7] = {0.34, 0.66, 0.335, 0.65, 0.345, 0.67, 0.34};
+    fb__pass_summary s;
+    fb__passes_summarize(v, 7, &s);
+    CHECK(s.two_modes);
+    CHECK(s.mode_n[0] == 4 && s.mode_n[1] == 3);
+    CHECK_NEAR(s.mode[0], 0.34, 1e-12);
+    CHECK_NEAR(s.mode[1], 0.66, 1e-12);
+    /* a single outlier is not a mode */
+    double w[7] = {10, 10.1, 9.9, 10, 10.2, 9.8, 20};
+    fb__passes_summarize(w, 7, &s);
+    CHECK(!s.two_modes);
+    /* a gap no larger than the spread inside the clusters is not two modes */
+    double u[6] = {10, 11, 12, 12.6, 13.5, 14.5};
+    fb__passes_summarize(u, 6, &s);
+    CHECK(!s.two_modes);
+}
+
+int main(void) {
+    test_order();
+    test_one_mode();
+    test_two_modes();
+    return CHECK_DONE();
+}
