@@ -64,40 +64,6 @@ void fb__utf8_put(FILE *f, uint32_t cp) {
     }
 }
 
-/* digits 0: the shortest "%.Ng" (N = 15..17) that reads back as v; else
- * "%.<digits>g". Then made independent of the locale: whatever the locale
- * printed as the decimal point becomes '.' (strtod runs on the locale's own
- * text, so the round-trip check is exact). */
-void fb__fmt_double(char *buf, size_t len, double v, int digits) {
-    char raw[64];
-    if (!isfinite(v)) {
-        snprintf(buf, len, "%s", isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf"));
-        return;
-    }
-    if (digits > 0) {
-        snprintf(raw, sizeof raw, "%.*g", digits > 17 ? 17 : digits, v);
-    } else {
-        for (int prec = 15; prec <= 17; ++prec) {
-            snprintf(raw, sizeof raw, "%.*g", prec, v);
-            if (strtod(raw, NULL) == v) break;
-        }
-    }
-    size_t o = 0;
-    bool in_point = false;
-    for (const char *p = raw; *p && o + 1 < len; ++p) {
-        char c = *p;
-        bool plain = (c >= '0' && c <= '9') || c == '-' || c == '+' || c == 'e' || c == 'E';
-        if (plain) {
-            buf[o++] = c;
-            in_point = false;
-        } else if (!in_point) { /* a (possibly multibyte) decimal point */
-            buf[o++] = '.';
-            in_point = true;
-        }
-    }
-    if (len) buf[o] = '\0';
-}
-
 /* ------------------------------------------------------------ JSON values */
 
 /* The escaped text of s, without the quotes. */

@@ -3,6 +3,7 @@
 #define FB_JSON_H
 
 #include "base.h"
+#include "numfmt.h"
 #include "sysinfo.h"
 
 #include <stdio.h>
@@ -11,10 +12,6 @@
  * point or U+FFFD for an ill-formed byte. fb__utf8_put writes cp. */
 FB__PRIVATE size_t fb__utf8_next(const unsigned char *s, uint32_t *cp);
 FB__PRIVATE void fb__utf8_put(FILE *f, uint32_t cp);
-/* "%g"-style text of v with '.' whatever the locale: digits 0 = the shortest
- * that reads back as v, else that many significant digits; "nan", "inf",
- * "-inf" for non-finite values (callers map those). */
-FB__PRIVATE void fb__fmt_double(char *buf, size_t len, double v, int digits);
 /* A JSON string (valid UTF-8, escaped; NULL -> null); a number (non-finite
  * -> null). */
 FB__PRIVATE void fb__json_str(FILE *f, const char *s);

@@ -6,8 +6,6 @@
  * the numbers stay exactly those the C library would give in the C locale. */
 #include "numfmt.h"
 
-#include "json.h"
-
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
@@ -33,6 +31,23 @@ static void fb__numfmt_dot(char *buf, size_t len, const char *raw) {
         }
     }
     buf[o] = '\0';
+}
+
+void fb__fmt_double(char *buf, size_t len, double v, int digits) {
+    char raw[64];
+    if (!isfinite(v)) {
+        snprintf(buf, len, "%s", isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf"));
+        return;
+    }
+    if (digits > 0) {
+        snprintf(raw, sizeof raw, "%.*g", digits > 17 ? 17 : digits, v);
+    } else {
+        for (int prec = 15; prec <= 17; ++prec) {
+            snprintf(raw, sizeof raw, "%.*g", prec, v);
+            if (strtod(raw, NULL) == v) break;
+        }
+    }
+    fb__numfmt_dot(buf, len, raw);
 }
 
 void fb__fmt_fixed(char *buf, size_t len, double v, int decimals) {

@@ -14,4 +14,9 @@ FB__PRIVATE void fb__fmt_fixed(char *buf, size_t len, double v, int decimals);
  * hex, no "inf"/"nan"). Returns false when s is anything else. */
 FB__PRIVATE bool fb__parse_decimal(const char *s, double *out);
 
+/* "%g"-style text of v with '.' whatever the locale: digits 0 = the shortest
+ * that reads back as v, else that many significant digits; "nan", "inf",
+ * "-inf" for non-finite values (callers map those). */
+FB__PRIVATE void fb__fmt_double(char *buf, size_t len, double v, int digits);
+
 #endif
