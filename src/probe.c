@@ -34,14 +34,19 @@ double fb__probe_wait(fb__probe_fn fn, void *ctx, double max_s) {
 static double fb__probe_loop_ns(void) {
     uint64_t x = 0, k = FB__PROBE_LOOP;
     uint64_t t0 = fb__clock_now_ns();
-    __asm__ volatile("1: add $1, %0\n\tsub $1, %1\n\tjne 1b" : "+r"(x), "+r"(k) : : "cc");
+    /* aligned: where the loop falls in the binary must not decide its speed
+     * (unaligned, a Debug/ASan build read 2 cycles on a clean core) */
+    __asm__ volatile(".p2align 6\n1: add $1, %0\n\tsub $1, %1\n\tjne 1b"
+                     : "+r"(x), "+r"(k)
+                     :
+                     : "cc");
     return (double)(fb__clock_now_ns() - t0);
 }
 
 static double fb__probe_chain_ns(void) {
     uint64_t x = 3, k = FB__PROBE_CHAIN, m = 0x9E3779B97F4A7C15ULL;
     uint64_t t0 = fb__clock_now_ns();
-    __asm__ volatile("1: imul %2, %0\n\timul %2, %0\n\timul %2, %0\n\timul %2, %0\n\t"
+    __asm__ volatile(".p2align 6\n1: imul %2, %0\n\timul %2, %0\n\timul %2, %0\n\timul %2, %0\n\t"
                      "sub $1, %1\n\tjne 1b"
                      : "+r"(x), "+r"(k)
                      : "r"(m)
