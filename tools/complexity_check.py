@@ -35,6 +35,7 @@ def build(build_dir, out_dir):
         sys.exit("no %s: build femtobench first" % lib)
     exe = os.path.join(out_dir, "cx_workloads")
     subprocess.run(["cc", "-O2", "-std=c11", "-I", os.path.join(ROOT, "include"),
+                    "-I", os.path.join(ROOT, "bench"),
                     os.path.join(HERE, "complexity_workloads.c"), lib, "-lm", "-lpthread",
                     "-o", exe], check=True)
     return exe

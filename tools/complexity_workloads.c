@@ -6,6 +6,7 @@
  *                copy of the input (n) per call
  * Built by the script against the library; not part of the library. */
 #include "femtobench.h"
+#include "merge_sort.h" /* bench/: the demo's sort */
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,30 +33,6 @@ FB_BENCHMARK(ConstLinear) {
     }
 }
 
-static uint32_t *cw_sort(uint32_t *a, uint32_t *tmp, size_t n) {
-    uint32_t *src = a, *dst = tmp;
-    for (size_t width = 1; width < n; width *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * width) {
-            size_t mid = lo + width < n ? lo + width : n;
-            size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
-            size_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) {
-                uint32_t x = src[i], y = src[j];
-                size_t right = y < x;
-                dst[k++] = right ? y : x;
-                j += right;
-                i += 1 - right;
-            }
-            while (i < mid) dst[k++] = src[i++];
-            while (j < hi) dst[k++] = src[j++];
-        }
-        uint32_t *t = src;
-        src = dst;
-        dst = t;
-    }
-    return src;
-}
-
 FB_BENCHMARK(MergeSort) {
     size_t n = cw_n(b, 1000);
     uint32_t *input = malloc(n * sizeof *input), *work = malloc(n * sizeof *work),
@@ -66,7 +43,7 @@ FB_BENCHMARK(MergeSort) {
         for (size_t i = 0; i < n; i++) input[i] = (uint32_t)fb_rng_u64(&rng);
         FB_RUN(b, "MergeSort") {
             memcpy(work, input, n * sizeof *work);
-            fb_do_not_optimize(cw_sort(work, tmp, n)[n / 2]);
+            fb_do_not_optimize(fb__merge_sort(work, tmp, n)[n / 2]);
         }
     }
     free(input);
