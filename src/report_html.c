@@ -106,33 +106,18 @@ double fb__html_quantile(const double *sorted, size_t n, double p) {
     return sorted[i] + (h - (double)i) * (sorted[i + 1] - sorted[i]);
 }
 
-static void fb__html_attr_num(FILE *f, const char *name, double v) {
-    fprintf(f, " %s=\"", name);
-    fb__svg_num(f, v);
-    fputc('"', f);
-}
-
-static void fb__html_line(FILE *f, const char *cls, double x1, double y1, double x2, double y2) {
-    fprintf(f, "<line class=\"%s\"", cls);
-    fb__html_attr_num(f, "x1", x1);
-    fb__html_attr_num(f, "y1", y1);
-    fb__html_attr_num(f, "x2", x2);
-    fb__html_attr_num(f, "y2", y2);
-    fputs("/>", f);
-}
-
 static void fb__html_rect(FILE *f, const char *cls, double x, double y, double w, double h) {
     fprintf(f, "<rect class=\"%s\"", cls);
-    fb__html_attr_num(f, "x", x);
-    fb__html_attr_num(f, "y", y);
-    fb__html_attr_num(f, "width", w > 0 ? w : 0);
-    fb__html_attr_num(f, "height", h > 0 ? h : 0);
+    fb__svg_attr_num(f, "x", x);
+    fb__svg_attr_num(f, "y", y);
+    fb__svg_attr_num(f, "width", w > 0 ? w : 0);
+    fb__svg_attr_num(f, "height", h > 0 ? h : 0);
 }
 
 static void fb__html_svg_open(FILE *f, const char *cls, double h, const char *label) {
     fprintf(f, "<svg class=\"chart %s\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\"", cls);
-    fb__html_attr_num(f, "width", FB__H_W);
-    fb__html_attr_num(f, "height", h);
+    fb__svg_attr_num(f, "width", FB__H_W);
+    fb__svg_attr_num(f, "height", h);
     fputs(" viewBox=\"0 0 ", f);
     fb__svg_num(f, FB__H_W);
     fputc(' ', f);
@@ -147,8 +132,8 @@ static void fb__html_svg_open(FILE *f, const char *cls, double h, const char *la
 static void fb__html_label(FILE *f, const char *cls, double y, const char *name, double n,
                            const char *extra) {
     fprintf(f, "<text class=\"%s\" text-anchor=\"end\"", cls);
-    fb__html_attr_num(f, "x", FB__H_LABEL - 10);
-    fb__html_attr_num(f, "y", y + 4);
+    fb__svg_attr_num(f, "x", FB__H_LABEL - 10);
+    fb__svg_attr_num(f, "y", y + 4);
     fputs("><title>", f);
     fb__svg_text(f, name);
     char num[64];
@@ -323,8 +308,8 @@ static int fb__html_strip(FILE *f, const fb_bench *b, const size_t *idx, size_t 
                        unstable ? " - unstable: err% >= 5" : NULL);
         if (!fb__html_measured(r)) {
             fprintf(f, "<text class=\"err\"");
-            fb__html_attr_num(f, "x", FB__H_LABEL + 6);
-            fb__html_attr_num(f, "y", yc + 4);
+            fb__svg_attr_num(f, "x", FB__H_LABEL + 6);
+            fb__svg_attr_num(f, "y", yc + 4);
             fputs(">error: ", f);
             fb__svg_text_max(f, r->error ? r->error : "not measured", 90);
             fputs("</text></g>\n", f);
@@ -348,15 +333,15 @@ static int fb__html_strip(FILE *f, const fb_bench *b, const size_t *idx, size_t 
         fb__svg_text(f, r->config.unit);
         fputs("</title></rect>", f);
         double xm = fb__svg_at(&sc, med);
-        fb__html_line(f, "median", xm, yc - FB__H_ROW * 0.38, xm, yc + FB__H_ROW * 0.38);
+        fb__svg_line(f, "median", xm, yc - FB__H_ROW * 0.38, xm, yc + FB__H_ROW * 0.38);
         for (size_t e = 0; e < r->epochs; ++e) {
             double v = fb__html_per_unit(r, e);
             if (!isfinite(v)) continue;
             /* a fixed vertical spread, so that equal times stay apart */
             double dy = ((double)((e * 7) % 11) - 5.0) / 5.0 * FB__H_ROW * 0.22;
             fputs("<circle class=\"dot\"", f);
-            fb__html_attr_num(f, "cx", fb__svg_at(&sc, v));
-            fb__html_attr_num(f, "cy", yc + dy);
+            fb__svg_attr_num(f, "cx", fb__svg_at(&sc, v));
+            fb__svg_attr_num(f, "cy", yc + dy);
             fputs(" r=\"2.8\"><title>", f);
             char t[64], it[64];
             fb__svg_si(t, sizeof t, v, "s", 6);
@@ -369,8 +354,8 @@ static int fb__html_strip(FILE *f, const fb_bench *b, const size_t *idx, size_t 
         fputs("</g>\n", f);
     }
     fputs("<text class=\"axistitle\" text-anchor=\"middle\"", f);
-    fb__html_attr_num(f, "x", (FB__H_LABEL + FB__H_W - FB__H_RIGHT) / 2);
-    fb__html_attr_num(f, "y", h - 6);
+    fb__svg_attr_num(f, "x", (FB__H_LABEL + FB__H_W - FB__H_RIGHT) / 2);
+    fb__svg_attr_num(f, "y", h - 6);
     fputs(">time per ", f);
     fb__svg_text(f, first->config.unit);
     fprintf(f, "%s</text>\n</svg>\n", log ? " (log scale)" : "");
@@ -651,8 +636,8 @@ static void fb__html_complexity(FILE *f, const fb_result *const *rs, size_t n, s
         double y = r->summary[FB_ELAPSED].median;
         if (!(y > 0) || !isfinite(r->config.complexity_n)) continue;
         fputs("<circle class=\"point\"", f);
-        fb__html_attr_num(f, "cx", fb__svg_at(&sx, r->config.complexity_n));
-        fb__html_attr_num(f, "cy", fb__svg_at(&sy, y));
+        fb__svg_attr_num(f, "cx", fb__svg_at(&sx, r->config.complexity_n));
+        fb__svg_attr_num(f, "cy", fb__svg_at(&sy, y));
         char nn[64], t[64], e[64];
         fb__svg_fixed(nn, sizeof nn, r->config.complexity_n, 0, true);
         fb__svg_si(t, sizeof t, y, "s", 6);
@@ -661,8 +646,8 @@ static void fb__html_complexity(FILE *f, const fb_result *const *rs, size_t n, s
                 t, e);
     }
     fputs("<text class=\"axistitle\" text-anchor=\"middle\"", f);
-    fb__html_attr_num(f, "x", (FB__H_CX_L + FB__H_W - FB__H_RIGHT) / 2);
-    fb__html_attr_num(f, "y", FB__H_CX_H - 6);
+    fb__svg_attr_num(f, "x", (FB__H_CX_L + FB__H_W - FB__H_RIGHT) / 2);
+    fb__svg_attr_num(f, "y", FB__H_CX_H - 6);
     fputs(">N (log scale); time per call (log scale)", f);
     if (nf) {
         fputs("; line: best fit ", f);

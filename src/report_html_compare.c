@@ -21,26 +21,11 @@
 #define FB__HC_TOP 8.0
 #define FB__HC_AXIS 44.0
 
-static void fb__hc_num(FILE *f, const char *name, double v) {
-    fprintf(f, " %s=\"", name);
-    fb__svg_num(f, v);
-    fputc('"', f);
-}
-
-static void fb__hc_line(FILE *f, const char *cls, double x1, double y1, double x2, double y2) {
-    fprintf(f, "<line class=\"%s\"", cls);
-    fb__hc_num(f, "x1", x1);
-    fb__hc_num(f, "y1", y1);
-    fb__hc_num(f, "x2", x2);
-    fb__hc_num(f, "y2", y2);
-    fputs("/>", f);
-}
-
 static void fb__hc_open(FILE *f, const char *cls, size_t rows, const char *title) {
     double h = FB__HC_TOP + FB__HC_ROW * (double)rows + FB__HC_AXIS;
     fprintf(f, "<svg class=\"chart %s\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\"", cls);
-    fb__hc_num(f, "width", FB__HC_W);
-    fb__hc_num(f, "height", h);
+    fb__svg_attr_num(f, "width", FB__HC_W);
+    fb__svg_attr_num(f, "height", h);
     fputs(" viewBox=\"0 0 ", f);
     fb__svg_num(f, FB__HC_W);
     fputc(' ', f);
@@ -50,9 +35,9 @@ static void fb__hc_open(FILE *f, const char *cls, size_t rows, const char *title
     fputs("\">\n", f);
     for (size_t k = 0; k < rows; k += 2) {
         fputs("<rect class=\"band\" x=\"0\"", f);
-        fb__hc_num(f, "y", FB__HC_TOP + FB__HC_ROW * (double)k);
-        fb__hc_num(f, "width", FB__HC_W);
-        fb__hc_num(f, "height", FB__HC_ROW);
+        fb__svg_attr_num(f, "y", FB__HC_TOP + FB__HC_ROW * (double)k);
+        fb__svg_attr_num(f, "width", FB__HC_W);
+        fb__svg_attr_num(f, "height", FB__HC_ROW);
         fputs("/>", f);
     }
     fputc('\n', f);
@@ -60,8 +45,8 @@ static void fb__hc_open(FILE *f, const char *cls, size_t rows, const char *title
 
 static void fb__hc_label(FILE *f, double yc, const char *name) {
     fputs("<text class=\"name\" text-anchor=\"end\"", f);
-    fb__hc_num(f, "x", FB__HC_LABEL - 10);
-    fb__hc_num(f, "y", yc + 4);
+    fb__svg_attr_num(f, "x", FB__HC_LABEL - 10);
+    fb__svg_attr_num(f, "y", yc + 4);
     fputs("><title>", f);
     fb__svg_text(f, name);
     fputs("</title>", f);
@@ -72,8 +57,8 @@ static void fb__hc_label(FILE *f, double yc, const char *name) {
 static void fb__hc_axis_title(FILE *f, size_t rows, const char *text) {
     double h = FB__HC_TOP + FB__HC_ROW * (double)rows + FB__HC_AXIS;
     fputs("<text class=\"axistitle\" text-anchor=\"middle\"", f);
-    fb__hc_num(f, "x", (FB__HC_LABEL + FB__HC_W - FB__HC_RIGHT) / 2);
-    fb__hc_num(f, "y", h - 6);
+    fb__svg_attr_num(f, "x", (FB__HC_LABEL + FB__HC_W - FB__HC_RIGHT) / 2);
+    fb__svg_attr_num(f, "y", h - 6);
     fprintf(f, ">%s</text>\n</svg>\n", text);
 }
 
@@ -122,7 +107,7 @@ void fb__html_forest(FILE *f, const char *title, size_t n, const char *const *na
         fb__hc_open(f, "forest", shown, title);
         fb__svg_axis_x(f, &sc, FB__HC_TOP, bottom, NULL, "\xc3\x97");
         double x1 = fb__svg_at(&sc, 1);
-        fb__hc_line(f, "one", x1, FB__HC_TOP, x1, bottom);
+        fb__svg_line(f, "one", x1, FB__HC_TOP, x1, bottom);
         fputc('\n', f);
         size_t row = 0;
         for (size_t i = 0; i < n; ++i) {
@@ -138,13 +123,13 @@ void fb__html_forest(FILE *f, const char *title, size_t n, const char *const *na
             fb__hc_ratio(b, sizeof b, hi[i]);
             if (has_ci) {
                 double xa = fb__svg_at(&sc, lo[i]), xb = fb__svg_at(&sc, hi[i]);
-                fb__hc_line(f, "ci", xa, yc, xb, yc);
-                fb__hc_line(f, "ci", xa, yc - 5, xa, yc + 5);
-                fb__hc_line(f, "ci", xb, yc - 5, xb, yc + 5);
+                fb__svg_line(f, "ci", xa, yc, xb, yc);
+                fb__svg_line(f, "ci", xa, yc - 5, xa, yc + 5);
+                fb__svg_line(f, "ci", xb, yc - 5, xb, yc + 5);
             }
             fputs("<circle class=\"ratio\"", f);
-            fb__hc_num(f, "cx", fb__svg_at(&sc, ratio[i]));
-            fb__hc_num(f, "cy", yc);
+            fb__svg_attr_num(f, "cx", fb__svg_at(&sc, ratio[i]));
+            fb__svg_attr_num(f, "cy", yc);
             fputs(" r=\"5\"><title>", f);
             fb__svg_text(f, names[i]);
             fprintf(f, ": %s, interval %s to %s</title></circle></g>\n", r, a, b);
@@ -237,23 +222,23 @@ void fb__html_change_bars(FILE *f, const char *title, size_t n, const char *cons
                 double xc = fb__svg_at(&sc, change_pct[i]);
                 double x = xc < x0 ? xc : x0, w = fabs(xc - x0);
                 fprintf(f, "<rect class=\"bar verdict-%s\"", vd);
-                fb__hc_num(f, "x", x);
-                fb__hc_num(f, "y", yc - FB__HC_ROW * 0.3);
-                fb__hc_num(f, "width", w < 1 ? 1 : w);
-                fb__hc_num(f, "height", FB__HC_ROW * 0.6);
+                fb__svg_attr_num(f, "x", x);
+                fb__svg_attr_num(f, "y", yc - FB__HC_ROW * 0.3);
+                fb__svg_attr_num(f, "width", w < 1 ? 1 : w);
+                fb__svg_attr_num(f, "height", FB__HC_ROW * 0.6);
                 fputs("><title>", f);
                 fb__svg_text(f, names[i]);
                 fprintf(f, ": %s (interval %s to %s), %s</title></rect>", c, a, b, vd);
             }
             if (isfinite(lo_pct[i]) && isfinite(hi_pct[i])) {
                 double xa = fb__svg_at(&sc, lo_pct[i]), xb = fb__svg_at(&sc, hi_pct[i]);
-                fb__hc_line(f, "cil", xa, yc, xb, yc);
-                fb__hc_line(f, "cil", xa, yc - 4, xa, yc + 4);
-                fb__hc_line(f, "cil", xb, yc - 4, xb, yc + 4);
+                fb__svg_line(f, "cil", xa, yc, xb, yc);
+                fb__svg_line(f, "cil", xa, yc - 4, xa, yc + 4);
+                fb__svg_line(f, "cil", xb, yc - 4, xb, yc + 4);
             }
             fputs("</g>\n", f);
         }
-        fb__hc_line(f, "one", x0, FB__HC_TOP, x0, bottom);
+        fb__svg_line(f, "one", x0, FB__HC_TOP, x0, bottom);
         fb__hc_axis_title(f, n,
                           "change against the baseline in % (positive: slower); bars "
                           "coloured by verdict; line: interval");

@@ -337,3 +337,18 @@ void fb__svg_axis_y(FILE *f, const fb__svg_scale *s, double x_left, double x_rig
     fb__svg_num(f, s->r1);
     fputs("\"/></g>\n", f);
 }
+
+void fb__svg_attr_num(FILE *f, const char *name, double v) {
+    fprintf(f, " %s=\"", name);
+    fb__svg_num(f, v);
+    fputc('"', f);
+}
+
+void fb__svg_line(FILE *f, const char *cls, double x1, double y1, double x2, double y2) {
+    fprintf(f, "<line class=\"%s\"", cls);
+    fb__svg_attr_num(f, "x1", x1);
+    fb__svg_attr_num(f, "y1", y1);
+    fb__svg_attr_num(f, "x2", x2);
+    fb__svg_attr_num(f, "y2", y2);
+    fputs("/>", f);
+}

@@ -63,4 +63,9 @@ FB__PRIVATE void fb__svg_axis_x(FILE *f, const fb__svg_scale *s, double y_top, d
 FB__PRIVATE void fb__svg_axis_y(FILE *f, const fb__svg_scale *s, double x_left, double x_right,
                                 const char *si_unit);
 
+/* An attribute name="v" (v as fb__svg_num writes it), and a <line> of class
+ * cls from (x1, y1) to (x2, y2): shared by every chart of the report. */
+FB__PRIVATE void fb__svg_attr_num(FILE *f, const char *name, double v);
+FB__PRIVATE void fb__svg_line(FILE *f, const char *cls, double x1, double y1, double x2, double y2);
+
 #endif
