@@ -16,6 +16,7 @@
 #include "sysfile.h"
 #include "machine.h"
 #include "sysinfo.h"
+#include "epoch_hook.h"
 #include "process.h"
 #include "json.h"
 #include "outfile.h"

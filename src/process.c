@@ -56,6 +56,8 @@ static struct fb__process {
     unsigned vg_dumps; /* under vg_lock */
     /* for the runner's -valgrind */
     char *path, *tmpdir;
+    /* femtobench-ab's pacing of the epochs (src/epoch_hook.h), or NULL */
+    const fb__epoch_hook *epoch_hook;
 } fb__proc = {.lock = PTHREAD_MUTEX_INITIALIZER, .vg_lock = PTHREAD_MUTEX_INITIALIZER};
 
 void fb__process_callgrind_expand(const char *pattern, long pid, char *out, size_t len) {
@@ -332,6 +334,19 @@ void fb__register(fb__registration *reg) {
 }
 
 fb__registration *fb__process_registry(void) { return fb__proc.registry; }
+
+void fb__process_set_epoch_hook(const fb__epoch_hook *hook) {
+    pthread_mutex_lock(&fb__proc.lock);
+    fb__proc.epoch_hook = hook;
+    pthread_mutex_unlock(&fb__proc.lock);
+}
+
+const fb__epoch_hook *fb__process_epoch_hook(void) {
+    pthread_mutex_lock(&fb__proc.lock);
+    const fb__epoch_hook *hook = fb__proc.epoch_hook;
+    pthread_mutex_unlock(&fb__proc.lock);
+    return hook;
+}
 
 void fb__process_reload(void) {
     pthread_mutex_lock(&fb__proc.lock);

@@ -20,6 +20,7 @@
 
 #include "base.h"
 #include "clock.h"
+#include "epoch_hook.h"
 #include "machine.h"
 #include "perf.h"
 #include "settings.h"
@@ -87,6 +88,12 @@ FB__PRIVATE const char *fb__process_tmpdir(void);
  * array (free the array only: its strings are borrowed), or NULL when out of
  * memory. */
 FB__PRIVATE char **fb__process_child_env(const char *const *set, size_t n);
+
+/* The epoch hook of this copy of the library (src/epoch_hook.h), or NULL
+ * (every normal run). Set by femtobench-ab's plugin entry before it runs the
+ * suite; the hook object must outlive the runs. */
+FB__PRIVATE void fb__process_set_epoch_hook(const fb__epoch_hook *hook);
+FB__PRIVATE const fb__epoch_hook *fb__process_epoch_hook(void);
 
 /* In a child forked by -isolate: forget the parent's counters (issue 17). */
 FB__PRIVATE void fb__process_forked(void);
