@@ -101,6 +101,20 @@ static void check_compare(void) {
     CHECK(c.verdict == FB__V_UNSURE);
     fb__change_compare(old, 11, err, now, 11, err, 30, &c);
     CHECK(c.verdict == FB__V_SAME);
+    /* the faster side, mirrored: a -20% change is faster exactly when its
+     * whole interval lies below -threshold (its upper end decides), unsure
+     * when the interval straddles -threshold, same within a wider one */
+    fb__change_compare(now, 11, err, old, 11, err, 5, &c);
+    double hi = c.hi_pct, lo = c.lo_pct;
+    CHECK(lo < -20 && -20 < hi && hi < -19);
+    fb__change_compare(now, 11, err, old, 11, err, -hi - 0.01, &c);
+    CHECK(c.verdict == FB__V_FASTER);
+    fb__change_compare(now, 11, err, old, 11, err, -hi + 0.01, &c);
+    CHECK(c.verdict == FB__V_UNSURE);
+    fb__change_compare(now, 11, err, old, 11, err, 20, &c);
+    CHECK(c.verdict == FB__V_UNSURE);
+    fb__change_compare(now, 11, err, old, 11, err, -lo + 0.01, &c);
+    CHECK(c.verdict == FB__V_SAME);
     /* threshold 0: any interval that straddles 0 is unsure */
     fb__change_compare(old, 11, err, same, 11, err, 0, &c);
     CHECK(c.verdict == FB__V_UNSURE);

@@ -470,6 +470,41 @@ static void test_gbench_names(void) {
     fb_bench_free(b);
 }
 
+/* Each character that makes a CSV field need quotes does so alone (a name
+ * with only that one), so no rule hides behind another: the comma, the
+ * double quote, the semicolon (a list separator in many locales' spreadsheet
+ * programs), CR, LF, TAB and a space at either end. A name with none of
+ * them, '|' and '\\' included, stays bare. */
+static void test_csv_quoting_each(void) {
+    static const char *const quoted[] = {"a,b",  "a\"b", "a;b", "a\rb",
+                                         "a\nb", "a\tb", " ab", "ab "};
+    static const char *const want[] = {"\"a,b\"",  "\"a\"\"b\"", "\"a;b\"", "\"a\rb\"",
+                                       "\"a\nb\"", "\"a\tb\"",   "\" ab\"", "\"ab \""};
+    uint64_t it[1] = {1};
+    double el[1] = {1e-9};
+    const double *v[FB_MEASURE_COUNT] = {[FB_ELAPSED] = el};
+    for (size_t i = 0; i < sizeof quoted / sizeof *quoted; ++i) {
+        fb_bench *b = fb_bench_new();
+        fb__bench_add_result(
+            b, make_result("t", quoted[i], "op", 1, 0, 1, it, FB__BIT(FB_ELAPSED), v));
+        int rc;
+        char *csv = capture(NULL, fb_write_csv, b, NULL, &rc);
+        char row[64];
+        snprintf(row, sizeof row, "\nt,%s,,op,", want[i]);
+        CHECK(rc == FB_OK && csv && strstr(csv, row) != NULL);
+        if (csv && !strstr(csv, row)) fprintf(stderr, "  CSV of name #%zu: %s\n", i, csv);
+        free(csv);
+        fb_bench_free(b);
+    }
+    fb_bench *b = fb_bench_new();
+    fb__bench_add_result(b, make_result("t", "a|b\\c", "op", 1, 0, 1, it, FB__BIT(FB_ELAPSED), v));
+    int rc;
+    char *csv = capture(NULL, fb_write_csv, b, NULL, &rc);
+    CHECK(rc == FB_OK && csv && strstr(csv, "\nt,a|b\\c,,op,") != NULL);
+    free(csv);
+    fb_bench_free(b);
+}
+
 static void test_empty_and_args(void) {
     fb_bench *b = fb_bench_new();
     fb__sysinfo si;
@@ -831,6 +866,7 @@ int main(void) {
     test_text();
     test_golden();
     test_gbench_names();
+    test_csv_quoting_each();
     test_empty_and_args();
     test_sysinfo(tmp);
     test_outfile(tmp);
