@@ -108,6 +108,14 @@ void fb_set_performance_counters(fb_bench *b, bool on); /* true */
 typedef uint64_t (*fb_clock_fn)(void *ctx);
 void fb_set_clock(fb_bench *b, fb_clock_fn now_ns, void *ctx, double resolution_s);
 
+/* Context for dashboards: a key/value pair every file of b records (the
+ * commit, the branch; the runner's -context=key=value). Keys: letters,
+ * digits, '_', '-', '.', at most 64 bytes, not one the files use
+ * themselves; values at most 1024 bytes without control characters. Returns
+ * 0, or FB_EINVAL (a bad or duplicated key, a bad value: a line on the
+ * diagnostics stream), or FB_ENOMEM. */
+int fb_set_context(fb_bench *b, const char *key, const char *value);
+
 double fb_complexity_n(const fb_bench *b);
 double fb_batch(const fb_bench *b);
 const char *fb_unit(const fb_bench *b);
@@ -267,6 +275,28 @@ typedef enum fb_vg_measure {
 const char *fb_vg_measure_name(fb_vg_measure m);                /* NULL for an invalid m */
 bool fb_result_counted(const fb_result *r);                     /* counted under Callgrind */
 double fb_result_valgrind(const fb_result *r, fb_vg_measure m); /* NAN when not counted */
+
+/* -------------------------------------------------------- user counters */
+/* fb_counter(b, "name", value, flags) attaches a counter to the next run on
+ * b (declare it before FB_RUN / fb_run, like fb_set_batch; the run after
+ * that starts without counters). flags:
+ *   0                         the value as given ("size", "hit_ratio");
+ *   FB_COUNTER_PER_ITERATION  an amount per iteration (one op call), shown
+ *                             per unit of the row (divided by the batch);
+ *   FB_COUNTER_RATE           an amount per iteration, shown per second:
+ *                             value / the seconds one call took (bytes/s).
+ * Each shows as a column of the table and in every file (docs/counters.md).
+ * Returns 0, or FB_EINVAL for an empty, duplicated (within one run),
+ * reserved or too long name, a value that is not finite, unknown or both
+ * flags: the next run on b then becomes an error row saying why. */
+enum { FB_COUNTER_RATE = 1, FB_COUNTER_PER_ITERATION = 2 };
+int fb_counter(fb_bench *b, const char *name, double value, unsigned flags);
+size_t fb_result_counter_count(const fb_result *r);
+const char *fb_result_counter_name(const fb_result *r, size_t i); /* NULL past the end */
+unsigned fb_result_counter_flags(const fb_result *r, size_t i);
+/* The value as shown: rates per second at the median time (NAN when not
+ * measured or past the end). */
+double fb_result_counter(const fb_result *r, size_t i);
 
 /* -------------------------------------------------------------- writers */
 /* Writers only read results. Each returns 0 or a negative FB_E* code. */

@@ -12,6 +12,7 @@
 #include "result.h"
 #include "settings.h"
 #include "stats.h"
+#include "ucounter.h"
 
 #include <stdio.h>
 
@@ -99,6 +100,12 @@ struct fb_bench {
     size_t n_cmp_sinks;
     struct fb__cmp_state *cmp;
     void (*cmp_free)(struct fb__cmp_state *s);
+    /* user counters for the next run (fb_counter, src/ucounter.c), and the
+     * first bad API argument not yet carried by a result (src/misuse.c) */
+    fb__ucounters ucounters;
+    char *misuse;
+    /* the run's context for the files (fb_set_context, src/context.c) */
+    struct fb__context *context;
 };
 
 /* Injects the disturbance source of b's runs (NULL: none); tests use it to
