@@ -315,6 +315,11 @@ int fb_write_gbench_json_rows(const fb_bench *b, FILE *f, int rows);
 /* A self-contained HTML page: charts (inline SVG) and tables of every result,
  * no script or network needed to view it (docs/html.md). */
 int fb_write_html(const fb_bench *b, FILE *f);
+/* Bencher Metric Format JSON (bencher.dev's json adapter; docs/formats.md):
+ * per benchmark its latency (ns per unit, median and a ~95% interval),
+ * throughput, exact counts under Callgrind and user counters; several
+ * results of one name (passes) as their median, bounded by min and max. */
+int fb_write_bmf(const fb_bench *b, FILE *f);
 
 /* ----------------------------------------------------------- complexity */
 
@@ -402,7 +407,7 @@ typedef void (*fb_bench_fn)(fb_bench *b);
 /* A registration: one benchmark, or a family of instances over arguments
  * (FB_BENCHMARK_ARGS / FB_BENCHMARK_RANGE; the runner expands it, see
  * src/registry.c). */
-enum { FB__REG_ONE = 0, FB__REG_ARGS = 1, FB__REG_RANGE = 2 };
+enum { FB__REG_ONE = 0, FB__REG_ARGS = 1, FB__REG_RANGE = 2, FB__REG_PRODUCT = 3 };
 typedef struct fb__registration {
     const char *name;
     fb_bench_fn fn;
@@ -467,6 +472,55 @@ void fb__register(fb__registration *reg);
 /* The argument of the running instance of a family (FB_BENCHMARK_ARGS /
  * FB_BENCHMARK_RANGE); 0 in a benchmark without one. */
 int64_t fb_arg(const fb_bench *b);
+
+/* FB_BENCHMARK_PRODUCT(fn, dim1, dim2, ...) { body } registers fn once per
+ * combination of its dimensions' arguments (their product, as Google
+ * Benchmark's ArgsProduct and Ranges), the first dimension varying slowest:
+ * the benchmarks "fn/a/b", ... Each dimension is FB_LIST(v1, v2, ...) (1 to
+ * 64 values) or FB_RANGE(lo, hi, mult) (lo, lo*mult, ... hi, as
+ * FB_BENCHMARK_RANGE). At most FB_MAX_ARGS dimensions. The body reads its
+ * arguments with fb_arg_at(b, i); fb_arg(b) is fb_arg_at(b, 0). Runs are
+ * named "name/a/b" and their results carry the arguments
+ * (fb_result_arg_at). -filter=fn selects the whole family. Malformed
+ * dimensions make the runner exit with status 2 before anything runs.
+ *
+ *     FB_BENCHMARK_PRODUCT(Copy, FB_LIST(1, 8, 64), FB_RANGE(1024, 65536, 8)) {
+ *         size_t stride = (size_t)fb_arg_at(b, 0), bytes = (size_t)fb_arg_at(b, 1);
+ *         ...
+ *     }
+ */
+#define FB_MAX_ARGS 4
+#define FB__DIM_LIST (-INT64_C(0x46425f4c49535400))
+#define FB__DIM_RANGE (-INT64_C(0x46425f52414e4700))
+#define FB__NARG_N(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, _17,     \
+                   _18, _19, _20, _21, _22, _23, _24, _25, _26, _27, _28, _29, _30, _31, _32, _33, \
+                   _34, _35, _36, _37, _38, _39, _40, _41, _42, _43, _44, _45, _46, _47, _48, _49, \
+                   _50, _51, _52, _53, _54, _55, _56, _57, _58, _59, _60, _61, _62, _63, _64, N,   \
+                   ...)                                                                            \
+    N
+#define FB__NARG_I(...) FB__NARG_N(__VA_ARGS__)
+#define FB__NARG(...)                                                                              \
+    FB__NARG_I(__VA_ARGS__, 64, 63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48,    \
+               47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, \
+               26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5,  \
+               4, 3, 2, 1, 0)
+#define FB_LIST(...) FB__DIM_LIST, FB__NARG(__VA_ARGS__), __VA_ARGS__
+#define FB_RANGE(lo, hi, mult) FB__DIM_RANGE, (int64_t)(lo), (int64_t)(hi), (int64_t)(mult)
+#define FB_BENCHMARK_PRODUCT(fn, ...)                                                              \
+    static void fn(fb_bench *b);                                                                   \
+    static const int64_t fb__dims_##fn[] = {0, __VA_ARGS__};                                       \
+    static fb__registration fb__reg_##fn = {                                                       \
+        #fn, fn, NULL, FB__REG_PRODUCT, fb__dims_##fn + 1, FB__NARGS(fb__dims_##fn), 0, 0, 0};     \
+    FB__CONSTRUCTOR(fb__register_##fn) { fb__register(&fb__reg_##fn); }                            \
+    static void fn(fb_bench *b)
+
+/* Argument i of the running instance (0 past its arguments), and how many
+ * it has (1 for FB_BENCHMARK_ARGS / _RANGE, 0 outside a family). */
+int64_t fb_arg_at(const fb_bench *b, size_t i);
+size_t fb_arg_count(const fb_bench *b);
+/* The same for a result. */
+size_t fb_result_arg_count(const fb_result *r);
+int64_t fb_result_arg_at(const fb_result *r, size_t i);
 
 /* Runs the registered suite with the runner's options (-help lists them).
  * Returns the process exit status: 0, 1 on a failed benchmark, 2 on bad input. */

@@ -29,7 +29,7 @@ static const char *const fb__context_reserved[] = {"date",
                                                    "warnings",
                                                    "custom"};
 
-const char *fb__context_bad(const fb_bench *b, const char *key, const char *value) {
+const char *fb__context_bad_in(const fb__context *c, const char *key, const char *value) {
     if (!key || !*key) return "empty key";
     if (strlen(key) > FB__CONTEXT_KEY_MAX) return "key longer than 64 bytes";
     for (const char *p = key; *p; ++p)
@@ -42,22 +42,14 @@ const char *fb__context_bad(const fb_bench *b, const char *key, const char *valu
     if (strlen(value) > FB__CONTEXT_VALUE_MAX) return "value longer than 1024 bytes";
     for (const unsigned char *p = (const unsigned char *)value; *p; ++p)
         if (*p < 0x20 || *p == 0x7f) return "value with a control character";
-    const fb__context *c = b->context;
     for (size_t i = 0; c && i < c->n; ++i)
         if (!strcmp(c->key[i], key)) return "duplicated key (given twice)";
     if (c && c->n == FB__CONTEXT_MAX) return "more than 32 context entries";
     return NULL;
 }
 
-int fb_set_context(fb_bench *b, const char *key, const char *value) {
-    if (!b) return FB_EINVAL;
-    const char *why = fb__context_bad(b, key, value);
-    if (why) {
-        fb__bench_diag(b, "error: fb_set_context(\"%.64s\"): %s", key ? key : "(null)", why);
-        return FB_EINVAL;
-    }
-    if (!b->context && !(b->context = calloc(1, sizeof *b->context))) return FB_ENOMEM;
-    fb__context *c = b->context;
+int fb__context_add(fb__context *c, const char *key, const char *value) {
+    if (c->n == FB__CONTEXT_MAX) return FB_EINVAL;
     char *k = fb__strdup(key), *v = fb__strdup(value);
     if (!k || !v) {
         free(k);
@@ -70,6 +62,17 @@ int fb_set_context(fb_bench *b, const char *key, const char *value) {
     return FB_OK;
 }
 
+int fb_set_context(fb_bench *b, const char *key, const char *value) {
+    if (!b) return FB_EINVAL;
+    const char *why = fb__context_bad_in(b->context, key, value);
+    if (why) {
+        fb__bench_diag(b, "error: fb_set_context(\"%.64s\"): %s", key ? key : "(null)", why);
+        return FB_EINVAL;
+    }
+    if (!b->context && !(b->context = calloc(1, sizeof *b->context))) return FB_ENOMEM;
+    return fb__context_add(b->context, key, value);
+}
+
 size_t fb__context_count(const fb_bench *b) { return b && b->context ? b->context->n : 0; }
 const char *fb__context_key(const fb_bench *b, size_t i) {
     return i < fb__context_count(b) ? b->context->key[i] : NULL;
@@ -78,11 +81,15 @@ const char *fb__context_value(const fb_bench *b, size_t i) {
     return i < fb__context_count(b) ? b->context->value[i] : NULL;
 }
 
-void fb__context_free(fb__context *c) {
-    if (!c) return;
-    for (size_t i = 0; i < c->n; ++i) {
+void fb__context_clear(fb__context *c) {
+    for (size_t i = 0; c && i < c->n; ++i) {
         free(c->key[i]);
         free(c->value[i]);
     }
+    if (c) c->n = 0;
+}
+
+void fb__context_free(fb__context *c) {
+    fb__context_clear(c);
     free(c);
 }

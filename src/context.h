@@ -17,14 +17,18 @@ typedef struct fb__context {
     char *value[FB__CONTEXT_MAX];
 } fb__context;
 
-/* Why key=value cannot be added to b's context (NULL: it can): an empty
+/* Why key=value cannot be added to c (NULL: it can; c may be NULL): an empty
  * or too long key, a key of other characters than letters, digits, '_',
  * '-' and '.', a key the files use themselves, a key given twice, a value
  * too long or with a control character, too many pairs. */
-FB__PRIVATE const char *fb__context_bad(const fb_bench *b, const char *key, const char *value);
+FB__PRIVATE const char *fb__context_bad_in(const fb__context *c, const char *key,
+                                           const char *value);
+/* Adds a copy of key=value (checked by the caller): FB_OK or FB_ENOMEM. */
+FB__PRIVATE int fb__context_add(fb__context *c, const char *key, const char *value);
 FB__PRIVATE size_t fb__context_count(const fb_bench *b);
 FB__PRIVATE const char *fb__context_key(const fb_bench *b, size_t i);
 FB__PRIVATE const char *fb__context_value(const fb_bench *b, size_t i);
-FB__PRIVATE void fb__context_free(fb__context *c);
+FB__PRIVATE void fb__context_clear(fb__context *c); /* its pairs, not c */
+FB__PRIVATE void fb__context_free(fb__context *c);  /* its pairs and c */
 
 #endif

@@ -39,6 +39,8 @@
 #include "change.h"
 #include "setup.h"
 #include "registry.h"
+#include "product.h"
+#include "progress.h"
 #include "cli_check.h"
 #include "filter.h"
 #include "isolate.h"

@@ -16,7 +16,9 @@ typedef struct fb__instance {
     const fb__registration *reg; /* shared by the instances of a family */
     bool has_arg;
     int64_t arg;
-    char name[]; /* reg->name, or "reg->name/arg" */
+    size_t n_args;             /* several for FB_BENCHMARK_PRODUCT (src/product.c) */
+    int64_t args[FB_MAX_ARGS]; /* args[0] == arg */
+    char name[];               /* reg->name, or "reg->name/arg", "reg->name/a/b" */
 } fb__instance;
 
 /* Expands the registrations listed from head into instances, sorted by

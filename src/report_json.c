@@ -169,6 +169,10 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
         fb__json_kint(j, "arg", r->config.arg);
     else
         fb__json_knull(j, "arg");
+    /* every argument (several for FB_BENCHMARK_PRODUCT) */
+    fb__json_arr(j, "args", true);
+    for (size_t i = 0; i < r->config.n_args; ++i) fb__json_kint(j, NULL, r->config.args[i]);
+    fb__json_end_arr(j);
     fb__json_kstr(j, "unit", r->config.unit);
     fb__json_kstr(j, "error", r->error);
     fb__json_knum(j, "batch", r->config.batch);

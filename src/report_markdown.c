@@ -383,6 +383,7 @@ void fb__table_sink(void *ctx, const fb_bench *b, const fb_result *r) {
     fb__table *t = ctx;
     FILE *f = t->out;
     if (!f) return;
+    if (t->before_row) t->before_row(t->before_row_ctx);
     char sig[sizeof t->last_header];
     fb__md_header_text(r, sig, sizeof sig);
     if (t->last_out != f || strcmp(sig, t->last_header) != 0) {
