@@ -3,11 +3,35 @@
  * lo, hi, mult), read back into dimensions. */
 #include "product.h"
 
-#include "registry.h" /* fb__range_args */
-
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The arguments of a range (FB_BENCHMARK_RANGE, FB_RANGE): here, with the
+ * other dimensions, so that src/registry.c calls this file and not the
+ * reverse. */
+size_t fb__range_args(int64_t lo, int64_t hi, int64_t mult, int64_t *out, size_t cap) {
+    size_t n = 0;
+    int64_t v = lo;
+    if (v == 0) { /* 0, then the powers of mult from 1 */
+        if (out && n < cap) out[n] = 0;
+        n++;
+        if (hi == 0) return n;
+        v = 1;
+    }
+    for (;;) {
+        if (out && n < cap) out[n] = v;
+        n++;
+        if (v >= hi) break;
+        if (v > hi / mult) { /* the next step passes hi: hi closes the range */
+            if (out && n < cap) out[n] = hi;
+            n++;
+            break;
+        }
+        v *= mult; /* <= hi: cannot overflow */
+    }
+    return n;
+}
 
 typedef struct fb__dim {
     const int64_t *vals; /* a list: its values */

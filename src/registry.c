@@ -13,29 +13,6 @@
 
 /* ------------------------------------------------------------ expansion */
 
-size_t fb__range_args(int64_t lo, int64_t hi, int64_t mult, int64_t *out, size_t cap) {
-    size_t n = 0;
-    int64_t v = lo;
-    if (v == 0) { /* 0, then the powers of mult from 1 */
-        if (out && n < cap) out[n] = 0;
-        n++;
-        if (hi == 0) return n;
-        v = 1;
-    }
-    for (;;) {
-        if (out && n < cap) out[n] = v;
-        n++;
-        if (v >= hi) break;
-        if (v > hi / mult) { /* the next step passes hi: hi closes the range */
-            if (out && n < cap) out[n] = hi;
-            n++;
-            break;
-        }
-        v *= mult; /* <= hi: cannot overflow */
-    }
-    return n;
-}
-
 /* "FB_BENCHMARK_RANGE(name, lo, hi, mult)" or "FB_BENCHMARK_ARGS(name, ...)". */
 static void fb__reg_describe(const fb__registration *r, char *buf, size_t len) {
     if (r->kind == FB__REG_RANGE)

@@ -26,6 +26,7 @@ static void fb__jr_build(fb__json *j, const char *key, int bits) {
 
 /* -context's pairs (src/context.c), inside "context" as "custom". */
 static void fb__jr_custom(fb__json *j, const fb_bench *b) {
+    if (!fb__context_count(b)) return; /* absent without -context */
     fb__json_obj(j, "custom", true);
     for (size_t i = 0; i < fb__context_count(b); ++i)
         fb__json_kstr(j, fb__context_key(b, i), fb__context_value(b, i));
@@ -138,6 +139,7 @@ static void fb__jr_valgrind(fb__json *j, const fb_result *r) {
 /* "user_counters" (fb_counter, src/ucounter.c): each as given, its kind,
  * its column label and the value shown (null when it cannot be computed). */
 static void fb__jr_ucounters(fb__json *j, const fb_result *r) {
+    if (!fb_result_counter_count(r)) return; /* absent without counters */
     fb__json_arr(j, "user_counters", false);
     for (size_t i = 0; i < fb_result_counter_count(r); ++i) {
         unsigned fl = fb_result_counter_flags(r, i);
@@ -169,10 +171,11 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
         fb__json_kint(j, "arg", r->config.arg);
     else
         fb__json_knull(j, "arg");
-    /* every argument (several for FB_BENCHMARK_PRODUCT) */
-    fb__json_arr(j, "args", true);
-    for (size_t i = 0; i < r->config.n_args; ++i) fb__json_kint(j, NULL, r->config.args[i]);
-    fb__json_end_arr(j);
+    if (r->config.n_args) { /* every argument (several for FB_BENCHMARK_PRODUCT) */
+        fb__json_arr(j, "args", true);
+        for (size_t i = 0; i < r->config.n_args; ++i) fb__json_kint(j, NULL, r->config.args[i]);
+        fb__json_end_arr(j);
+    }
     fb__json_kstr(j, "unit", r->config.unit);
     fb__json_kstr(j, "error", r->error);
     fb__json_knum(j, "batch", r->config.batch);
