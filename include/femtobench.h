@@ -285,7 +285,8 @@ double fb_result_valgrind(const fb_result *r, fb_vg_measure m); /* NAN when not 
  *                             per unit of the row (divided by the batch);
  *   FB_COUNTER_RATE           an amount per iteration, shown per second:
  *                             value / the seconds one call took (bytes/s).
- * Each shows as a column of the table and in every file (docs/counters.md).
+ * Each shows as a column of the table and in every file (README.md, "User
+ * counters").
  * Returns 0, or FB_EINVAL for an empty, duplicated (within one run),
  * reserved or too long name, a value that is not finite, unknown or both
  * flags: the next run on b then becomes an error row saying why. */
