@@ -156,6 +156,26 @@ const fb_result *fb_last_result(const fb_bench *b);
 void fb_set_setup(fb_bench *b, fb_op setup, void *ctx);
 void fb_set_teardown(fb_bench *b, fb_op teardown, void *ctx);
 
+/* Manual timing (Google Benchmark's UseManualTime / SetIterationTime): with
+ * fb_set_manual_time(b, true) the following runs on b record, for each
+ * epoch, the sum of the seconds the body gave with fb_set_iteration_time
+ * during it instead of the clock (GPU work timed by events, I/O timed by
+ * the device, a region inside a larger body). Give the time of every
+ * iteration (or of the whole epoch, once). fb_set_iteration_time returns
+ * FB_EINVAL for a NaN, negative or infinite time, or with manual timing off;
+ * an epoch without any call is bad input too: the next run becomes an error
+ * row saying why (the runner exits with status 2).
+ *
+ * fb_exclude_begin(b) ... fb_exclude_end(b) inside the body takes the time
+ * between them out of the epoch's time (setup of the next input, a check):
+ * two clock reads, no syscall, no counter stopped; about one clock read
+ * (~20-40 ns) of each pair stays in the measurement (README.md, "Manual
+ * timing"). The hardware counters still count the region. */
+void fb_set_manual_time(fb_bench *b, bool on);
+int fb_set_iteration_time(fb_bench *b, double seconds);
+void fb_exclude_begin(fb_bench *b);
+void fb_exclude_end(fb_bench *b);
+
 /* ----------------------------------------------------------- comparison */
 /* A paired, interleaved comparison (docs/compare.md): every alternative runs
  * the same iteration count, one epoch of each per round, in a cyclic Latin

@@ -13,6 +13,7 @@
 #include "settings.h"
 #include "stats.h"
 #include "ucounter.h"
+#include "manual.h"
 
 #include <stdio.h>
 
@@ -106,6 +107,8 @@ struct fb_bench {
     char *misuse;
     /* the run's context for the files (fb_set_context, src/context.c) */
     struct fb__context *context;
+    /* manual timing and excluded regions (src/manual.c) */
+    fb__manual manual;
 };
 
 /* Injects the disturbance source of b's runs (NULL: none); tests use it to

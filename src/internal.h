@@ -14,6 +14,7 @@
 #include "ucounter.h"
 #include "misuse.h"
 #include "context.h"
+#include "manual.h"
 #include "valgrind.h"
 #include "stats.h"
 #include "sysfile.h"

@@ -29,12 +29,11 @@ int fb__bench_misuse(fb_bench *b, const char *fmt, ...) {
 
 void fb__misuse_attach(fb_bench *b, fb_result *r) {
     if (!b->misuse) return;
-    if (!r->error) {
-        r->error = b->misuse; /* the row says why it is not a measurement */
-        b->misuse = NULL;
-        return;
-    }
-    free(b->misuse);
+    /* the row says why it is not a measurement; the bad argument comes
+     * first, whatever else went wrong because of it (a run whose manual
+     * times were refused measured nothing, "optimized away") */
+    free(r->error);
+    r->error = b->misuse;
     b->misuse = NULL;
 }
 

@@ -6,6 +6,7 @@
  * seconds; docs/design.md explains every rule and default. */
 #include "bench.h"
 #include "clock.h"
+#include "manual.h" /* manual timing, excluded regions */
 #include "disturb.h"
 #include "perf.h"
 #include "probe.h"
@@ -287,6 +288,7 @@ int fb__loop_next(fb__loop *l) {
     fb__setup_before_epoch(l->bench); /* untimed: before the counters and the clock */
     if (r->disturb) r->disturb_before = r->disturb(r->disturb_ctx); /* outside the timed region */
     if (r->perf_mask) fb__perf_begin(r->perf);
+    fb__manual_epoch_begin(l->bench);    /* src/manual.c: manual time, excluded regions */
     l->t0_ns = r->clock(r->clock_ctx);   /* last thing before the loop */
     if (r->vg) fb__vg_loop_start(r->vg); /* Callgrind: collect from here */
     return 1;
@@ -407,6 +409,7 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
     }
     fb__teardown_after_epoch(l->bench); /* untimed: after the clock and the counters */
     double e = t1 >= l->t0_ns ? (double)(t1 - l->t0_ns) * 1e-9 : 0;
+    e = fb__manual_epoch_time(l->bench, e); /* src/manual.c: the time given, or less excluded */
     uint64_t n = l->n;
     r->spent_s += e;
     if (left) {

@@ -122,7 +122,57 @@ static void test_product(void) {
     fb_bench_free(b);
 }
 
+/* An op that spends 100 ns timed and 50 ns in an excluded region, or
+ * reports 5 us as its manual time. */
+typedef struct manual_ctx {
+    fake_clock *c;
+    fb_bench *b;
+    double give_s;
+} manual_ctx;
+static void manual_op(void *ctx) {
+    manual_ctx *m = ctx;
+    m->c->now_ns += 100;
+    fb_exclude_begin(m->b);
+    m->c->now_ns += 50;
+    fb_exclude_end(m->b);
+}
+static void manual_give(void *ctx) {
+    manual_ctx *m = ctx;
+    m->c->now_ns += 100;
+    fb_set_iteration_time(m->b, m->give_s);
+}
+
+static void test_manual_time(void) {
+    fake_clock c = {0, 0, 0, 0};
+    fb_bench *b = fake_bench(&c);
+    fb_set_diagnostics(b, NULL);
+    manual_ctx m = {&c, b, 5e-6};
+    const fb_result *r = fb_run(b, "excluded", manual_op, &m);
+    CHECK(r && !fb_result_error(r));
+    CHECK_NEAR(fb_result_median(r, FB_ELAPSED), 100e-9, 1e-15); /* the 50 ns left out */
+    fb_set_manual_time(b, true);
+    r = fb_run(b, "manual", manual_give, &m);
+    CHECK(r && !fb_result_error(r));
+    CHECK_NEAR(fb_result_median(r, FB_ELAPSED), 5e-6, 1e-15); /* the time given, not the clock's */
+    /* bad times: refused, and the run says why */
+    CHECK(fb_set_iteration_time(b, -1) == FB_EINVAL);
+    CHECK(fb_set_iteration_time(b, NAN) == FB_EINVAL);
+    CHECK(fb_set_iteration_time(b, INFINITY) == FB_EINVAL);
+    r = fb_run(b, "after bad", manual_give, &m);
+    CHECK(r && fb_result_error(r) && strstr(fb_result_error(r), "fb_set_iteration_time(-1)"));
+    m.give_s = -2e-6; /* given inside the run */
+    r = fb_run(b, "negative", manual_give, &m);
+    CHECK(r && fb_result_error(r) && strstr(fb_result_error(r), "bad input: "));
+    /* manual timing without any time given */
+    r = fb_run(b, "silent", fake_clock_op, &c);
+    CHECK(r && fb_result_error(r) && strstr(fb_result_error(r), "without a call"));
+    fb_set_manual_time(b, false);
+    CHECK(fb_set_iteration_time(b, 1e-6) == FB_EINVAL); /* manual timing is off */
+    fb_bench_free(b);
+}
+
 int main(void) {
+    test_manual_time();
     test_counters();
     test_counter_misuse();
     test_context();
