@@ -27,6 +27,7 @@ void fb__baseline_free(fb__baseline *bl) {
         free(r->unit);
         free(r->error);
         free(r->per_unit_s);
+        free(r->uc);
     }
     free(bl->rec);
     memset(bl, 0, sizeof *bl);
@@ -94,6 +95,14 @@ int fb__baseline_from_bench(const fb_bench *b, fb__baseline *out) {
         for (int m = 0; m < FB_MEASURE_COUNT; ++m)
             if (m != FB_ELAPSED && fb_result_has(r, (fb_measure)m)) c->counters = 1;
         if (code < 0 && !rec->error) code = r->callsite;
+        /* user counters as shown (src/ucounter.c) */
+        size_t nu = rec->error ? 0 : fb_result_counter_count(r);
+        if (nu && !(rec->uc = calloc(nu, sizeof *rec->uc))) goto oom;
+        for (size_t k = 0; k < nu; ++k) {
+            fb__ucounter_label(r, k, rec->uc[k].label, sizeof rec->uc[k].label);
+            rec->uc[k].shown = fb_result_counter(r, k);
+        }
+        rec->n_uc = nu;
         if (!rec->error && fb_result_counted(r)) {
             rec->counted = true;
             rec->ins_per_unit = fb_result_valgrind(r, FB_VG_INSTRUCTIONS) / rec->batch;
@@ -228,6 +237,21 @@ static int fb__bl_result(fb__bl_reader *rd, uint32_t ri, size_t index, fb__bl_re
         for (uint32_t k = d->v[stats].first; k; k = d->v[k].next)
             if (strcmp(fb__jr_key(d, k), "elapsed") != 0) *counters = 1;
 
+    /* "user_counters" (optional: files written before them have none);
+     * each with a label and a number shown, else left out */
+    uint32_t uv = fb__jr_get(d, ri, "user_counters");
+    if (uv && d->v[uv].type == FB__JR_ARR && d->v[uv].count && !error) {
+        size_t cap = d->v[uv].count < FB__UCOUNTER_MAX ? d->v[uv].count : FB__UCOUNTER_MAX;
+        if (!(rec->uc = calloc(cap, sizeof *rec->uc))) return fb__bl_fail(rd, "out of memory");
+        for (uint32_t k = d->v[uv].first; k && rec->n_uc < cap; k = d->v[k].next) {
+            if (d->v[k].type != FB__JR_OBJ) continue;
+            uint32_t lv = fb__jr_get(d, k, "label"), sv = fb__jr_get(d, k, "shown");
+            if (!lv || d->v[lv].type != FB__JR_STR || !sv || d->v[sv].type != FB__JR_NUM) continue;
+            snprintf(rec->uc[rec->n_uc].label, sizeof rec->uc[rec->n_uc].label, "%s",
+                     fb__jr_str(d, lv));
+            rec->uc[rec->n_uc++].shown = d->v[sv].num;
+        }
+    }
     uint32_t vg = fb__jr_get(d, ri, "valgrind");
     if (vg && d->v[vg].type == FB__JR_OBJ && !error) {
         /* counted under Callgrind: the exact count, compared exactly */

@@ -6,6 +6,9 @@
 #define FB_BASELINE_H
 
 #include "base.h"
+#include "ucounter.h" /* FB__UCOUNTER_LABEL_MAX */
+
+#include <stdio.h>
 
 /* One benchmark result. Times are seconds per unit (per iteration / batch),
  * one per recorded epoch. */
@@ -21,7 +24,15 @@ typedef struct fb__bl_record {
      * epochs of time */
     bool counted;
     double ins_per_unit;
+    /* user counters (fb_counter) as shown: label ("bytes/s") and value */
+    size_t n_uc;
+    struct fb__bl_counter *uc;
 } fb__bl_record;
+
+typedef struct fb__bl_counter {
+    char label[FB__UCOUNTER_LABEL_MAX];
+    double shown;
+} fb__bl_counter;
 
 /* What a comparison needs to know about where each side ran. */
 typedef struct fb__bl_context {
@@ -50,6 +61,12 @@ FB__PRIVATE int fb__baseline_parse(const char *text, size_t n, fb__baseline *out
  * and the context of this process. Returns 0 or FB_ENOMEM. */
 FB__PRIVATE int fb__baseline_from_bench(const fb_bench *b, fb__baseline *out);
 FB__PRIVATE void fb__baseline_free(fb__baseline *bl);
+
+/* The user counters of both sides (src/report_change_counters.c): after
+ * the change table, a table of every counter of a benchmark found on both
+ * sides (by title, name and label) with its change in %. Prints nothing
+ * when no counter is on both sides. */
+FB__PRIVATE void fb__change_counters(FILE *f, const fb__baseline *base, const fb__baseline *now);
 
 /* MdAPE of v[0..n) around its median, in % (copies; v is left alone). */
 FB__PRIVATE double fb__bl_err_pct(const double *v, size_t n);

@@ -1,6 +1,8 @@
 /* The fb_bench handle: configuration (setters and layers), the results and
  * fits it keeps, and the sinks it hands each finished result to. */
 #include "bench.h"
+#include "misuse.h"
+#include "context.h"
 
 #include "compare.h" /* comparisons: release, the live table's sink */
 #include "process.h"
@@ -74,6 +76,8 @@ void fb_bench_free(fb_bench *b) {
     fb__change_view_free(b->change);
     fb__config_free(&b->cfg);
     free(b->name);
+    free(b->misuse);
+    fb__context_free(b->context);
     free(b);
 }
 
@@ -166,6 +170,8 @@ int fb__bench_add_result(fb_bench *b, fb_result *r) {
 }
 
 int fb__bench_publish(fb_bench *b, fb_result *r) {
+    fb__ucounters_attach(b, r); /* src/ucounter.c: the counters given for this run */
+    fb__misuse_attach(b, r);    /* src/misuse.c: a bad argument makes it an error row */
     fb__stats_compute(r);
     size_t before = b->n_results;
     int rc = fb__bench_add_result(b, r);

@@ -12,6 +12,8 @@
 #include "result.h"
 #include "settings.h"
 #include "stats.h"
+#include "ucounter.h"
+#include "manual.h"
 
 #include <stdio.h>
 
@@ -103,6 +105,14 @@ struct fb_bench {
     size_t n_cmp_sinks;
     struct fb__cmp_state *cmp;
     void (*cmp_free)(struct fb__cmp_state *s);
+    /* user counters for the next run (fb_counter, src/ucounter.c), and the
+     * first bad API argument not yet carried by a result (src/misuse.c) */
+    fb__ucounters ucounters;
+    char *misuse;
+    /* the run's context for the files (fb_set_context, src/context.c) */
+    struct fb__context *context;
+    /* manual timing and excluded regions (src/manual.c) */
+    fb__manual manual;
 };
 
 /* Injects the disturbance source of b's runs (NULL: none); tests use it to

@@ -16,7 +16,10 @@
  * epoch for each measure in the mask; then issue 19's facts: the pass (u32),
  * epochs asked (u64), a flag byte (1 explicit epochs, 2 disturbance known,
  * 4 slow core), stopped_by, rounds, remeasured (u32 each), the two probe
- * values (f64) and, without an error, one FB__EPOCH_* byte per epoch.
+ * values (f64) and, without an error, one FB__EPOCH_* byte per epoch; then
+ * the user counters: a u32 count, and per counter its name, value (f64) and
+ * flags (u32); then a family's arguments: u32 0 without, else 1 + their
+ * count, and each (u64).
  * Native byte order: both ends are the
  * same program on the same machine. The end record is 'D' and one byte,
  * 1 when the run was interrupted. */
@@ -26,6 +29,7 @@
 #include "process.h"
 #include "result.h"
 #include "text.h"
+#include "ucounter.h" /* user counters travel with the result */
 
 #include <errno.h>
 #include <poll.h>
@@ -124,6 +128,17 @@ int fb__isolate_encode(const fb_result *r, unsigned char **buf, size_t *len, siz
             unsigned char e = r->epoch_flags ? r->epoch_flags[i] : 0;
             fb__iso_put(&b, &e, 1);
         }
+    /* user counters (src/ucounter.h): a count, then name, value, flags */
+    size_t n_uc = r->ucounters ? r->ucounters->n : 0;
+    fb__iso_put_u32(&b, (uint32_t)n_uc);
+    for (size_t i = 0; i < n_uc; ++i) {
+        fb__iso_put_str(&b, r->ucounters->c[i].name);
+        fb__iso_put_f64(&b, r->ucounters->c[i].value);
+        fb__iso_put_u32(&b, r->ucounters->c[i].flags);
+    }
+    /* a family's arguments (FB_MAX_ARGS at most) */
+    fb__iso_put_u32(&b, c->has_arg ? (uint32_t)c->n_args + 1u : 0u);
+    for (size_t i = 0; c->has_arg && i < c->n_args; ++i) fb__iso_put_u64(&b, (uint64_t)c->args[i]);
     *buf = b.p;
     *cap = b.cap;
     if (b.oom) return FB_ENOMEM;
@@ -259,6 +274,34 @@ size_t fb__isolate_decode(const unsigned char *buf, size_t len, fb_result **out)
             if (r->epoch_flags[i] > 7) rd.bad = true;
             if (r->epoch_flags[i] & FB__EPOCH_DISTURBED) r->disturbed++;
         }
+    }
+    /* user counters, checked as fb_counter checks them */
+    uint32_t n_uc = fb__iso_get_u32(&rd);
+    if (n_uc > FB__UCOUNTER_MAX) rd.bad = true;
+    if (n_uc && !rd.bad && !(r->ucounters = calloc(1, sizeof *r->ucounters))) rd.bad = true;
+    for (uint32_t i = 0; i < n_uc && !rd.bad; ++i) {
+        bool null_uc;
+        char *name = fb__iso_get_str(&rd, &null_uc);
+        double v = fb__iso_get_f64(&rd);
+        uint32_t fl = fb__iso_get_u32(&rd);
+        if (!name || fb__ucounter_bad_name(r->ucounters, name) || v != v || fl > 2) {
+            rd.bad = true;
+        } else {
+            fb__ucounter *c = &r->ucounters->c[r->ucounters->n++];
+            memcpy(c->name, name, strlen(name) + 1);
+            c->value = v;
+            c->flags = fl;
+        }
+        free(name);
+    }
+    uint32_t has_args = fb__iso_get_u32(&rd);
+    if (has_args > FB_MAX_ARGS + 1u) rd.bad = true;
+    if (has_args && !rd.bad) {
+        r->config.has_arg = true;
+        r->config.n_args = has_args - 1u;
+        for (size_t i = 0; i < r->config.n_args; ++i)
+            r->config.args[i] = (int64_t)fb__iso_get_u64(&rd);
+        r->config.arg = r->config.n_args ? r->config.args[0] : 0;
     }
     if (rd.bad || rd.p != rd.end) {
         fb__result_free(r);

@@ -215,6 +215,7 @@ int fb__change_against(FILE *f, const fb__baseline *base, const fb_bench *now, d
     fb__baseline cur;
     if (fb__baseline_from_bench(now, &cur) != 0) return FB_ENOMEM;
     int rc = fb__rc_table(f, base, &cur, threshold_pct, counts, view);
+    if (rc == FB_OK) fb__change_counters(f, base, &cur); /* src/report_change_counters.c */
     fb__baseline_free(&cur);
     return rc;
 }

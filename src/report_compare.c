@@ -147,6 +147,7 @@ void fb__table_comparison_sink(void *ctx, const fb_bench *b, const fb_comparison
     FILE *f = t->out;
     (void)b;
     if (!f) return;
+    if (t->before_row) t->before_row(t->before_row_ctx); /* the status line, if any */
     if (t->last_out == f) fputc('\n', f);
     fb__rcmp_table(f, c);
     /* the comparison printed its own header: the next ordinary row prints

@@ -27,6 +27,8 @@
 #include "result.h"
 #include "text.h"
 #include "valgrind.h" /* counted results (-valgrind) */
+#include "ucounter.h" /* user counters: numbers in each row */
+#include "context.h"  /* -context: keys of "context", as GB's --benchmark_context */
 
 #include <math.h>
 #include <stdlib.h>
@@ -114,6 +116,38 @@ static void fb__gb_counter(fb__json *j, fb_measure m, double v) {
     if (isfinite(v)) fb__json_knum(j, fb_measure_name(m), v);
 }
 
+static void fb__gb_spread(double *v, size_t n, double out[3]);
+
+/* User counters (fb_counter) as GB writes state.counters: a number per
+ * counter in the row, under its name; a rate at s_per_call seconds per
+ * call. A counter with no finite value is left out, as above. */
+static void fb__gb_ucounters(fb__json *j, const fb_result *r, double s_per_call) {
+    for (size_t i = 0; i < fb_result_counter_count(r); ++i) {
+        double v = fb__ucounter_shown(r, i, s_per_call);
+        if (isfinite(v)) fb__json_knum(j, fb_result_counter_name(r, i), v);
+    }
+}
+
+/* The aggregate a (0 mean, 1 median, 2 stddev) of each user counter over
+ * the epochs the statistics use (a rate changes from epoch to epoch; any
+ * other counter is the same in each, its stddev 0). */
+static void fb__gb_ucounters_agg(fb__json *j, const fb_result *r, int a) {
+    double *v = malloc((r->epochs ? r->epochs : 1) * sizeof *v);
+    for (size_t i = 0; v && i < fb_result_counter_count(r); ++i) {
+        size_t n = 0;
+        for (size_t e = 0; e < r->epochs; ++e) {
+            if (r->epoch_flags && (r->epoch_flags[e] & FB__EPOCH_DROPPED)) continue;
+            double x = fb__ucounter_shown(r, i, r->values[FB_ELAPSED][e]);
+            if (isfinite(x)) v[n++] = x;
+        }
+        if (n < 2) continue;
+        double out[3];
+        fb__gb_spread(v, n, out);
+        fb__json_knum(j, fb_result_counter_name(r, i), out[a]);
+    }
+    free(v);
+}
+
 /* The rate field of a batched result ("bytes_per_second" or
  * "items_per_second"), or NULL when the batch is 1 and the unit not bytes. */
 static const char *fb__gb_rate_key(const fb_result *r) {
@@ -170,6 +204,7 @@ static void fb__gb_counted(fb__json *j, const fb_result *r, fb__gb_row *w) {
         snprintf(key, sizeof key, "valgrind_%s", fb_vg_measure_name((fb_vg_measure)m));
         if (isfinite(v)) fb__json_knum(j, key, v);
     }
+    fb__gb_ucounters(j, r, NAN); /* no time: the rates are left out */
     fb__json_end_obj(j);
 }
 
@@ -197,6 +232,7 @@ static int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row,
         fb__json_ku64(j, "iterations", r->total_iterations);
         fb__gb_times(j, &w, el->median * t_scale);
         fb__gb_rate(j, r, el->median);
+        fb__gb_ucounters(j, r, el->median);
         for (int m = 1; m < FB_MEASURE_COUNT; ++m)
             if ((r->has & FB__BIT(m)) && r->values[m])
                 fb__gb_counter(j, (fb_measure)m, r->summary[m].median / r->config.batch);
@@ -218,6 +254,7 @@ static int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row,
         fb__json_ku64(j, "iterations", r->iterations[e]);
         fb__gb_times(j, &w, r->values[FB_ELAPSED][e] * t_scale);
         fb__gb_rate(j, r, r->values[FB_ELAPSED][e]);
+        fb__gb_ucounters(j, r, r->values[FB_ELAPSED][e]);
         for (int m = 1; m < FB_MEASURE_COUNT; ++m)
             if ((r->has & FB__BIT(m)) && r->values[m])
                 fb__gb_counter(j, (fb_measure)m, r->values[m][e] / r->config.batch);
@@ -263,12 +300,13 @@ static int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row,
                 fb__gb_counter(j, (fb_measure)m, v);
             }
         }
+        fb__gb_ucounters_agg(j, r, a);
         fb__json_end_obj(j);
     }
     return FB_OK;
 }
 
-static void fb__gb_context(fb__json *j, const fb__sysinfo *si) {
+static void fb__gb_context(fb__json *j, const fb__sysinfo *si, const fb_bench *b) {
     fb__json_obj(j, "context", false);
     fb__json_kstr(j, "date", si->date);
     fb__json_kstr(j, "host_name", si->host_name);
@@ -285,6 +323,9 @@ static void fb__gb_context(fb__json *j, const fb__sysinfo *si) {
     /* GB's meaning: "release" when the library was built with NDEBUG */
     fb__json_kstr(j, "library_build_type", (si->library_build & 4) ? "release" : "debug");
     fb__json_kint(j, "json_schema_version", 1);
+    /* -context=key=value: beside GB's own keys (their names are refused) */
+    for (size_t i = 0; i < fb__context_count(b); ++i)
+        fb__json_kstr(j, fb__context_key(b, i), fb__context_value(b, i));
     fb__json_end_obj(j);
 }
 
@@ -302,7 +343,7 @@ int fb__write_gbench_json_rows_with(const fb_bench *b, FILE *f, const fb__sysinf
         fb__json_init(&j, f);
         j.digits = 15; /* derived values: no 14.999999999999998 */
         fb__json_obj(&j, NULL, false);
-        fb__gb_context(&j, si);
+        fb__gb_context(&j, si, b);
         fb__json_arr(&j, "benchmarks", false);
         size_t families = 0;
         for (size_t i = 0; i < n; ++i) {

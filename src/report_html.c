@@ -5,6 +5,8 @@
  * warnings), one strip/box chart and results table per title/unit group,
  * complexity charts and fits, the legend. */
 #include "report_html.h"
+#include "ucounter.h" /* user counters: a column each */
+#include "context.h"  /* -context: rows of the context table */
 #include "svg.h"
 
 #include "bench.h"
@@ -234,6 +236,9 @@ static void fb__html_header(FILE *f, const fb_bench *b, const fb__sysinfo *si) {
             snprintf(counters + strlen(counters), sizeof counters - strlen(counters), "%s%s",
                      counters[0] ? ", " : "on: ", fb_measure_name((fb_measure)m));
     fb__html_context_row(f, "counters", counters[0] ? counters : "off or unavailable");
+    /* -context=key=value (src/context.c); keys are plain ASCII */
+    for (size_t i = 0; i < fb__context_count(b); ++i)
+        fb__html_context_row(f, fb__context_key(b, i), fb__context_value(b, i));
     fputs("</table>\n", f);
 
     if (si->env && si->env->count) {
@@ -459,6 +464,15 @@ static void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t
         }
         fputs("</th>", f);
     }
+    /* user counters (src/ucounter.c): a column per label in the group */
+    fb__ucounter_cols ucols;
+    ucols.n = 0;
+    for (size_t k = 0; k < m; ++k) fb__ucounter_cols_add(&ucols, fb_result_at(b, idx[k]));
+    for (size_t u = 0; u < ucols.n; ++u) {
+        fputs("<th>", f);
+        fb__svg_text(f, ucols.label[u]);
+        fputs("</th>", f);
+    }
     fputs("<th class=\"name\">", f);
     fb__svg_text(f, r0->config.title);
     fputs("</th></tr></thead>\n<tbody>\n", f);
@@ -521,6 +535,13 @@ static void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t
                 fb__html_cell(f, r->total_s, 2, "");
                 break;
             }
+        }
+        for (size_t u = 0; u < ucols.n; ++u) {
+            double v = ok ? fb__ucounter_col_value(r, ucols.label[u]) : NAN;
+            if (isfinite(v))
+                fb__html_cell(f, v, 2, "");
+            else
+                fputs("<td>-</td>", f);
         }
         fputs("<td class=\"name\"><code>", f);
         fb__svg_text(f, r->name);

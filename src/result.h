@@ -40,6 +40,8 @@ struct fb_result {
     double total_s;
     /* counted under Callgrind (-valgrind; src/valgrind.h), else NULL */
     struct fb__vg_result *vg;
+    /* user counters (fb_counter, src/ucounter.h), NULL when none */
+    struct fb__ucounters *ucounters;
 };
 
 /* Why a run stopped recording epochs (struct fb_result's stopped_by). */

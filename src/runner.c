@@ -14,6 +14,9 @@
 #include "setup.h"
 #include "text.h"
 #include "valgrind.h" /* -valgrind */
+#include "misuse.h"   /* error rows made by a bad API argument */
+#include "context.h"  /* -context */
+#include "progress.h" /* the status line on a terminal */
 
 #include "change.h" /* -baseline, -threshold, -fail_on_slower (issue 13) */
 
@@ -52,6 +55,13 @@ typedef struct fb__opts {
     double min_epoch_time_s;           /* --benchmark_min_time=<t>[s]; < 0: not given */
     double epoch_iterations;           /* --benchmark_min_time=<n>x; 0: not given */
     int valgrind;                      /* 0, 1 = -valgrind, 2 = -valgrind=cache */
+    /* -context=key=value (src/context.c; its pairs in every file),
+     * -output_bmf, and the notes on Google Benchmark flags that change
+     * nothing here (printed once the options are read, unless -quiet) */
+    fb__context context;
+    const char *out_bmf;
+    const char *gb_notes[16];
+    size_t n_gb_notes;
 } fb__opts;
 
 /* takes_value: FB__V_NONE, FB__V_REQUIRED, or FB__V_BOOL (Google Benchmark's
@@ -96,6 +106,10 @@ static const fb__opt_spec fb__opt_specs[] = {
      "Google Benchmark JSON rows: median (one per benchmark, the default), repetitions (one per "
      "epoch + _mean/_median/_stddev) or aggregates (the three aggregates only)"},
     {"version", false, "", "print the femtobench version and exit"},
+    {"context", true, "<key>=<value>",
+     "record key=value (the commit, the branch, ...) in every output file; repeatable"},
+    {"output_bmf", true, "<file>",
+     "write all results in Bencher Metric Format JSON for bencher.dev ('-' = stdout)"},
     /* Google Benchmark's names (README.md, "Google Benchmark's flags") */
     {"benchmark_filter", true, "<regex>",
      "as GB: run the benchmarks whose name contains a match of this POSIX extended regex; a "
@@ -119,6 +133,23 @@ static const fb__opt_spec fb__opt_specs[] = {
      "run each benchmark in a child process: a crash or exit() becomes an error row"},
     {"timeout", true, "<seconds>",
      "kill a benchmark that runs longer than this (an error row); implies -isolate"},
+    /* Google Benchmark flags that change nothing here: accepted with a note */
+    {"benchmark_context", true, "<k>=<v>,...", "as -context=<k>=<v> for each pair"},
+    {"benchmark_dry_run", FB__V_BOOL, "[=true]", "as -sanity_check"},
+    {"benchmark_color", FB__V_OPTIONAL, "[=<v>]", "accepted: the table has no colours"},
+    {"benchmark_counters_tabular", FB__V_OPTIONAL, "[=<v>]",
+     "accepted: counters are always columns"},
+    {"benchmark_display_aggregates_only", FB__V_OPTIONAL, "[=<v>]",
+     "accepted: the table shows one row per benchmark"},
+    {"benchmark_enable_random_interleaving", FB__V_OPTIONAL, "[=<v>]",
+     "accepted: -repetitions=<n> runs passes in random order"},
+    {"benchmark_min_warmup_time", FB__V_OPTIONAL, "[=<t>]",
+     "accepted: femtobench scales up before it measures"},
+    {"benchmark_time_unit", FB__V_OPTIONAL, "[=<unit>]",
+     "accepted: each row picks its unit (fb_set_time_unit)"},
+    {"benchmark_perf_counters", FB__V_OPTIONAL, "[=<list>]",
+     "accepted: the hardware counters are read when available"},
+    {"v", FB__V_OPTIONAL, "[=<n>]", "accepted: verbosity has no levels here"},
 };
 #define FB__N_OPTS (sizeof fb__opt_specs / sizeof fb__opt_specs[0])
 
@@ -238,6 +269,65 @@ static int fb__parse_gb_flag(const char *name, const char *val, fb__opts *o) {
     return 0;
 }
 
+/* -context=key=value: checked as fb_set_context checks it (src/context.c). */
+static int fb__parse_context(const char *opt, const char *val, fb__opts *o) {
+    const char *eq = strchr(val, '=');
+    if (!eq) return fb__runner_error("-%s=%s: expected key=value", opt, val);
+    char key[FB__CONTEXT_KEY_MAX + 2];
+    size_t klen = (size_t)(eq - val);
+    snprintf(key, sizeof key, "%.*s", (int)(klen < sizeof key - 1 ? klen : sizeof key - 1), val);
+    if (klen >= sizeof key - 1) key[sizeof key - 2] = 'x'; /* too long: refused below */
+    const char *why = fb__context_bad_in(&o->context, key, eq + 1);
+    if (why) return fb__runner_error("-%s=%s: %s", opt, val, why);
+    if (fb__context_add(&o->context, key, eq + 1) != FB_OK)
+        return fb__runner_error("-%s: out of memory", opt);
+    return 0;
+}
+
+/* The options added for dashboards and Google Benchmark users: -context,
+ * -output_bmf, --benchmark_context, --benchmark_dry_run and the GB flags
+ * that change nothing. -1: not one of these; else 0 or the exit status. */
+static int fb__parse_feature_flag(const char *name, const char *val, fb__opts *o) {
+    if (!strcmp(name, "context")) return fb__parse_context(name, val, o);
+    if (!strcmp(name, "output_bmf")) {
+        if (!*val) return fb__runner_error("-%s: empty file name", name);
+        o->out_bmf = val;
+        return 0;
+    }
+    if (!strcmp(name, "benchmark_context")) { /* GB: k1=v1,k2=v2 */
+        char pair[FB__CONTEXT_KEY_MAX + FB__CONTEXT_VALUE_MAX + 4];
+        for (const char *p = val;;) {
+            const char *comma = strchr(p, ',');
+            size_t len = comma ? (size_t)(comma - p) : strlen(p);
+            if (len >= sizeof pair)
+                return fb__runner_error("-%s: an entry is longer than %zu bytes", name,
+                                        sizeof pair - 1);
+            memcpy(pair, p, len);
+            pair[len] = '\0';
+            int rc = fb__parse_context(name, pair, o);
+            if (rc) return rc;
+            if (!comma) break;
+            p = comma + 1;
+        }
+        return 0;
+    }
+    if (!strcmp(name, "benchmark_dry_run")) {
+        bool on = false;
+        int rc = fb__parse_gb_bool(name, val, &on);
+        if (rc) return rc;
+        o->sanity = o->sanity || on;
+        return 0;
+    }
+    for (size_t k = 0; k < FB__N_OPTS; ++k) {
+        const fb__opt_spec *s = &fb__opt_specs[k];
+        if (strcmp(s->name, name) != 0 || strncmp(s->help, "accepted: ", 10) != 0) continue;
+        if (o->n_gb_notes < sizeof o->gb_notes / sizeof o->gb_notes[0])
+            o->gb_notes[o->n_gb_notes++] = s->name;
+        return 0;
+    }
+    return -1;
+}
+
 static int fb__parse_asymptote(const char *text, fb__opts *o) {
     size_t cap = 1;
     for (const char *p = text; *p; ++p) cap += *p == ',';
@@ -305,6 +395,10 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
         const char *val = eq ? eq + 1 : "";
         int gb = fb__parse_gb_flag(spec->name, val, o); /* issue 18 */
         if (gb >= 0) {
+            if (gb) return gb;
+            continue;
+        }
+        if ((gb = fb__parse_feature_flag(spec->name, val, o)) >= 0) {
             if (gb) return gb;
             continue;
         }
@@ -413,6 +507,7 @@ static void fb__runner_configure(fb_bench *b, const fb__opts *o) {
 typedef struct fb__collector {
     bool sanity;
     size_t failed;
+    size_t misused; /* error rows made by a bad API argument (src/misuse.h) */
 } fb__collector;
 
 static void fb__collector_sink(void *ctx, const fb_bench *b, const fb_result *r) {
@@ -420,6 +515,7 @@ static void fb__collector_sink(void *ctx, const fb_bench *b, const fb_result *r)
     (void)b;
     if (!fb_result_error(r)) return;
     ++c->failed;
+    if (fb__result_misuse(r)) ++c->misused;
     if (c->sanity) fprintf(stderr, "femtobench: %s: %s\n", fb_result_name(r), fb_result_error(r));
 }
 
@@ -516,6 +612,7 @@ static size_t fb__runner_jobs(const fb__opts *o, fb__outfile_job *jobs) {
     if (o->out_gbench) jobs[n++] = (fb__outfile_job){"output_gbench", o->out_gbench, gb, 0, 0};
     if (o->out_html) jobs[n++] = (fb__outfile_job){"output_html", o->out_html, fb_write_html, 0, 0};
     if (o->gb_stdout) jobs[n++] = (fb__outfile_job){"benchmark_format=json", "-", gb, 0, 0};
+    if (o->out_bmf) jobs[n++] = (fb__outfile_job){"output_bmf", o->out_bmf, fb_write_bmf, 0, 0};
     return n;
 }
 
@@ -545,6 +642,12 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__instance ***sel_ou
         printf("femtobench %s\n", fb_version());
         return -1;
     }
+    /* Google Benchmark flags that change nothing here: said, not refused */
+    for (size_t i = 0; i < o->n_gb_notes && !o->quiet; ++i)
+        for (size_t k = 0; k < FB__N_OPTS; ++k)
+            if (!strcmp(fb__opt_specs[k].name, o->gb_notes[i]))
+                fprintf(stderr, "femtobench: note: --%s %s\n", o->gb_notes[i],
+                        fb__opt_specs[k].help);
     /* the Google Benchmark JSON layout: -gbench_rows, else GB's flags */
     if (o->gb_rows < 0)
         o->gb_rows = o->gb_aggregates_only == 1                    ? FB_GBENCH_AGGREGATES
@@ -650,6 +753,7 @@ int fb_main(int argc, char **argv) {
     if (rc) {
         fb__instances_free(sel);
         free(o.asymptote);
+        fb__context_clear(&o.context);
         fb__baseline_free(&o.base);
         return rc < 0 ? 0 : rc;
     }
@@ -657,12 +761,14 @@ int fb_main(int argc, char **argv) {
         for (size_t i = 0; sel[i]; ++i) printf("%s\n", sel[i]->name);
         fb__instances_free(sel);
         free(o.asymptote);
+        fb__context_clear(&o.context);
         fb__baseline_free(&o.base);
         return 0;
     }
     if (o.valgrind) { /* the same options again, in a child under Callgrind */
         free(sel);
         free(o.asymptote);
+        fb__context_clear(&o.context);
         return fb__vg_runner_exec(argc, argv, o.valgrind == 2);
     }
     if (o.quiet) fb__process_set_quiet(true);
@@ -674,10 +780,16 @@ int fb_main(int argc, char **argv) {
     memset(&table, 0, sizeof table);
     table.out = o.sanity ? NULL : to_stdout ? stderr : stdout;
     FILE *tout = to_stdout ? stderr : stdout;
-    fb__collector collector = {o.sanity, 0};
+    fb__collector collector = {o.sanity, 0, 0};
 
     fb_bench *suite = fb_bench_new();
     if (!suite) return fb__runner_error("out of memory");
+    /* -context: every file the suite writes records the pairs */
+    for (size_t i = 0; i < o.context.n; ++i)
+        if (fb_set_context(suite, o.context.key[i], o.context.value[i]) != FB_OK) {
+            fb_bench_free(suite);
+            return fb__runner_error("-context: out of memory");
+        }
     int status = 0;
     size_t ran = 0;
     bool interrupted = false;
@@ -691,6 +803,7 @@ int fb_main(int argc, char **argv) {
         fb_bench_free(suite);
         free(sel);
         free(o.asymptote);
+        fb__context_clear(&o.context);
         return fb__runner_error("out of memory");
     }
     /* issue 15 with issue 19: where each instance's results start and end
@@ -702,14 +815,22 @@ int fb_main(int argc, char **argv) {
         fb_bench_free(suite);
         free(sel);
         free(o.asymptote);
+        fb__context_clear(&o.context);
         return fb__runner_error("out of memory");
     }
     size_t *res_hi = res_lo + n_sel + 1, *ran_in = res_hi + n_sel + 1;
+    /* the status line on a terminal (src/progress.c), erased before rows */
+    fb__progress prog;
+    fb__progress_init(&prog, stderr, n_sel * passes,
+                      !o.quiet && !o.sanity && isatty(2) && !fb__process_endless());
+    table.before_row = fb__progress_clear;
+    table.before_row_ctx = &prog;
     for (size_t k = 0; k < n_sel; ++k) ran_in[k] = SIZE_MAX;
     for (size_t step = 0; step < n_sel * passes && !interrupted; ++step) {
         unsigned pass = (unsigned)(step / n_sel);
         if (step % n_sel == 0) fb__passes_order(order, n_sel, pass, passes);
         size_t i = order[step % n_sel];
+        fb__progress_step(&prog, step, sel[i]->name);
         fb_bench *b = fb_bench_new();
         if (!b || fb__bench_add_sink(b, fb__collector_sink, &collector) != FB_OK ||
             fb__bench_add_comparison_sink(b, fb__collector_cmp_sink, &collector) != FB_OK) {
@@ -722,7 +843,7 @@ int fb_main(int argc, char **argv) {
         b->cfg.pass = pass;
         b->name = fb__strdup(sel[i]->name); /* FB_RUN(b, NULL) runs under it */
         /* issue 15: the instance's argument (fb_arg), and where its family starts */
-        if (sel[i]->has_arg) fb__bench_set_arg(b, sel[i]->arg);
+        if (sel[i]->has_arg) fb__bench_set_args(b, sel[i]->args, sel[i]->n_args);
         res_lo[i] = suite->n_results;
         fb__runner_job job = {&o, sel[i], false};
         if (o.isolate && !fb__process_endless()) { /* issue 17: crash isolation */
@@ -742,6 +863,7 @@ int fb_main(int argc, char **argv) {
         } else {
             fb__runner_body(b, &job);
         }
+        fb__progress_clear(&prog); /* before anything else is printed */
         if (job.unreported) ++collector.failed;
         interrupted = b->interrupted;
         ++ran;
@@ -794,6 +916,8 @@ int fb_main(int argc, char **argv) {
             free((void *)fam);
         }
     }
+    fb__progress_clear(&prog);
+    table.before_row = NULL;
     free(order);
     free(res_lo);
     if (passes > 1 && !interrupted && !o.sanity && !status) {
@@ -805,7 +929,7 @@ int fb_main(int argc, char **argv) {
     }
     if (interrupted) {
         fprintf(stderr, "femtobench: interrupted%s\n",
-                o.out_csv || o.out_json || o.out_gbench || o.out_html || o.gb_stdout
+                o.out_csv || o.out_json || o.out_gbench || o.out_html || o.gb_stdout || o.out_bmf
                     ? "; no output file written"
                     : "");
         status = 130;
@@ -829,11 +953,16 @@ int fb_main(int argc, char **argv) {
         }
         int werr = fb__runner_write(jobs, n_jobs, suite); /* all together (issue 17) */
         status = werr || cerr ? 1 : collector.failed ? 1 : 0;
+        if (collector.misused) /* bad input, given through the API (src/misuse.h) */
+            status = fb__runner_error("%zu benchmark run%s refused a bad argument to the API (see "
+                                      "the error rows)",
+                                      collector.misused, collector.misused == 1 ? "" : "s");
         if (!status && o.fail_on_slower && counts[FB__V_SLOWER]) status = 3;
     }
     fb_bench_free(suite);
     fb__instances_free(sel);
     free(o.asymptote);
+    fb__context_clear(&o.context);
     fb__baseline_free(&o.base);
     return status;
 }
