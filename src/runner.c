@@ -827,9 +827,22 @@ int fb_main(int argc, char **argv) {
                     : 0;
             if (cerr) fb__runner_error("out of memory");
         }
+        /* a baseline that shares no benchmark with the run compared nothing:
+         * said, and a -fail_on_slower gate fails on it */
+        bool none = false;
+        if (o.baseline && !o.sanity && !cerr) {
+            size_t total = 0;
+            for (int v = 0; v < FB__V_COUNT; ++v) total += counts[v];
+            none = counts[FB__V_NEW] + counts[FB__V_GONE] == total;
+            if (none)
+                fprintf(stderr,
+                        "femtobench: warning: no benchmark in common with the baseline: nothing "
+                        "was compared%s\n",
+                        o.fail_on_slower ? " (-fail_on_slower: exit status 3)" : "");
+        }
         int werr = fb__runner_write(jobs, n_jobs, suite); /* all together (issue 17) */
         status = werr || cerr ? 1 : collector.failed ? 1 : 0;
-        if (!status && o.fail_on_slower && counts[FB__V_SLOWER]) status = 3;
+        if (!status && o.fail_on_slower && (counts[FB__V_SLOWER] || none)) status = 3;
     }
     fb_bench_free(suite);
     fb__instances_free(sel);
