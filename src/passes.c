@@ -77,8 +77,9 @@ static int fb__ps_cmp_size(size_t a, size_t b) { return (a > b) - (a < b); }
 static int fb__ps_cmp_key(const fb_result *a, const fb_result *b) {
     int c = strcmp(a->config.title ? a->config.title : "", b->config.title ? b->config.title : "");
     if (!c) c = strcmp(a->name ? a->name : "", b->name ? b->name : "");
-    if (!c) c = (a->config.complexity_n > b->config.complexity_n) -
-                (a->config.complexity_n < b->config.complexity_n);
+    if (!c)
+        c = (a->config.complexity_n > b->config.complexity_n) -
+            (a->config.complexity_n < b->config.complexity_n);
     return c;
 }
 
