@@ -16,6 +16,7 @@
 #include "change.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -285,12 +286,24 @@ double fb__change_t_quantile(double alpha, unsigned df) {
 
 static double fb__change_log_s(double s) { return log(s > 1e-15 ? s : 1e-15); }
 
+unsigned fb__change_between_df(size_t m, size_t n, bool paired) {
+    if (paired) return m == n && n >= 2 && n - 1 <= UINT_MAX ? (unsigned)(n - 1) : 0;
+    return m && n && m + n >= 3 && m + n - 2 <= UINT_MAX ? (unsigned)(m + n - 2) : 0;
+}
+
 void fb__change_between(const double *old_s, size_t m, const double *now_s, size_t n, bool paired,
                         double alpha, double threshold_pct, fb__change *out) {
+    unsigned df = fb__change_between_df(m, n, paired);
+    fb__change_between_t(old_s, m, now_s, n, paired, df ? fb__change_t_quantile(alpha, df) : NAN,
+                         threshold_pct, out);
+}
+
+void fb__change_between_t(const double *old_s, size_t m, const double *now_s, size_t n, bool paired,
+                          double t_crit, double threshold_pct, fb__change *out) {
     out->shift = out->mw_lo = out->mw_hi = out->lo = out->hi = NAN;
     out->change_pct = out->lo_pct = out->hi_pct = NAN;
     out->verdict = FB__V_UNSURE;
-    if (paired ? (m != n || n < 2) : (m == 0 || n == 0 || m + n < 3)) return;
+    if (!fb__change_between_df(m, n, paired) || isnan(t_crit)) return;
     double half;
     if (paired) {
         /* the per-pair log ratios: their mean, and a t interval with n - 1
@@ -304,7 +317,7 @@ void fb__change_between(const double *old_s, size_t m, const double *now_s, size
             ss += d * d;
         }
         double sd = sqrt(ss / (double)(n - 1));
-        half = fb__change_t_quantile(alpha, (unsigned)(n - 1)) * sd / sqrt((double)n);
+        half = t_crit * sd / sqrt((double)n);
         out->shift = mean;
     } else {
         /* two samples of per-process log medians: the difference of their
@@ -319,9 +332,8 @@ void fb__change_between(const double *old_s, size_t m, const double *now_s, size
             ss += (fb__change_log_s(old_s[i]) - mo) * (fb__change_log_s(old_s[i]) - mo);
         for (size_t i = 0; i < n; ++i)
             ss += (fb__change_log_s(now_s[i]) - mn) * (fb__change_log_s(now_s[i]) - mn);
-        unsigned df = (unsigned)(m + n - 2);
-        double sd = sqrt(ss / (double)df);
-        half = fb__change_t_quantile(alpha, df) * sd * sqrt(1 / (double)m + 1 / (double)n);
+        double sd = sqrt(ss / (double)(m + n - 2));
+        half = t_crit * sd * sqrt(1 / (double)m + 1 / (double)n);
         out->shift = mn - mo;
     }
     out->mw_lo = out->lo = out->shift - half;

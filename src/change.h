@@ -74,6 +74,14 @@ FB__PRIVATE void fb__change_between(const double *old_s, size_t m, const double 
                                     bool paired, double alpha, double threshold_pct,
                                     fb__change *out);
 
+/* The same with the critical value given (t_crit for the degrees of
+ * freedom fb__change_between_df returns, 0 when no interval exists): a
+ * table computes it once per df, not once per row. */
+FB__PRIVATE unsigned fb__change_between_df(size_t m, size_t n, bool paired);
+FB__PRIVATE void fb__change_between_t(const double *old_s, size_t m, const double *now_s, size_t n,
+                                      bool paired, double t_crit, double threshold_pct,
+                                      fb__change *out);
+
 /* One process a side: fb__change_compare over the epochs, its interval then
  * widened by FB__CHANGE_PROCESS_FLOOR_PCT on both sides (the spread between
  * processes is unknown), and the verdict taken on that. */

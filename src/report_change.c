@@ -246,8 +246,23 @@ static int fb__rc_values(const fb__rc_row *w, bool paired, double **vo, size_t *
     return FB_OK;
 }
 
+/* The critical t values of a table, one per degrees of freedom, computed
+ * when first needed (every row of a table has the same alpha). */
+typedef struct fb__rc_tcache {
+    double alpha;
+    double *t; /* [max_df + 1], NAN until computed */
+    size_t max_df;
+} fb__rc_tcache;
+
+static double fb__rc_t(fb__rc_tcache *c, unsigned df) {
+    if (df == 0) return NAN;
+    if (df > c->max_df || !c->t) return fb__change_t_quantile(c->alpha, df);
+    if (isnan(c->t[df])) c->t[df] = fb__change_t_quantile(c->alpha, df);
+    return c->t[df];
+}
+
 /* One row of the table; also kept in view (may be NULL) for other writers. */
-static int fb__rc_print_row(FILE *f, const fb__rc_row *w, bool paired, double alpha,
+static int fb__rc_print_row(FILE *f, const fb__rc_row *w, bool paired, fb__rc_tcache *tc,
                             double threshold_pct, size_t counts[FB__V_COUNT],
                             fb__change_view *view) {
     char tb[96], tn[96], ch[32], ci[80];
@@ -284,7 +299,10 @@ static int fb__rc_print_row(FILE *f, const fb__rc_row *w, bool paired, double al
         double *vo = NULL, *vn = NULL;
         size_t m, n;
         rc = fb__rc_values(w, paired, &vo, &m, &vn, &n);
-        if (rc == FB_OK) fb__change_between(vo, m, vn, n, paired, alpha, threshold_pct, &c);
+        if (rc == FB_OK)
+            fb__change_between_t(vo, m, vn, n, paired,
+                                 fb__rc_t(tc, fb__change_between_df(m, n, paired)), threshold_pct,
+                                 &c);
         free(vo);
         free(vn);
     }
@@ -391,7 +409,10 @@ static int fb__rc_table(FILE *f, const fb__baseline *base, const fb__baseline *n
         n_between += rows[i].kind == FB__RC_BETWEEN;
         n_one += rows[i].kind == FB__RC_ONE;
     }
-    double alpha = FB__CHANGE_ALPHA / (double)(n_between ? n_between : 1);
+    fb__rc_tcache tc = {FB__CHANGE_ALPHA / (double)(n_between ? n_between : 1), NULL,
+                        base->n + now->n};
+    tc.t = malloc((tc.max_df + 1) * sizeof *tc.t);
+    for (size_t k = 0; tc.t && k <= tc.max_df; ++k) tc.t[k] = NAN;
 
     const fb__bl_context *a = &base->ctx, *b = &now->ctx;
     fb__rc_warn(f, "CPU model", a->cpu_model, b->cpu_model);
@@ -406,7 +427,8 @@ static int fb__rc_table(FILE *f, const fb__baseline *base, const fb__baseline *n
     fprintf(f, "|%s:|%s:|%s:|%s:|:%s|:----------\n", "-------------------", "-------------------",
             "---------", "-------------------", "--------");
     for (size_t i = 0; i < n_rows && rc == FB_OK; ++i)
-        rc = fb__rc_print_row(f, &rows[i], paired, alpha, threshold_pct, counts, view);
+        rc = fb__rc_print_row(f, &rows[i], paired, &tc, threshold_pct, counts, view);
+    free(tc.t);
 
     size_t total = 0;
     for (int v = 0; v < FB__V_COUNT; ++v) total += counts[v];

@@ -38,7 +38,8 @@ CSV_HEADER = ["title", "name", "arg", "unit", "batch", "complexityN", "epochs", 
               "branchinstructions_per_unit", "branchmisses_per_unit", "pagefaults_per_unit",
               "contextswitches_per_unit", "valgrind_instructions_per_unit",
               "valgrind_l1_misses_per_unit", "valgrind_ll_misses_per_unit",
-              "valgrind_branches_per_unit", "valgrind_branch_misses_per_unit", "total_s", "error", "relative", "ci_low", "ci_high"]
+              "valgrind_branches_per_unit", "valgrind_branch_misses_per_unit", "total_s", "error", "relative", "ci_low", "ci_high",
+              "passes", "passes_median_ns_per_unit", "between_passes_pct"]
 NUMERIC = [k for k in CSV_HEADER[4:] if k != "error"]
 failures = []
 
