@@ -82,8 +82,8 @@ static const fb__opt_spec fb__opt_specs[] = {
     {"output_json", true, "<file>", "write all results as femtobench JSON ('-' = stdout)"},
     {"output_gbench", true, "<file>", "write all results as Google Benchmark JSON ('-' = stdout)"},
     {"repetitions", true, "<n>",
-     "run the selected suite n times (default 1), each pass in a fresh random order; per "
-     "benchmark the median over passes and the spread between them"},
+     "run the selected suite n times (default 1), each pass in a fresh process and a fresh "
+     "random order; per benchmark the median over passes and the spread between them"},
     {"output_html", true, "<file>",
      "write a self-contained HTML report with charts ('-' = stdout)"},
     {"quiet", false, "",
@@ -92,7 +92,8 @@ static const fb__opt_spec fb__opt_specs[] = {
      "compare with a femtobench JSON written earlier by -output_json: print a change table"},
     {"threshold", true, "<pct>",
      "with -baseline: changes within this % are 'same' (default: 10; docs/baselines.md)"},
-    {"fail_on_slower", false, "", "with -baseline: exit status 3 when a benchmark is slower"},
+    {"fail_on_slower", false, "",
+     "with -baseline: exit status 3 when a benchmark is slower, or none is in common"},
     {"gbench_rows", true, "<layout>",
      "Google Benchmark JSON rows: median (one per benchmark, the default), repetitions (one per "
      "epoch + _mean/_median/_stddev) or aggregates (the three aggregates only)"},
