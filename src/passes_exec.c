@@ -122,13 +122,15 @@ int fb__passes_exec(int argc, char **argv, unsigned passes, fb_bench *suite,
                     fb__passes_make_fn make, void *ctx, FILE *tout, bool *interrupted, char *why,
                     size_t len) {
     *interrupted = false;
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) {
-        snprintf(why, len, "-repetitions: cannot find this program (/proc/self/exe)");
+    /* /proc/self/exe, not the path it names: the kernel resolves it to this
+     * program's own file even when a rebuild has replaced or deleted the
+     * file at that path since it started */
+    const char *exe = "/proc/self/exe";
+    if (access(exe, X_OK) != 0) {
+        snprintf(why, len, "-repetitions: cannot run this program again (%s): %s", exe,
+                 strerror(errno));
         return FB_EIO;
     }
-    exe[n] = '\0';
     /* as system(3): a Ctrl-C ends the pass process, which says so in its
      * end record; this one then stops */
     struct sigaction ign, old_int, old_quit;
