@@ -46,5 +46,6 @@
 #include "cli_check.h"
 #include "filter.h"
 #include "isolate.h"
+#include "passes_exec.h"
 
 #endif

@@ -22,6 +22,7 @@
 #include "disturb.h"
 #include "json.h"
 #include "numfmt.h"
+#include "passes.h" /* -repetitions: passes are repetitions of one name */
 #include "process.h"
 #include "registry.h" /* issue 15: a family's instances are one GB family */
 #include "result.h"
@@ -54,12 +55,12 @@ static void fb__gb_unit(const fb_result *r, const char **label, double *seconds)
     *seconds = 1e-9;
 }
 
-/* "name", "name/N" with a complexity N; a repeated run name gets "#2",
- * "#3", ... so that every run is its own benchmark for the tools. An
- * instance of a family is named "fn/arg" already (GB's own convention):
- * "/N" is only added when N is not its argument. */
-static char *fb__gb_run_name(const fb_bench *b, size_t i, char **names) {
-    const fb_result *r = fb_result_at(b, i);
+/* "name", or "name/N" with a complexity N. An instance of a family is
+ * named "fn/arg" already (GB's own convention): "/N" is only added when N is
+ * not its argument. A name that two series share gets "#2", "#3", ... in
+ * the writer, so that each is its own benchmark for the tools; the passes
+ * of one series (-repetitions) share its name, as GB's repetitions do. */
+static char *fb__gb_run_name(const fb_result *r) {
     const char *name = r->name ? r->name : "";
     char n[64] = "";
     if (r->config.complexity_n > 0 &&
@@ -69,15 +70,8 @@ static char *fb__gb_run_name(const fb_bench *b, size_t i, char **names) {
     }
     size_t len = strlen(name) + strlen(n) + 32;
     char *s = malloc(len);
-    if (!s) return NULL;
-    snprintf(s, len, "%s%s", name, n);
-    size_t base = strlen(s);
-    for (unsigned k = 2;; ++k) {
-        bool dup = false;
-        for (size_t q = 0; q < i && !dup; ++q) dup = names[q] && strcmp(names[q], s) == 0;
-        if (!dup) return s;
-        snprintf(s + base, len - base, "#%u", k);
-    }
+    if (s) snprintf(s, len, "%s%s", name, n);
+    return s;
 }
 
 /* One GB family per name, the instances of a family ("fn/8", "fn/64")
@@ -306,6 +300,181 @@ static int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row,
     return FB_OK;
 }
 
+/* Values over passes: the pass medians of the series' timed results. */
+typedef struct fb__gb_pass_vals {
+    const fb_result **r; /* timed results, in pass order */
+    size_t n;
+} fb__gb_pass_vals;
+
+/* mean, median, stddev over the passes of value(r) */
+static void fb__gb_over(const fb__gb_pass_vals *pv, double *scratch, int m, double scale,
+                        double out[3]) {
+    for (size_t k = 0; k < pv->n; ++k) scratch[k] = pv->r[k]->summary[m].median * scale;
+    fb__gb_spread(scratch, pv->n, out);
+}
+
+/* One series run in several passes (-repetitions): the passes are GB's
+ * repetitions of one name. Median layout: one row, the median over the
+ * passes of each pass's median; repetitions layout: a row per pass (its
+ * median), then _mean, _median and _stddev over the passes; aggregates
+ * layout: those three only. A failed pass is an error row of its own.
+ * FB_OK or FB_ENOMEM. */
+static int fb__gb_passes(fb__json *j, const fb_bench *b, const fb__pass_series *ps, size_t s,
+                         const fb__gb_row *row, int rows) {
+    size_t lo = ps->start[s], hi = ps->start[s + 1];
+    const fb_result *first = fb_result_at(b, ps->members[lo]);
+    fb__gb_row w = *row;
+    double tu_s;
+    fb__gb_unit(first, &w.unit, &tu_s);
+    if (first->vg && !first->error) { /* exact counts: the same in every pass */
+        fb__gb_counted(j, first, &w);
+        return FB_OK;
+    }
+    fb__gb_pass_vals pv = {malloc((hi - lo) * sizeof *pv.r), 0};
+    double *scratch = malloc((hi - lo) * sizeof *scratch);
+    if (!pv.r || !scratch) {
+        free(pv.r);
+        free(scratch);
+        return FB_ENOMEM;
+    }
+    for (size_t x = lo; x < hi; ++x) {
+        const fb_result *r = fb_result_at(b, ps->members[x]);
+        if (!r->error && (r->has & FB__BIT(FB_ELAPSED)) && r->values[FB_ELAPSED] && r->epochs)
+            pv.r[pv.n++] = r;
+    }
+    double t_scale = 1.0 / tu_s;
+    const char *rate_key = fb__gb_rate_key(first);
+    if (rows == FB_GBENCH_MEDIAN && pv.n > 0) {
+        w.repetitions = 1;
+        fb__gb_head(j, &w, "", false);
+        fb__json_ku64(j, "repetition_index", 0);
+        fb__json_ku64(j, "threads", 1);
+        uint64_t iters = 0;
+        for (size_t k = 0; k < pv.n; ++k) iters += pv.r[k]->total_iterations;
+        fb__json_ku64(j, "iterations", iters);
+        double agg[3];
+        fb__gb_over(&pv, scratch, FB_ELAPSED, 1.0, agg);
+        fb__gb_times(j, &w, agg[1] * t_scale);
+        fb__gb_rate(j, first, agg[1]);
+        fb__gb_ucounters(j, first, agg[1]);
+        for (int m = 1; m < FB_MEASURE_COUNT; ++m) {
+            bool all = true;
+            for (size_t k = 0; k < pv.n && all; ++k)
+                all = (pv.r[k]->has & FB__BIT(m)) && pv.r[k]->values[m];
+            if (!all) continue;
+            fb__gb_over(&pv, scratch, m, 1.0 / first->config.batch, agg);
+            fb__gb_counter(j, (fb_measure)m, agg[1]);
+        }
+        fb__json_end_obj(j);
+    }
+    w.repetitions = pv.n;
+    bool pass_rows = rows == FB_GBENCH_REPETITIONS || pv.n < 2;
+    for (size_t x = lo, index = 0; x < hi; ++x) {
+        const fb_result *r = fb_result_at(b, ps->members[x]);
+        bool timed =
+            !r->error && (r->has & FB__BIT(FB_ELAPSED)) && r->values[FB_ELAPSED] && r->epochs;
+        if (!timed) {
+            fb__gb_error_row(j, r, w);
+            continue;
+        }
+        if (!pass_rows || rows == FB_GBENCH_MEDIAN) continue;
+        fb__gb_head(j, &w, "", false);
+        fb__json_ku64(j, "repetition_index", index++);
+        fb__json_ku64(j, "threads", 1);
+        fb__json_ku64(j, "iterations", r->total_iterations);
+        fb__gb_times(j, &w, r->summary[FB_ELAPSED].median * t_scale);
+        fb__gb_rate(j, r, r->summary[FB_ELAPSED].median);
+        fb__gb_ucounters(j, r, r->summary[FB_ELAPSED].median);
+        for (int m = 1; m < FB_MEASURE_COUNT; ++m)
+            if ((r->has & FB__BIT(m)) && r->values[m])
+                fb__gb_counter(j, (fb_measure)m, r->summary[m].median / r->config.batch);
+        fb__json_end_obj(j);
+    }
+    if (rows != FB_GBENCH_MEDIAN && pv.n >= 2) {
+        static const char *const aggs[3] = {"mean", "median", "stddev"};
+        double t[3], rate[3] = {0, 0, 0};
+        fb__gb_over(&pv, scratch, FB_ELAPSED, t_scale, t);
+        if (rate_key) {
+            size_t k = 0;
+            for (size_t q = 0; q < pv.n; ++q)
+                if (pv.r[q]->summary[FB_ELAPSED].median > 0)
+                    scratch[k++] = first->config.batch / pv.r[q]->summary[FB_ELAPSED].median;
+            if (k >= 2)
+                fb__gb_spread(scratch, k, rate);
+            else
+                rate_key = NULL;
+        }
+        for (int a = 0; a < 3; ++a) {
+            char suffix[16];
+            snprintf(suffix, sizeof suffix, "_%s", aggs[a]);
+            fb__gb_head(j, &w, suffix, true);
+            fb__json_ku64(j, "threads", 1);
+            fb__json_kstr(j, "aggregate_name", aggs[a]);
+            fb__json_kstr(j, "aggregate_unit", "time");
+            fb__json_ku64(j, "iterations", pv.n);
+            fb__gb_times(j, &w, t[a]);
+            if (rate_key) fb__json_knum(j, rate_key, rate[a]);
+            for (int m = 1; m < FB_MEASURE_COUNT; ++m) {
+                bool all = true;
+                for (size_t k = 0; k < pv.n && all; ++k)
+                    all = (pv.r[k]->has & FB__BIT(m)) && pv.r[k]->values[m];
+                if (!all) continue;
+                double c[3];
+                fb__gb_over(&pv, scratch, m, 1.0 / first->config.batch, c);
+                fb__gb_counter(j, (fb_measure)m, c[a]);
+            }
+            fb__json_end_obj(j);
+        }
+    }
+    free(pv.r);
+    free(scratch);
+    return FB_OK;
+}
+
+/* The names of the series, "#k" for the k-th series of one name (sorted:
+ * O(S log S)). */
+typedef struct fb__gb_named {
+    char *name;
+    size_t s;
+} fb__gb_named;
+
+static int fb__gb_cmp_named(const void *pa, const void *pb) {
+    const fb__gb_named *a = pa, *b = pb;
+    int c = strcmp(a->name, b->name);
+    return c ? c : (a->s > b->s) - (a->s < b->s);
+}
+
+static int fb__gb_series_names(const fb_bench *b, const fb__pass_series *ps, char **names) {
+    fb__gb_named *v = malloc((ps->n ? ps->n : 1) * sizeof *v);
+    if (!v) return FB_ENOMEM;
+    for (size_t s = 0; s < ps->n; ++s) {
+        v[s].name = fb__gb_run_name(fb_result_at(b, ps->members[ps->start[s]]));
+        v[s].s = s;
+        if (!v[s].name) {
+            for (size_t k = 0; k < s; ++k) free(v[k].name);
+            free(v);
+            return FB_ENOMEM;
+        }
+    }
+    qsort(v, ps->n, sizeof *v, fb__gb_cmp_named);
+    int rc = FB_OK;
+    for (size_t i = 0, k = 1; i < ps->n; ++i) {
+        k = i > 0 && strcmp(v[i].name, v[i - 1].name) == 0 ? k + 1 : 1;
+        if (k == 1) {
+            names[v[i].s] = v[i].name;
+            continue;
+        }
+        size_t len = strlen(v[i].name) + 24;
+        char *n = malloc(len);
+        if (n) snprintf(n, len, "%s#%zu", v[i].name, k);
+        free(v[i].name);
+        names[v[i].s] = n;
+        if (!n) rc = FB_ENOMEM;
+    }
+    free(v);
+    return rc;
+}
+
 static void fb__gb_context(fb__json *j, const fb__sysinfo *si, const fb_bench *b) {
     fb__json_obj(j, "context", false);
     fb__json_kstr(j, "date", si->date);
@@ -331,12 +500,12 @@ static void fb__gb_context(fb__json *j, const fb__sysinfo *si, const fb_bench *b
 
 int fb__write_gbench_json_rows_with(const fb_bench *b, FILE *f, const fb__sysinfo *si, int rows) {
     if (!b || !f || !si || rows < FB_GBENCH_MEDIAN || rows > FB_GBENCH_AGGREGATES) return FB_EINVAL;
-    size_t n = fb_result_count(b);
+    fb__pass_series ps;
+    if (fb__passes_series(b, &ps) != FB_OK) return FB_ENOMEM;
+    size_t n = ps.n;
     char **names = calloc(n ? n : 1, sizeof *names);
     size_t *family = calloc(n ? n : 1, sizeof *family);
-    int rc = names && family ? FB_OK : FB_ENOMEM;
-    for (size_t i = 0; i < n && rc == FB_OK; ++i)
-        if (!(names[i] = fb__gb_run_name(b, i, names))) rc = FB_ENOMEM;
+    int rc = names && family ? fb__gb_series_names(b, &ps, names) : FB_ENOMEM;
 
     if (rc == FB_OK) {
         fb__json j;
@@ -348,12 +517,12 @@ int fb__write_gbench_json_rows_with(const fb_bench *b, FILE *f, const fb__sysinf
         size_t families = 0;
         for (size_t i = 0; i < n; ++i) {
             /* family: the distinct name, in order of first appearance;
-             * instance: the result's index among those with its name */
-            const fb_result *r = fb_result_at(b, i);
+             * instance: the series' index among those with its name */
+            const fb_result *r = fb_result_at(b, ps.members[ps.start[i]]);
             fb__gb_row row = {names[i], 0, 0, 0, "ns"};
             size_t first = i;
             for (size_t q = 0; q < i; ++q) {
-                if (!fb__gb_same_name(fb_result_at(b, q), r)) continue;
+                if (!fb__gb_same_name(fb_result_at(b, ps.members[ps.start[q]]), r)) continue;
                 if (first == i) first = q;
                 ++row.instance;
             }
@@ -363,7 +532,11 @@ int fb__write_gbench_json_rows_with(const fb_bench *b, FILE *f, const fb__sysinf
                 family[i] = family[first];
             }
             row.family = family[i];
-            if (rc == FB_OK) rc = fb__gb_result(&j, r, &row, rows);
+            if (rc != FB_OK) break;
+            if (ps.start[i + 1] - ps.start[i] == 1)
+                rc = fb__gb_result(&j, r, &row, rows);
+            else
+                rc = fb__gb_passes(&j, b, &ps, i, &row, rows);
         }
         /* each alternative of a comparison: rows named title/name, a family
          * of their own (src/compare.c) */
@@ -403,6 +576,7 @@ int fb__write_gbench_json_rows_with(const fb_bench *b, FILE *f, const fb__sysinf
     for (size_t i = 0; names && i < n; ++i) free(names[i]);
     free(names);
     free(family);
+    fb__passes_series_free(&ps);
     return rc;
 }
 

@@ -7,6 +7,7 @@
 #include "report_html.h"
 #include "ucounter.h" /* user counters: a column each */
 #include "context.h"  /* -context: rows of the context table */
+#include "passes.h"   /* -repetitions: the value over passes */
 #include "svg.h"
 
 #include "bench.h"
@@ -783,6 +784,37 @@ static void fb__html_baseline(FILE *f, const fb__change_view *v) {
     free(verdict);
 }
 
+/* With -repetitions: each benchmark's median over the passes (each pass a
+ * process) and the spread between them, as the runner's summary. */
+static int fb__html_passes(FILE *f, const fb_bench *b) {
+    fb__pass_series ps;
+    if (fb__passes_series(b, &ps) != FB_OK) return FB_ENOMEM;
+    if (ps.max_passes > 1) {
+        fprintf(f,
+                "<section class=\"passes\">\n<h2>Over %u passes</h2>\n<table>\n<tr>"
+                "<th>benchmark</th><th>median ns/unit</th><th>between passes</th>"
+                "<th>passes</th><th>min ns/unit</th><th>max ns/unit</th></tr>\n",
+                ps.max_passes);
+        for (size_t s = 0; s < ps.n; ++s) {
+            const fb_result *r = fb_result_at(b, ps.members[ps.start[s]]);
+            const fb__pass_summary *sum = &ps.sum[s];
+            if (sum->passes == 0) continue;
+            fputs("<tr><td><code>", f);
+            fb__svg_text(f, r->name);
+            fputs("</code></td>", f);
+            fb__html_cell(f, sum->median * 1e9, 2, "");
+            fb__html_cell(f, sum->err_pct, 1, "%");
+            fprintf(f, "<td>%zu</td>", sum->passes);
+            fb__html_cell(f, sum->min * 1e9, 2, "");
+            fb__html_cell(f, sum->max * 1e9, 2, "");
+            fputs("</tr>\n", f);
+        }
+        fputs("</table>\n</section>\n", f);
+    }
+    fb__passes_series_free(&ps);
+    return FB_OK;
+}
+
 int fb__write_html_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
     if (!b || !f || !si) return FB_EINVAL;
     size_t n = fb_result_count(b);
@@ -818,6 +850,7 @@ int fb__write_html_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
         fb__html_table(f, b, idx, m);
         fputs("</section>\n", f);
     }
+    if (rc == FB_OK) rc = fb__html_passes(f, b);
     /* paired comparisons: a forest plot each (ratio and interval, line at 1) */
     for (size_t c = 0; rc == FB_OK && c < fb_comparison_count(b); ++c)
         fb__html_comparison(f, fb_comparison_at(b, c));

@@ -8,6 +8,7 @@
 #include "context.h" /* -context: "custom" in "context" */
 #include "json.h"
 #include "ucounter.h" /* "user_counters" */
+#include "passes.h"   /* -repetitions: the value over passes */
 #include "process.h"
 #include "valgrind.h" /* counted results (-valgrind) */
 #include "registry.h" /* issue 15: fit groups of families */
@@ -321,6 +322,39 @@ static void fb__jr_comparisons(fb__json *j, const fb_bench *b) {
     fb__json_end_arr(j);
 }
 
+/* With -repetitions: each benchmark's value over the passes, one object per
+ * series (src/passes.c) in the order they first ran. Absent with one pass. */
+static int fb__jr_over_passes(fb__json *j, const fb_bench *b) {
+    fb__pass_series ps;
+    if (fb__passes_series(b, &ps) != FB_OK) return FB_ENOMEM;
+    if (ps.max_passes > 1) {
+        fb__json_arr(j, "over_passes", false);
+        for (size_t s = 0; s < ps.n; ++s) {
+            const fb_result *r = fb_result_at(b, ps.members[ps.start[s]]);
+            const fb__pass_summary *sum = &ps.sum[s];
+            double batch = r->config.batch;
+            fb__json_obj(j, NULL, true);
+            fb__json_kstr(j, "title", r->config.title);
+            fb__json_kstr(j, "name", r->name);
+            if (r->config.complexity_n > 0)
+                fb__json_knum(j, "complexityN", r->config.complexity_n);
+            else
+                fb__json_knull(j, "complexityN");
+            fb__json_ku64(j, "passes", ps.start[s + 1] - ps.start[s]);
+            fb__json_ku64(j, "passes_measured", sum->passes);
+            fb__json_knum(j, "median", sum->median * batch);
+            fb__json_knum(j, "between_pct", sum->err_pct);
+            fb__json_knum(j, "min", sum->min * batch);
+            fb__json_knum(j, "max", sum->max * batch);
+            fb__json_kbool(j, "two_modes", sum->two_modes);
+            fb__json_end_obj(j);
+        }
+        fb__json_end_arr(j);
+    }
+    fb__passes_series_free(&ps);
+    return FB_OK;
+}
+
 int fb__write_json_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
     if (!b || !f || !si) return FB_EINVAL;
     fb__json j;
@@ -333,10 +367,12 @@ int fb__write_json_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
     fb__json_arr(&j, "results", false);
     for (size_t i = 0; i < fb_result_count(b); ++i) fb__jr_result(&j, fb_result_at(b, i));
     fb__json_end_arr(&j);
+    int rc = fb__jr_over_passes(&j, b);
     fb__jr_complexity(&j, b);
     fb__jr_comparisons(&j, b);
     fb__json_end_obj(&j);
-    return fb__writer_finish(f);
+    int frc = fb__writer_finish(f);
+    return rc != FB_OK ? rc : frc;
 }
 
 int fb_write_json(const fb_bench *b, FILE *f) {

@@ -6,6 +6,7 @@
 #include "isolate.h"
 #include "outfile.h"
 #include "passes.h"
+#include "passes_exec.h"
 #include "process.h"
 #include "registry.h" /* issue 15: families expanded into instances */
 #include "report_passes.h"
@@ -91,8 +92,8 @@ static const fb__opt_spec fb__opt_specs[] = {
     {"output_json", true, "<file>", "write all results as femtobench JSON ('-' = stdout)"},
     {"output_gbench", true, "<file>", "write all results as Google Benchmark JSON ('-' = stdout)"},
     {"repetitions", true, "<n>",
-     "run the selected suite n times (default 1), each pass in a fresh random order; per "
-     "benchmark the median over passes and the spread between them"},
+     "run the selected suite n times (default 1), each pass in a fresh process and a fresh "
+     "random order; per benchmark the median over passes and the spread between them"},
     {"output_html", true, "<file>",
      "write a self-contained HTML report with charts ('-' = stdout)"},
     {"quiet", false, "",
@@ -101,7 +102,8 @@ static const fb__opt_spec fb__opt_specs[] = {
      "compare with a femtobench JSON written earlier by -output_json: print a change table"},
     {"threshold", true, "<pct>",
      "with -baseline: changes within this % are 'same' (default: 10; docs/baselines.md)"},
-    {"fail_on_slower", false, "", "with -baseline: exit status 3 when a benchmark is slower"},
+    {"fail_on_slower", false, "",
+     "with -baseline: exit status 3 when a benchmark is slower, or none is in common"},
     {"gbench_rows", true, "<layout>",
      "Google Benchmark JSON rows: median (one per benchmark, the default), repetitions (one per "
      "epoch + _mean/_median/_stddev) or aggregates (the three aggregates only)"},
@@ -534,6 +536,25 @@ static void fb__collector_cmp_sink(void *ctx, const fb_bench *b, const fb_compar
     }
 }
 
+/* A pass of -repetitions run in its own process: the bench its results
+ * are published to in this process. The pass process prints the table and
+ * names failures itself, so here only the collector counts them. */
+typedef struct fb__runner_pass_ctx {
+    fb__collector *collector;
+} fb__runner_pass_ctx;
+
+static fb_bench *fb__runner_pass_bench(void *ctx, unsigned pass) {
+    fb__runner_pass_ctx *pc = ctx;
+    (void)pass;
+    fb_bench *b = fb_bench_new();
+    if (b) b->n_sinks = 0; /* no live table of its own: the pass printed its rows */
+    if (b && fb__bench_add_sink(b, fb__collector_sink, pc->collector) != FB_OK) {
+        fb_bench_free(b);
+        return NULL;
+    }
+    return b;
+}
+
 /* The Google Benchmark JSON writer of each row layout (FB_GBENCH_*). */
 static int fb__runner_gb_median(const fb_bench *b, FILE *f) {
     return fb_write_gbench_json_rows(b, f, FB_GBENCH_MEDIAN);
@@ -826,9 +847,30 @@ int fb_main(int argc, char **argv) {
     table.before_row = fb__progress_clear;
     table.before_row_ctx = &prog;
     for (size_t k = 0; k < n_sel; ++k) ran_in[k] = SIZE_MAX;
-    for (size_t step = 0; step < n_sel * passes && !interrupted; ++step) {
-        unsigned pass = (unsigned)(step / n_sel);
-        if (step % n_sel == 0) fb__passes_order(order, n_sel, pass, passes);
+    /* -repetitions: each pass a fresh process (src/passes_exec.c), unless
+     * this process is one of them (it runs its one pass), under Valgrind
+     * (exact counts: passes add nothing, and a new process would not be
+     * counted) or in endless mode (in-process passes) */
+    unsigned my_pass = 0, all_passes = 0;
+    int pass_fd = fb__process_pass_child(&my_pass, &all_passes);
+    bool exec_passes = pass_fd < 0 && passes > 1 && !fb__process_endless() &&
+                       !fb__process_callgrind()->on && !o.sanity;
+    unsigned first_pass = pass_fd >= 0 ? my_pass : 0;
+    unsigned order_passes = pass_fd >= 0 ? all_passes : passes;
+    unsigned run_passes = pass_fd >= 0 ? 1 : exec_passes ? 0 : passes;
+    if (exec_passes) {
+        fb__runner_pass_ctx pc = {&collector};
+        char pwhy[512];
+        if (fb__passes_exec(argc, argv, passes, suite, fb__runner_pass_bench, &pc, tout,
+                            &interrupted, pwhy, sizeof pwhy) != FB_OK) {
+            fb__runner_error("%s", pwhy);
+            status = 1;
+        }
+        ran = n_sel * passes;
+    }
+    for (size_t step = 0; step < n_sel * run_passes && !interrupted; ++step) {
+        unsigned pass = first_pass + (unsigned)(step / n_sel);
+        if (step % n_sel == 0) fb__passes_order(order, n_sel, pass, order_passes);
         size_t i = order[step % n_sel];
         fb__progress_step(&prog, step, sel[i]->name);
         fb_bench *b = fb_bench_new();
@@ -839,6 +881,12 @@ int fb_main(int argc, char **argv) {
             break;
         }
         fb__bench_share_table(b, &table);
+        /* one pass of a parent's -repetitions: every result goes back to it */
+        if (pass_fd >= 0 && fb__bench_add_sink(b, fb__passes_exec_sink, &pass_fd) != FB_OK) {
+            fb_bench_free(b);
+            status = fb__runner_error("out of memory");
+            break;
+        }
         fb__runner_configure(b, &o);
         b->cfg.pass = pass;
         b->name = fb__strdup(sel[i]->name); /* FB_RUN(b, NULL) runs under it */
@@ -920,6 +968,15 @@ int fb_main(int argc, char **argv) {
     table.before_row = NULL;
     free(order);
     free(res_lo);
+    if (pass_fd >= 0) { /* a pass process: the parent reports and writes the files */
+        if (!status || interrupted) fb__passes_exec_end(pass_fd, interrupted);
+        fb_bench_free(suite);
+        fb__instances_free(sel);
+        free(o.asymptote);
+        fb__context_clear(&o.context);
+        fb__baseline_free(&o.base);
+        return interrupted ? 130 : status ? status : collector.failed ? 1 : 0;
+    }
     if (passes > 1 && !interrupted && !o.sanity && !status) {
         fprintf(tout,
                 "\nOver %u passes (median of the passes' medians; between passes: half the "
@@ -951,13 +1008,26 @@ int fb_main(int argc, char **argv) {
                     : 0;
             if (cerr) fb__runner_error("out of memory");
         }
+        /* a baseline that shares no benchmark with the run compared nothing:
+         * said, and a -fail_on_slower gate fails on it */
+        bool none = false;
+        if (o.baseline && !o.sanity && !cerr) {
+            size_t total = 0;
+            for (int v = 0; v < FB__V_COUNT; ++v) total += counts[v];
+            none = counts[FB__V_NEW] + counts[FB__V_GONE] == total;
+            if (none)
+                fprintf(stderr,
+                        "femtobench: warning: no benchmark in common with the baseline: nothing "
+                        "was compared%s\n",
+                        o.fail_on_slower ? " (-fail_on_slower: exit status 3)" : "");
+        }
         int werr = fb__runner_write(jobs, n_jobs, suite); /* all together (issue 17) */
         status = werr || cerr ? 1 : collector.failed ? 1 : 0;
         if (collector.misused) /* bad input, given through the API (src/misuse.h) */
             status = fb__runner_error("%zu benchmark run%s refused a bad argument to the API (see "
                                       "the error rows)",
                                       collector.misused, collector.misused == 1 ? "" : "s");
-        if (!status && o.fail_on_slower && counts[FB__V_SLOWER]) status = 3;
+        if (!status && o.fail_on_slower && (counts[FB__V_SLOWER] || none)) status = 3;
     }
     fb_bench_free(suite);
     fb__instances_free(sel);

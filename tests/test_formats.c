@@ -372,16 +372,16 @@ static void test_golden(void) {
     CHECK(strstr(csv, "nan") == NULL && strstr(csv, "inf") == NULL);
     /* nonfinite row: instructions empty, cpucycles median 2 */
     CHECK(
-        strstr(
-            csv,
-            "odd,nonfinite,,op,1,,3,3,1000000,1000000,1000000,1000000,0,,2,,,,,,,,,,0.003,,,,\n") !=
-        NULL);
+        strstr(csv,
+               "odd,nonfinite,,op,1,,3,3,1000000,1000000,1000000,1000000,0,,2,,,,,,,,,,0.003,,,,,1,"
+               "1000000,\n") != NULL);
     /* the error row: text cells filled, measured cells empty */
-    CHECK(strstr(csv, "errors,broken,,op,1,,,,,,,,,,,,,,,,,,,,,the op was optimized away,,,\n") !=
-          NULL);
+    CHECK(
+        strstr(csv, "errors,broken,,op,1,,,,,,,,,,,,,,,,,,,,,the op was optimized away,,,,1,,\n") !=
+        NULL);
     /* counted under Callgrind: no time, the exact count per unit (1 per
      * iteration), two epochs of 64 + 128 iterations; in GB a counter */
-    CHECK(strstr(csv, "counted,add,,op,1,,2,192,,,,,,,,,,,,1,,,,,0,,,,\n") != NULL);
+    CHECK(strstr(csv, "counted,add,,op,1,,2,192,,,,,,,,,,,,1,,,,,0,,,,,1,,\n") != NULL);
     CHECK(strstr(gb, "\"valgrind_instructions\": 0.03125") != NULL);
     CHECK(strstr(json, "\"per_iteration\": {\"instructions\": 1}") != NULL);
     /* GB: the complexity series become sort/100, sort/200, sort/400 */
@@ -398,7 +398,8 @@ static void test_golden(void) {
     CHECK(strstr(json, "\"complexity\": [") != NULL && strstr(json, "\"model\": \"O(n)\"") != NULL);
     /* the comparison: CSV rows with relative and interval, a JSON entry with
      * per-round log ratios, GB rows named title/name */
-    CHECK(strstr(csv, ",relative,ci_low,ci_high\n") != NULL);
+    CHECK(strstr(csv, ",relative,ci_low,ci_high,passes,passes_median_ns_per_unit,"
+                      "between_passes_pct\n") != NULL);
     CHECK(strstr(csv, "\ncmp,slow,,op,1,,6,") != NULL);
     CHECK(strstr(csv, "\ncmp,fast,,op,1,,6,") != NULL);
     CHECK(strstr(json, "\"comparisons\": [") != NULL && strstr(json, "\"log_ratios\": [") != NULL);
