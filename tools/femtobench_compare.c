@@ -111,6 +111,9 @@ int main(int argc, char **argv) {
     if (o.output_md && strcmp(o.output_md, "-") != 0 &&
         fb__outfile_check(o.output_md, why, sizeof why) != FB_OK)
         return fbc_error("-output_md=%s: %s", o.output_md, why);
+    for (int i = 0; i < 2 && o.output_md; ++i) /* never one of the files it reads */
+        if (fb__outfile_not_input(o.output_md, o.files[i], why, sizeof why) != FB_OK)
+            return fbc_error("-output_md=%s: %s", o.output_md, why);
     fb__baseline b[2];
     memset(b, 0, sizeof b);
     for (int i = 0; i < 2; ++i)

@@ -1,0 +1,144 @@
+"""The second hostile round (docs/reliability.md, "Second round"): the
+runner tried as a hostile user would, with tests/suite_hostile_more.c (each
+misbehaving benchmark active only when HOSTILE names it)."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+BUILD = os.environ.get("FB_BUILD_DIR", "build")
+SUITE = os.path.abspath(os.path.join(BUILD, "tests", "suite_hostile_more"))
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what, file=sys.stderr)
+
+
+def run(*args, hostile="", env=None, timeout=60, cwd=None, prog=SUITE):
+    e = dict(os.environ)
+    for k in ("FEMTOBENCH_CONFIG", "FEMTOBENCH_ENDLESS", "LC_ALL", "LANG", "LC_NUMERIC"):
+        e.pop(k, None)
+    e["FEMTOBENCH_SUPPRESS_WARNINGS"] = "1"
+    e["HOSTILE"] = hostile
+    e.update(env or {})
+    p = subprocess.run([prog, *args], capture_output=True, text=True, env=e, timeout=timeout,
+                       cwd=cwd, errors="replace")
+    return p.returncode, p.stdout, p.stderr
+
+
+def bad(args, *must_contain, env=None, hostile=""):
+    """Bad input: status 2, nothing on stdout, one line on stderr."""
+    rc, out, err = run(*args, env=env, hostile=hostile)
+    what = " ".join(a[:80] for a in args)
+    lines = err.strip().splitlines()
+    check(rc == 2, f"{what}: exit status {rc}, want 2")
+    check(out == "", f"{what}: something ran: {out[:200]!r}")
+    check(len(lines) == 1 and lines[0].startswith("femtobench: error: "),
+          f"{what}: want one error line, got {lines[:5]!r}")
+    for s in must_contain:
+        check(s in err, f"{what}: stderr lacks {s!r}: {err[:300]!r}")
+
+
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie is not alive: its parent (the runner) is gone, init reaps it
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ")[-1][0] != "Z"
+    except OSError:
+        return False
+
+
+# ------------------------------------- -isolate, -timeout and grandchildren
+# A grandchild holding the result pipe (it sleeps 30 s) neither stalls the
+# suite nor turns the finished benchmark into a "timed out" row; it is ended
+# with its parent's process group.
+with tempfile.TemporaryDirectory() as d:
+    for extra in (["-isolate"], ["-timeout=20"]):
+        pidfile = os.path.join(d, "gc.pid")
+        t0 = time.monotonic()
+        try:
+            rc, out, err = run(*extra, hostile="Grandchild", env={"GC_PIDFILE": pidfile},
+                               timeout=25)
+        except subprocess.TimeoutExpired:
+            rc, out, err = -1, "", "stalled"
+        took = time.monotonic() - t0
+        check(rc == 0 and "`Grandchild`" in out and "timed out" not in out and took < 20,
+              f"{extra} grandchild: exit {rc} after {took:.1f} s: {out[-300:]} {err[-300:]}")
+        pid = int(open(pidfile).read()) if os.path.exists(pidfile) else 0
+        time.sleep(0.2)
+        check(pid > 0 and not alive(pid), f"{extra}: the grandchild {pid} survived")
+        if pid > 0 and alive(pid):
+            os.kill(pid, 9)
+
+# -timeout holds after the child closes its descriptors (it then hangs)
+try:
+    rc, out, err = run("-timeout=1", hostile="CloseFds", env={"CLOSE_HANG": "1"}, timeout=30)
+except subprocess.TimeoutExpired:
+    rc, out, err = -1, "", "the deadline was not kept"
+check(rc == 1 and "timed out: still running after 1 s" in out,
+      f"-timeout after closing descriptors: exit {rc}: {out[-300:]} {err[-200:]}")
+# ... and a child that measures with its pipe closed says so, with no status number
+rc, out, err = run("-isolate", hostile="CloseFds")
+check(rc == 1 and "result pipe was closed" in out and "121" not in out,
+      f"-isolate, descriptors closed: exit {rc}: {out[-300:]}")
+
+# ------------------------------------------ outputs land where they were checked
+# A benchmark that calls chdir() moves no output: relative paths are pinned
+# before anything runs; nothing is written in the directory it moved to.
+with tempfile.TemporaryDirectory() as d:
+    elsewhere = os.path.join(d, "elsewhere")
+    os.mkdir(elsewhere)
+    for extra in ([], ["-isolate"]):
+        rc, out, err = run(*extra, "-output_json=r.json", "-output_csv=r.csv", hostile="Chdir",
+                           env={"CHDIR_TO": elsewhere}, cwd=d)
+        check(rc == 0 and os.path.exists(os.path.join(d, "r.json")) and
+              os.path.exists(os.path.join(d, "r.csv")) and not os.listdir(elsewhere),
+              f"chdir {extra}: exit {rc}, in place: {sorted(os.listdir(d))}, moved: "
+              f"{os.listdir(elsewhere)} {err[-300:]}")
+        check("wrote 'r.json'" in err, f"chdir {extra}: the path as given: {err[-300:]}")
+        for f in ("r.json", "r.csv"):
+            os.unlink(os.path.join(d, f))
+
+# An output that names an input is refused before anything runs.
+COMPARE = os.path.join(BUILD, "femtobench-compare")
+with tempfile.TemporaryDirectory() as d:
+    base = os.path.join(d, "base.json")
+    rc, out, err = run(f"-output_json={base}")
+    check(rc == 0, f"baseline run: {rc} {err}")
+    before = open(base).read()
+    link = os.path.join(d, "link.json")
+    os.symlink(base, link)
+    for out_opt in ("-output_json", "-output_csv", "-output_html"):
+        for spelled in (base, link, os.path.join(d, ".", "base.json")):
+            bad([f"-baseline={base}", f"{out_opt}={spelled}", "-fail_on_slower"],
+                "this run reads")
+    check(open(base).read() == before, "the baseline was not touched")
+    if os.path.exists(COMPARE):
+        for spelled in (base, link):
+            p = subprocess.run([COMPARE, base, base, f"-output_md={spelled}"],
+                               capture_output=True, text=True, timeout=60)
+            check(p.returncode == 2 and "this run reads" in p.stderr and p.stdout == "",
+                  f"femtobench-compare -output_md=<an input>: {p.returncode} {p.stderr}")
+        check(open(base).read() == before, "femtobench-compare left its input alone")
+        md = os.path.join(d, "change.md")
+        p = subprocess.run([COMPARE, base, base, f"-output_md={md}"], capture_output=True,
+                           text=True, timeout=60)
+        check(p.returncode == 0 and os.path.exists(md), f"a fresh -output_md: {p.stderr}")
+
+# The standard input is not an output (refused before the run, not after).
+for spelled in ("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"):
+    bad([f"-output_csv={spelled}"], "the standard input")
+
+if failures:
+    print(f"{len(failures)} check(s) failed", file=sys.stderr)
+    sys.exit(1)
+print("ok")
