@@ -36,6 +36,7 @@
  * first. */
 #include "isolate.h"
 
+#include "numfmt.h"
 #include "compare.h"
 #include "disturb.h" /* FB__EPOCH_* */
 #include "process.h"
@@ -661,8 +662,9 @@ int fb__isolate_run(fb_bench *b, const char *name, double timeout_s, fb__isolate
     char msg[200];
     msg[0] = '\0';
     if (timed_out) {
-        snprintf(msg, sizeof msg, "timed out: still running after %g s (-timeout), killed",
-                 timeout_s);
+        char t[32]; /* '.' whatever the locale */
+        fb__fmt_double(t, sizeof t, timeout_s, 6);
+        snprintf(msg, sizeof msg, "timed out: still running after %s s (-timeout), killed", t);
     } else if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
         const char *what = strsignal(sig);

@@ -3,6 +3,8 @@
  * ("Defaults"). */
 #include "settings.h"
 
+#include "numfmt.h"
+
 #include "text.h"
 
 #include <ctype.h>
@@ -75,16 +77,16 @@ void fb__config_free(fb__config *c) {
 }
 
 void fb__key_format(const fb__key_info *info, double v, char *buf, size_t len) {
-    if (!info->is_duration)
-        snprintf(buf, len, "%.0f", v);
-    else if (v == 0 || v >= 1)
-        snprintf(buf, len, "%gs", v);
-    else if (v >= 1e-3)
-        snprintf(buf, len, "%gms", v * 1e3);
-    else if (v >= 1e-6)
-        snprintf(buf, len, "%gus", v * 1e6);
-    else
-        snprintf(buf, len, "%gns", v * 1e9);
+    /* '.' whatever the locale (src/numfmt.c) */
+    char num[24]; /* %.6g: at most 13 bytes */
+    if (!info->is_duration) {
+        fb__fmt_fixed(buf, len, v, 0);
+        return;
+    }
+    const char *unit = v == 0 || v >= 1 ? "s" : v >= 1e-3 ? "ms" : v >= 1e-6 ? "us" : "ns";
+    double scale = v == 0 || v >= 1 ? 1 : v >= 1e-3 ? 1e3 : v >= 1e-6 ? 1e6 : 1e9;
+    fb__fmt_double(num, sizeof num, v * scale, 6);
+    snprintf(buf, len, "%s%s", num, unit);
 }
 
 /* ------------------------------------------------------ FEMTOBENCH_CONFIG */
