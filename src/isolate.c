@@ -299,8 +299,10 @@ size_t fb__isolate_decode(const unsigned char *buf, size_t len, fb_result **out)
     if (has_arg > 1 || has_vg > 1) rd.bad = true;
     if (!rd.bad && has_vg) {
         r->vg = malloc(sizeof *r->vg);
-        if (!r->vg) rd.bad = true;
-        else fb__iso_get(&rd, r->vg, sizeof *r->vg);
+        if (!r->vg)
+            rd.bad = true;
+        else
+            fb__iso_get(&rd, r->vg, sizeof *r->vg);
     }
     if (rd.bad || rd.p != rd.end) {
         fb__result_free(r);

@@ -461,7 +461,9 @@ void fb__jr_free(fb__jr_doc *d) {
 
 uint32_t fb__jr_get(const fb__jr_doc *d, uint32_t obj, const char *key) {
     if (obj >= d->n || d->v[obj].type != FB__JR_OBJ) return 0;
+    /* a repeated key: the last value wins, as in Python's json and jq */
+    uint32_t found = 0;
     for (uint32_t i = d->v[obj].first; i; i = d->v[i].next)
-        if (strcmp(d->s + d->v[i].key, key) == 0) return i;
-    return 0;
+        if (strcmp(d->s + d->v[i].key, key) == 0) found = i;
+    return found;
 }

@@ -248,8 +248,7 @@ int fb__outfile_check(const char *path, char *err, size_t len) {
             return fb__outfile_fail(err, len, FB_EINVAL,
                                     "the standard input (an output needs a file or stdout)");
         int fl = fcntl(fd, F_GETFL);
-        if (fl < 0)
-            return fb__outfile_fail(err, len, FB_EINVAL, "descriptor %d is not open", fd);
+        if (fl < 0) return fb__outfile_fail(err, len, FB_EINVAL, "descriptor %d is not open", fd);
         if ((fl & O_ACCMODE) == O_RDONLY)
             return fb__outfile_fail(err, len, FB_EINVAL, "descriptor %d is open for reading only",
                                     fd);

@@ -365,10 +365,11 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
                                         val);
             if (fb__cli_range(o->min_time_ms, 0, FB__CLI_MAX_MIN_TIME_MS, "ms", why, sizeof why))
                 return fb__runner_error("-min_time=%s: %s", val, why); /* issue 17 */
-        } else if (!strcmp(spec->name, "repetitions")) {               /* issue 19: src/passes.c */
-            char *end = NULL;
-            long n = strtol(val, &end, 10);
-            if (!*val || *end || n < 1 || n > 1000)
+        } else if (!strcmp(spec->name, "repetitions")) {               /* src/passes.c */
+            /* the grammar of every other number (no blank, no sign) */
+            double n;
+            if (!fb__parse_nonneg(val, &n) || n != floor(n) || n < 1 || n > 1000 ||
+                strpbrk(val, ".eE"))
                 return fb__runner_error("-repetitions=%s: not a whole number from 1 to 1000", val);
             o->repetitions = (unsigned)n;
         } else if (!strcmp(spec->name, "asymptote")) {

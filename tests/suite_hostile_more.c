@@ -38,7 +38,9 @@ FB_BENCHMARK(FailCmp) {
     int passes = 0;
     FB_COMPARE(b, "uneven") {
         FB_ALTERNATIVE("a") { add_op(&x); }
-        if (++passes == 1) FB_ALTERNATIVE("b") { add_op(&x); }
+        if (++passes == 1) FB_ALTERNATIVE("b") {
+                add_op(&x);
+            }
     }
 }
 

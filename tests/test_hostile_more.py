@@ -138,6 +138,41 @@ with tempfile.TemporaryDirectory() as d:
 for spelled in ("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"):
     bad([f"-output_csv={spelled}"], "the standard input")
 
+# ------------------------------------------------------------ small things
+# -repetitions: the grammar of the other numbers (no blank, no sign, no point)
+for v in (" 5", "+5", "5 ", "-5", "5.0", "1e1", "0x5", "", "0", "1001"):
+    bad([f"-repetitions={v}"], "-repetitions=")
+rc, out, err = run("-list", "-repetitions=05")
+check(rc == 0, f"-repetitions=05 is 5, as -timeout=05 is 5: {rc} {err}")
+
+# -baseline: a FIFO is refused at once (it would wait for a writer); a BOM
+# is named; a repeated key keeps its last value (as Python's json and jq)
+with tempfile.TemporaryDirectory() as d:
+    fifo = os.path.join(d, "fifo.json")
+    os.mkfifo(fifo)
+    try:
+        bad([f"-baseline={fifo}"], "named pipe")
+    except subprocess.TimeoutExpired:
+        check(False, "-baseline=<a FIFO> blocked")
+    base = os.path.join(d, "base.json")
+    rc, out, err = run(f"-output_json={base}")
+    text = open(base, encoding="utf-8").read()
+    bom = os.path.join(d, "bom.json")
+    open(bom, "w", encoding="utf-8").write("\ufeff" + text)
+    bad([f"-baseline={bom}"], "byte order mark (BOM")
+    # the same document with "name" given twice: the last one is the name
+    doc = json.loads(text)
+    r0 = doc["results"][0]
+    raw = json.dumps(doc)
+    first = json.dumps({"name": r0["name"]})[1:-1]
+    raw = raw.replace(first, '"name": "Decoy", ' + first, 1)
+    dup = os.path.join(d, "dup.json")
+    open(dup, "w").write(raw)
+    check(json.load(open(dup))["results"][0]["name"] == r0["name"], "Python reads the last key")
+    rc, out, err = run(f"-baseline={dup}")
+    check(rc == 0 and "Decoy" not in out and f"`{r0['name']}`" in out,
+          f"a repeated key: the last value, as Python: {rc} {out[-400:]} {err[-200:]}")
+
 if failures:
     print(f"{len(failures)} check(s) failed", file=sys.stderr)
     sys.exit(1)
