@@ -782,11 +782,21 @@ int fb_main(int argc, char **argv) {
         if (job.unreported) ++collector.failed;
         interrupted = b->interrupted;
         ++ran;
-        for (size_t r = 0; r < b->n_results && !status; ++r) /* issue 18 */
+        for (size_t r = 0; r < b->n_results && !status; ++r) /* dashboards' limits */
             if (fb__runner_bad_name(b->results[r]->name))
                 status =
                     fb__runner_error("%s: a run's name '%.40s' %s; nothing written", sel[i]->name,
                                      b->results[r]->name, fb__runner_bad_name(b->results[r]->name));
+        for (size_t c = 0; c < b->n_comparisons && !status; ++c) /* ... and alternatives' */
+            for (size_t a = 0; a < fb_comparison_size(b->comparisons[c]) && !status; ++a) {
+                const char *an = fb_comparison_name(b->comparisons[c], a);
+                if (fb__runner_bad_name(an))
+                    status = fb__runner_error(
+                        "%s: comparison '%.40s': an alternative's name '%.40s' %s; nothing "
+                        "written",
+                        sel[i]->name, fb_comparison_title(b->comparisons[c]), an ? an : "",
+                        fb__runner_bad_name(an));
+            }
         if (o.n_asymptote && !o.sanity && !interrupted &&
             !(sel[i]->has_arg && !fb__fit_alone((const fb_result *const *)b->results,
                                                 b->n_results))) { /* else with its family */

@@ -173,6 +173,17 @@ with tempfile.TemporaryDirectory() as d:
     check(rc == 0 and "Decoy" not in out and f"`{r0['name']}`" in out,
           f"a repeated key: the last value, as Python: {rc} {out[-400:]} {err[-200:]}")
 
+# A comparison's alternative goes through the dashboards' name check (1 to
+# 1024 bytes), as a run's name does, in process and under -isolate.
+with tempfile.TemporaryDirectory() as d:
+    j = os.path.join(d, "c.json")
+    for extra in ([], ["-isolate"]):
+        rc, out, err = run(*extra, f"-output_json={j}", hostile="Cmp", env={"LONGALT": "2012"})
+        check(rc == 2 and "an alternative's name" in err and "longer than 1024 bytes" in err
+              and not os.path.exists(j), f"{extra} a 2012-byte alternative: {rc} {err[-300:]}")
+    rc, out, err = run(f"-output_json={j}", hostile="Cmp", env={"LONGALT": "1024"})
+    check(rc == 0 and os.path.exists(j), f"a 1024-byte alternative is fine: {rc} {err[-300:]}")
+
 if failures:
     print(f"{len(failures)} check(s) failed", file=sys.stderr)
     sys.exit(1)
