@@ -24,8 +24,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The benchmark's unit for a table cell: at most 24 bytes of it (cut
+ * before a UTF-8 continuation byte), '|' escaped for markdown, control
+ * characters (ESC...) as \xNN so that none reaches the terminal. */
+static void fb__rc_unit(const char *unit, char *out, size_t cap) {
+    size_t n = strlen(unit ? unit : ""), o = 0;
+    if (n > 24) {
+        n = 24;
+        while (n > 0 && ((unsigned char)unit[n] & 0xc0) == 0x80) --n;
+    }
+    for (size_t i = 0; i < n && o + 5 < cap; ++i) {
+        unsigned char c = (unsigned char)unit[i];
+        if (c < 0x20 || c == 0x7f)
+            o += (size_t)snprintf(out + o, cap - o, "\\x%02x", c);
+        else if (c == '|')
+            out[o++] = '\\', out[o++] = '|';
+        else
+            out[o++] = (char)c;
+    }
+    out[o] = '\0';
+}
+
 /* "26.95 ns/op": seconds per unit in ns, us, ms or s. */
 static void fb__rc_time(char *buf, size_t len, const fb__bl_record *r) {
+    char unit[104];
+    fb__rc_unit(r ? r->unit : NULL, unit, sizeof unit);
     if (!r) {
         snprintf(buf, len, "-");
         return;
@@ -33,7 +56,7 @@ static void fb__rc_time(char *buf, size_t len, const fb__bl_record *r) {
     if (!r->error && r->counted) { /* counted: exact instructions */
         char num[64];
         fb__fmt_grouped(num, sizeof num, r->ins_per_unit, 2);
-        snprintf(buf, len, "%s ins/%.24s", num, r->unit);
+        snprintf(buf, len, "%s ins/%s", num, unit);
         return;
     }
     if (r->error || r->epochs == 0) {
@@ -58,7 +81,7 @@ static void fb__rc_time(char *buf, size_t len, const fb__bl_record *r) {
     char num[64];
     fb__fmt_grouped(num, sizeof num, s, 2);
     /* the unit is the benchmark's: keep the cell bounded */
-    snprintf(buf, len, "%s %s/%.24s", num, u, r->unit);
+    snprintf(buf, len, "%s %s/%s", num, u, unit);
 }
 
 static void fb__rc_pct(char *buf, size_t len, double pct) {
@@ -98,7 +121,7 @@ static double fb__rc_median(const fb__bl_record *r) {
 /* One row of the table; also kept in view (may be NULL) for other writers. */
 static int fb__rc_row(FILE *f, const fb__bl_record *old, const fb__bl_record *now,
                       double threshold_pct, size_t counts[FB__V_COUNT], fb__change_view *view) {
-    char tb[96], tn[96], ch[32], ci[80];
+    char tb[160], tn[160], ch[32], ci[80];
     fb__rc_time(tb, sizeof tb, old);
     fb__rc_time(tn, sizeof tn, now);
     fb__change c;

@@ -184,6 +184,38 @@ with tempfile.TemporaryDirectory() as d:
     rc, out, err = run(f"-output_json={j}", hostile="Cmp", env={"LONGALT": "1024"})
     check(rc == 0 and os.path.exists(j), f"a 1024-byte alternative is fine: {rc} {err[-300:]}")
 
+# FEMTOBENCH_CONFIG: bad entries are shown escaped (no ESC or BEL reaches
+# the terminal) and the list is cut after 10 with "... and N more"
+cfg = "epochs=\x1b[31mx,foo\x1b]0;pwn\x07=1," + ",".join(f"k{i}=1" for i in range(30))
+rc, out, err = run("-list", env={"FEMTOBENCH_CONFIG": cfg})
+lines = err.strip().splitlines()
+check(rc == 2 and "\x1b" not in err and "\x07" not in err and "\\x1b[31mx" in err
+      and "foo\\x1b]0;pwn\\x07" in err, f"FEMTOBENCH_CONFIG escaped: {err[:300]!r}")
+check(len(lines) == 12 and "... and 22 more bad entries" in lines[10]
+      and "32 bad entries" in lines[11], f"FEMTOBENCH_CONFIG list cut: {lines!r:.600}")
+
+# The change table prints a baseline's unit escaped: '|' cannot add a
+# column, ESC cannot reach the terminal or the markdown
+with tempfile.TemporaryDirectory() as d:
+    base = os.path.join(d, "base.json")
+    run(f"-output_json={base}")
+    doc = json.load(open(base))
+    for r in doc["results"]:
+        r["unit"] = "a|b\x1b[2Jc"
+    odd = os.path.join(d, "odd.json")
+    json.dump(doc, open(odd, "w"))
+    rc, out, err = run(f"-baseline={odd}")
+    rows = [l for l in out.splitlines() if "`Fine`" in l and "/a" in l]
+    check(rc == 0 and "\x1b" not in out and rows and "a\\|b\\x1b[2Jc" in rows[0]
+          and rows[0].count(" | ") == 5, f"the change table's unit: {rc} {rows!r} {err[-200:]}")
+    if os.path.exists(COMPARE):
+        md = os.path.join(d, "c.md")
+        p = subprocess.run([COMPARE, odd, odd, f"-output_md={md}"], capture_output=True,
+                           text=True, timeout=60)
+        text = open(md).read() if os.path.exists(md) else ""
+        check(p.returncode == 0 and "\x1b" not in p.stdout + text and "a\\|b" in text,
+              f"femtobench-compare's unit: {p.returncode} {text[-300:]!r}")
+
 if failures:
     print(f"{len(failures)} check(s) failed", file=sys.stderr)
     sys.exit(1)
