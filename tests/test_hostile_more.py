@@ -216,6 +216,22 @@ with tempfile.TemporaryDirectory() as d:
         check(p.returncode == 0 and "\x1b" not in p.stdout + text and "a\\|b" in text,
               f"femtobench-compare's unit: {p.returncode} {text[-300:]!r}")
 
+# The usual CI memcheck line: the -filter child leaks nothing, and its
+# answers count whatever exit status a checker gives it.
+import shutil
+ASAN = b"__asan_init" in open(SUITE, "rb").read()
+if shutil.which("valgrind") and not ASAN:
+    for extra in (["-list"], ["-sanity_check"]):
+        p = subprocess.run(["valgrind", "-q", "--error-exitcode=42", "--leak-check=full",
+                            SUITE, *extra, "-filter=Fine"], capture_output=True, text=True,
+                           timeout=240, env={**os.environ, "FEMTOBENCH_SUPPRESS_WARNINGS": "1",
+                                             "HOSTILE": ""})
+        check(p.returncode == 0 and "too complex" not in p.stderr
+              and "definitely lost" not in p.stderr,
+              f"memcheck {extra} -filter=Fine: exit {p.returncode}: {p.stderr[-600:]}")
+else:
+    print("note: no valgrind (or an ASan build): the memcheck line was not tried")
+
 if failures:
     print(f"{len(failures)} check(s) failed", file=sys.stderr)
     sys.exit(1)
