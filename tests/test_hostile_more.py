@@ -105,8 +105,10 @@ with tempfile.TemporaryDirectory() as d:
               f"chdir {extra}: exit {rc}, in place: {sorted(os.listdir(d))}, moved: "
               f"{os.listdir(elsewhere)} {err[-300:]}")
         check("wrote 'r.json'" in err, f"chdir {extra}: the path as given: {err[-300:]}")
-        for f in ("r.json", "r.csv"):
-            os.unlink(os.path.join(d, f))
+        for where in (d, elsewhere):
+            for f in ("r.json", "r.csv"):
+                if os.path.exists(os.path.join(where, f)):
+                    os.unlink(os.path.join(where, f))
 
 # An output that names an input is refused before anything runs.
 COMPARE = os.path.join(BUILD, "femtobench-compare")
