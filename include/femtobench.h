@@ -153,6 +153,8 @@ const fb_result *fb_last_result(const fb_bench *b);
  * both outside the clock reads and the performance counters. Per epoch, not
  * per iteration: with fb_set_epoch_iterations(b, 1) an epoch is one call.
  * NULL removes it. */
+/* Neither may free b: fb_bench_free called during a run of b is refused
+ * with a diagnostic (the bench stays valid). */
 void fb_set_setup(fb_bench *b, fb_op setup, void *ctx);
 void fb_set_teardown(fb_bench *b, fb_op teardown, void *ctx);
 

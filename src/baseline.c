@@ -18,6 +18,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void fb__baseline_free(fb__baseline *bl) {
     if (!bl) return;
@@ -429,6 +430,12 @@ int fb__baseline_parse(const char *text, size_t n, fb__baseline *out, char *err,
         snprintf(err, len, "empty file, not femtobench JSON");
         return -1;
     }
+    if (n >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+        snprintf(err, len,
+                 "starts with a UTF-8 byte order mark (BOM, bytes EF BB BF), which JSON does not "
+                 "allow (RFC 8259); save the file without it");
+        return -1;
+    }
     fb__jr_doc d;
     char why[200];
     if (fb__jr_parse(&d, text, n, why, sizeof why)) {
@@ -448,6 +455,22 @@ int fb__baseline_parse(const char *text, size_t n, fb__baseline *out, char *err,
 
 int fb__baseline_load(const char *path, fb__baseline *out, char *err, size_t len) {
     memset(out, 0, sizeof *out);
+    /* A named pipe, a terminal or another device would block the open or
+     * the reads until something writes: only a regular file, or a
+     * descriptor the caller opened (/dev/fd/N, /dev/stdin, a shell's
+     * <(...)), is read. The test is on the path, before any open. */
+    struct stat st;
+    bool descriptor = strncmp(path, "/dev/fd/", 8) == 0 ||
+                      strncmp(path, "/proc/self/fd/", 14) == 0 || strcmp(path, "/dev/stdin") == 0;
+    if (!descriptor && stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        snprintf(err, len, "not a regular file (%s): reading it could wait forever; give a file",
+                 S_ISFIFO(st.st_mode)   ? "a named pipe"
+                 : S_ISCHR(st.st_mode)  ? "a character device"
+                 : S_ISBLK(st.st_mode)  ? "a block device"
+                 : S_ISSOCK(st.st_mode) ? "a socket"
+                                        : "not a file");
+        return -1;
+    }
     FILE *f = fopen(path, "rb");
     if (!f) {
         snprintf(err, len, "cannot open: %s", strerror(errno));

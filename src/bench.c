@@ -63,6 +63,14 @@ fb_bench *fb_bench_new(void) {
 
 void fb_bench_free(fb_bench *b) {
     if (!b) return;
+    /* Called from inside a run of b (its op, setup or teardown): freeing
+     * now would leave the run writing into freed memory. Refused, with a
+     * line; the bench stays valid and is freed by a later call. */
+    if (b->run) {
+        fb__bench_diag(b, "error: fb_bench_free called during a run of this bench (from its op, "
+                          "setup or teardown); not freed: free it after the run");
+        return;
+    }
     for (size_t i = 0; i < b->n_results; ++i) fb__result_free(b->results[i]);
     free(b->results);
     for (size_t i = 0; i < b->n_fits; ++i) free(b->fits[i].name);

@@ -15,6 +15,8 @@
  * known inputs. */
 #include "change.h"
 
+#include "numfmt.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -224,11 +226,9 @@ int fb__change_parse_threshold(const char *text, double *pct) {
     if (len == 0 || len >= sizeof buf) return -1;
     memcpy(buf, text, len + 1);
     if (buf[len - 1] == '%') buf[--len] = '\0';
-    if (len == 0 || strchr(" \t+-", buf[0])) return -1;
-    char *end;
-    errno = 0;
-    double v = strtod(buf, &end);
-    if (*end || errno || !isfinite(v) || v < 0 || v >= 1000) return -1;
+    /* '.' whatever the locale, no sign, no blank (src/numfmt.c) */
+    double v;
+    if (len == 0 || !fb__parse_decimal(buf, &v) || v < 0 || v >= 1000) return -1;
     *pct = v;
     return 0;
 }

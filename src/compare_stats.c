@@ -37,12 +37,18 @@ bool fb__cmp_interval(double *v, size_t n, double confidence, double *median, do
     *median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     /* k: the largest with P(Bin(n, 1/2) <= k - 1) <= alpha / 2, exactly */
     double half_alpha = (1.0 - confidence) / 2, cum = 0, dn = (double)n;
+    /* ln C(n, j) kept from term to term (ln C(n, j + 1) = ln C(n, j) +
+     * ln(n - j) - ln(j + 1)), not from lgamma: lgamma writes the global
+     * signgam, a data race when threads compare at once, and lgamma_r is in
+     * neither C11 nor POSIX */
+    double log_c = 0, log_half_n = dn * log(2.0);
     size_t k = 0;
     for (size_t j = 0; j < n / 2 + 1; ++j) {
         double dj = (double)j;
-        cum += exp(lgamma(dn + 1) - lgamma(dj + 1) - lgamma(dn - dj + 1) - dn * log(2.0));
+        cum += exp(log_c - log_half_n);
         if (cum > half_alpha) break;
         k = j + 1;
+        log_c += log(dn - dj) - log(dj + 1);
     }
     if (k == 0) return false;
     *low = v[k - 1];

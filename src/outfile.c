@@ -28,6 +28,13 @@
  *   - the set is committed together (fb__outfile_write_set): every
  *     temporary is written and synced first, then all are renamed with the
  *     signals blocked, so after a Ctrl-C all files are new or all are old;
+ *   - an output is never a file the same run reads (fb__outfile_not_input:
+ *     the runner's -baseline, femtobench-compare's two files): replacing it
+ *     would turn a failed comparison into the next reference;
+ *   - the runner pins each output path before anything runs
+ *     (fb__outfile_pin): a benchmark that calls chdir() does not move them;
+ *   - the standard input, or a descriptor not open for writing, is refused
+ *     as an output before anything runs;
  *   - a temporary is named after its target and the writing process,
  *     ".<name>.tmp-<pid>": one left by a killed run (its pid is gone) is
  *     removed by the next run that writes the same target. */
@@ -235,8 +242,18 @@ int fb__outfile_check(const char *path, char *err, size_t len) {
                                     "path too long (at most %d bytes, %d per name)", PATH_MAX - 1,
                                     NAME_MAX);
         return fb__outfile_fail(err, len, FB_EIO, "%s", strerror(e));
-    case FB__OF_FD:
-        return FB_OK; /* an open descriptor: written in place */
+    case FB__OF_FD: { /* an open descriptor: written in place, if it can be */
+        int fd = fb__outfile_std_fd(target);
+        if (fd == 0)
+            return fb__outfile_fail(err, len, FB_EINVAL,
+                                    "the standard input (an output needs a file or stdout)");
+        int fl = fcntl(fd, F_GETFL);
+        if (fl < 0) return fb__outfile_fail(err, len, FB_EINVAL, "descriptor %d is not open", fd);
+        if ((fl & O_ACCMODE) == O_RDONLY)
+            return fb__outfile_fail(err, len, FB_EINVAL, "descriptor %d is open for reading only",
+                                    fd);
+        return FB_OK;
+    }
     case FB__OF_IN_PLACE:
         if (access(target, W_OK) != 0)
             return fb__outfile_fail(err, len, FB_EIO, "not writable: %s", strerror(errno));
@@ -572,4 +589,45 @@ int fb__outfile_write_fn(const char *path, fb__outfile_fn fn, void *ctx, char *e
     if (!fn) return fb__outfile_fail(err, len, FB_EINVAL, "no writer");
     fb__outfile_job job = {"output", path, NULL, fn, ctx};
     return fb__outfile_write_set(&job, 1, NULL, err, len);
+}
+
+int fb__outfile_pin(const char *path, char **out, char *err, size_t len) {
+    *out = NULL;
+    size_t n = strlen(path);
+    if (path[0] == '/' || fb__outfile_std_fd(path) >= 0) {
+        *out = malloc(n + 1);
+        if (!*out) return fb__outfile_fail(err, len, FB_ENOMEM, "out of memory");
+        memcpy(*out, path, n + 1);
+        return FB_OK;
+    }
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        return fb__outfile_fail(err, len, FB_EIO, "cannot tell the current directory: %s",
+                                strerror(errno));
+    size_t c = strlen(cwd);
+    if (c + 1 + n >= PATH_MAX)
+        return fb__outfile_fail(err, len, FB_EINVAL,
+                                "path too long once the current directory is put in front (at "
+                                "most %d bytes)",
+                                PATH_MAX - 1);
+    *out = malloc(c + 1 + n + 1);
+    if (!*out) return fb__outfile_fail(err, len, FB_ENOMEM, "out of memory");
+    memcpy(*out, cwd, c);
+    (*out)[c] = '/';
+    memcpy(*out + c + 1, path, n + 1);
+    return FB_OK;
+}
+
+int fb__outfile_not_input(const char *out_path, const char *in_path, char *err, size_t len) {
+    struct stat in;
+    fb__of_id id;
+    if (!out_path || !in_path || stat(in_path, &in) != 0) return FB_OK; /* read as it may */
+    if (fb__outfile_id(out_path, &id) != 0 || !id.exists) return FB_OK;
+    if (id.dev != in.st_dev || id.ino != in.st_ino || S_ISCHR(in.st_mode)) return FB_OK;
+    char shown[200];
+    fb__outfile_show(in_path, shown, sizeof shown);
+    return fb__outfile_fail(err, len, FB_EINVAL,
+                            "the file '%s' this run reads (it would be replaced, even by a run "
+                            "that fails; write elsewhere, and copy the file once the run passes)",
+                            shown);
 }

@@ -29,6 +29,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The benchmark's unit for a table cell: at most 24 bytes of it (cut
+ * before a UTF-8 continuation byte), '|' escaped for markdown, control
+ * characters (ESC...) as \xNN so that none reaches the terminal. */
+static void fb__rc_unit(const char *unit, char *out, size_t cap) {
+    size_t n = strlen(unit ? unit : ""), o = 0;
+    if (n > 24) {
+        n = 24;
+        while (n > 0 && ((unsigned char)unit[n] & 0xc0) == 0x80) --n;
+    }
+    for (size_t i = 0; i < n && o + 5 < cap; ++i) {
+        unsigned char c = (unsigned char)unit[i];
+        if (c < 0x20 || c == 0x7f)
+            o += (size_t)snprintf(out + o, cap - o, "\\x%02x", c);
+        else if (c == '|')
+            out[o++] = '\\', out[o++] = '|';
+        else
+            out[o++] = (char)c;
+    }
+    out[o] = '\0';
+}
+
 /* ------------------------------------------------ rows: grouping */
 
 /* A record of one side, with its occurrence: the k-th record of its key in
@@ -137,6 +158,8 @@ static double fb__rc_value(const fb__rc_group *g, bool counted) {
 
 /* "26.95 ns/op": the group's value in ns, us, ms or s per the unit. */
 static void fb__rc_time(char *buf, size_t len, const fb__rc_group *g) {
+    char unit[104];
+    fb__rc_unit(g ? g->e[0].r->unit : NULL, unit, sizeof unit);
     if (!g) {
         snprintf(buf, len, "-");
         return;
@@ -149,7 +172,7 @@ static void fb__rc_time(char *buf, size_t len, const fb__rc_group *g) {
     char num[64];
     if (fb__rc_counted(g)) { /* counted: exact instructions */
         fb__fmt_grouped(num, sizeof num, fb__rc_value(g, true), 2);
-        snprintf(buf, len, "%s ins/%.24s", num, r->unit);
+        snprintf(buf, len, "%s ins/%s", num, unit);
         return;
     }
     double s = fb__rc_value(g, false);
@@ -166,7 +189,7 @@ static void fb__rc_time(char *buf, size_t len, const fb__rc_group *g) {
         s *= 1e3, u = "ms";
     fb__fmt_grouped(num, sizeof num, s, 2);
     /* the unit is the benchmark's: keep the cell bounded */
-    snprintf(buf, len, "%s %s/%.24s", num, u, r->unit);
+    snprintf(buf, len, "%s %s/%s", num, u, unit);
 }
 
 static void fb__rc_pct(char *buf, size_t len, double pct) {
@@ -265,7 +288,7 @@ static double fb__rc_t(fb__rc_tcache *c, unsigned df) {
 static int fb__rc_print_row(FILE *f, const fb__rc_row *w, bool paired, fb__rc_tcache *tc,
                             double threshold_pct, size_t counts[FB__V_COUNT],
                             fb__change_view *view) {
-    char tb[96], tn[96], ch[32], ci[80];
+    char tb[160], tn[160], ch[32], ci[80];
     fb__rc_time(tb, sizeof tb, w->old);
     fb__rc_time(tn, sizeof tn, w->now);
     fb__change c;

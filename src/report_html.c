@@ -29,6 +29,11 @@
 #define FB__H_LABEL 250.0 /* left column for names */
 #define FB__H_RIGHT 24.0  /* right margin */
 #define FB__H_ROW 26.0    /* one row per benchmark */
+/* A chart draws at most this many rows (5,200 px); the table lists all. */
+#define FB__H_MAX_ROWS 200
+/* A title or unit is written in full once, in its group's heading; every
+ * other place (tooltips, labels, table headers) shows this many bytes. */
+#define FB__H_TEXT_MAX 60
 #define FB__H_TOP 8.0
 #define FB__H_AXIS 44.0  /* below the rows: tick labels and the axis title */
 #define FB__H_NAME_CP 34 /* code points of a name shown in a chart label */
@@ -197,7 +202,7 @@ static void fb__html_header(FILE *f, const fb_bench *b, const fb__sysinfo *si) {
         if (seen) continue;
         fputs(titles++ ? " &middot; " : "", f);
         fputs("<b>", f);
-        fb__svg_text(f, r->config.title);
+        fb__svg_text_max(f, r->config.title, FB__H_TEXT_MAX);
         fputs("</b>", f);
     }
     fprintf(f, "%s%zu result%s</p>\n", titles ? " &middot; " : "", n, n == 1 ? "" : "s");
@@ -268,6 +273,7 @@ static void fb__html_header(FILE *f, const fb_bench *b, const fb__sysinfo *si) {
 
 /* One chart for the results idx[0..m) (one title/unit group). */
 static int fb__html_strip(FILE *f, const fb_bench *b, const size_t *idx, size_t m, size_t gno) {
+    if (m > FB__H_MAX_ROWS) m = FB__H_MAX_ROWS; /* the caller says so under the chart */
     double lo = INFINITY, hi = -INFINITY;
     size_t max_epochs = 0;
     for (size_t k = 0; k < m; ++k) {
@@ -295,7 +301,8 @@ static int fb__html_strip(FILE *f, const fb_bench *b, const size_t *idx, size_t 
     double rows_h = FB__H_ROW * (double)m;
     double h = FB__H_TOP + rows_h + FB__H_AXIS;
     char label[512];
-    snprintf(label, sizeof label, "%s: time per %s", first->config.title ? first->config.title : "",
+    snprintf(label, sizeof label, "%.60s: time per %.60s",
+             first->config.title ? first->config.title : "",
              first->config.unit ? first->config.unit : "");
     fb__html_svg_open(f, "strip", h, label);
     for (size_t k = 0; k < m; k += 2) {
@@ -336,7 +343,7 @@ static int fb__html_strip(FILE *f, const fb_bench *b, const size_t *idx, size_t 
         fb__svg_si(c, sizeof c, q3, "s", 4);
         fb__svg_si(md, sizeof md, med, "s", 4);
         fprintf(f, "><title>quartiles %s to %s, median %s per ", a, c, md);
-        fb__svg_text(f, r->config.unit);
+        fb__svg_text_max(f, r->config.unit, FB__H_TEXT_MAX);
         fputs("</title></rect>", f);
         double xm = fb__svg_at(&sc, med);
         fb__svg_line(f, "median", xm, yc - FB__H_ROW * 0.38, xm, yc + FB__H_ROW * 0.38);
@@ -353,7 +360,7 @@ static int fb__html_strip(FILE *f, const fb_bench *b, const size_t *idx, size_t 
             fb__svg_si(t, sizeof t, v, "s", 6);
             fb__svg_fixed(it, sizeof it, (double)r->iterations[e], 0, true);
             fprintf(f, "%s per ", t);
-            fb__svg_text(f, r->config.unit);
+            fb__svg_text_max(f, r->config.unit, FB__H_TEXT_MAX);
             fprintf(f, " (epoch %zu of %zu, %s iteration%s)</title></circle>", e + 1, r->epochs, it,
                     r->iterations[e] == 1 ? "" : "s");
         }
@@ -363,7 +370,7 @@ static int fb__html_strip(FILE *f, const fb_bench *b, const size_t *idx, size_t 
     fb__svg_attr_num(f, "x", (FB__H_LABEL + FB__H_W - FB__H_RIGHT) / 2);
     fb__svg_attr_num(f, "y", h - 6);
     fputs(">time per ", f);
-    fb__svg_text(f, first->config.unit);
+    fb__svg_text_max(f, first->config.unit, FB__H_TEXT_MAX);
     fprintf(f, "%s</text>\n</svg>\n", log ? " (log scale)" : "");
     free(sorted);
     return FB_OK;
@@ -438,10 +445,10 @@ static void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t
         case FB__HC_TIME:
             fb__svg_text(f, r0->config.time_unit_label);
             fputc('/', f);
-            fb__svg_text(f, r0->config.unit);
+            fb__svg_text_max(f, r0->config.unit, FB__H_TEXT_MAX);
             break;
         case FB__HC_RATE:
-            fb__svg_text(f, r0->config.unit);
+            fb__svg_text_max(f, r0->config.unit, FB__H_TEXT_MAX);
             fputs("/s", f);
             break;
         case FB__HC_ERR:
@@ -451,7 +458,7 @@ static void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t
         case FB__HC_CYC:
         case FB__HC_BRA:
             fputs(c == FB__HC_INS ? "ins/" : c == FB__HC_CYC ? "cyc/" : "bra/", f);
-            fb__svg_text(f, r0->config.unit);
+            fb__svg_text_max(f, r0->config.unit, FB__H_TEXT_MAX);
             break;
         case FB__HC_IPC:
             fputs("IPC", f);
@@ -475,7 +482,7 @@ static void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t
         fputs("</th>", f);
     }
     fputs("<th class=\"name\">", f);
-    fb__svg_text(f, r0->config.title);
+    fb__svg_text_max(f, r0->config.title, FB__H_TEXT_MAX);
     fputs("</th></tr></thead>\n<tbody>\n", f);
     bool quiet = fb__process_suppressed();
     for (size_t k = 0; k < m; ++k) {
@@ -844,6 +851,11 @@ int fb__write_html_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
         fprintf(f, ", %zu benchmark%s)</small></h2>\n", m, m == 1 ? "" : "s");
         rc = fb__html_strip(f, b, idx, m, gno);
         if (rc != FB_OK) break;
+        if (m > FB__H_MAX_ROWS)
+            fprintf(f,
+                    "<p class=\"key\">The chart shows the first %d of %zu benchmarks; the table "
+                    "lists every one.</p>\n",
+                    FB__H_MAX_ROWS, m);
         fputs("<p class=\"key\">dots: epochs &middot; box: quartiles &middot; bar: median "
               "&middot; hover a dot for its value</p>\n",
               f);

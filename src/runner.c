@@ -63,7 +63,14 @@ typedef struct fb__opts {
     const char *out_bmf;
     const char *gb_notes[16];
     size_t n_gb_notes;
+    /* the outputs (csv, json, gbench, html) as given, and pinned to an
+     * absolute path before anything runs (src/outfile.c) */
+    const char *shown[4];
+    char *pinned[4];
 } fb__opts;
+
+static const char *const fb__runner_out_option[4] = {"output_csv", "output_json", "output_gbench",
+                                                     "output_html"};
 
 /* takes_value: FB__V_NONE, FB__V_REQUIRED, or FB__V_BOOL (Google Benchmark's
  * boolean flags: bare, or =true/false/1/0/yes/no). */
@@ -454,10 +461,11 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
                                         val);
             if (fb__cli_range(o->min_time_ms, 0, FB__CLI_MAX_MIN_TIME_MS, "ms", why, sizeof why))
                 return fb__runner_error("-min_time=%s: %s", val, why); /* issue 17 */
-        } else if (!strcmp(spec->name, "repetitions")) {               /* issue 19: src/passes.c */
-            char *end = NULL;
-            long n = strtol(val, &end, 10);
-            if (!*val || *end || n < 1 || n > 1000)
+        } else if (!strcmp(spec->name, "repetitions")) {               /* src/passes.c */
+            /* the grammar of every other number (no blank, no sign) */
+            double n;
+            if (!fb__parse_nonneg(val, &n) || n != floor(n) || n < 1 || n > 1000 ||
+                strpbrk(val, ".eE"))
                 return fb__runner_error("-repetitions=%s: not a whole number from 1 to 1000", val);
             o->repetitions = (unsigned)n;
         } else if (!strcmp(spec->name, "asymptote")) {
@@ -608,16 +616,22 @@ static void fb__runner_body(fb_bench *b, void *ctx) {
     }
 }
 
-static int fb__runner_write(const fb__outfile_job *jobs, size_t n, const fb_bench *suite) {
+static int fb__runner_write(const fb__opts *o, const fb__outfile_job *jobs, size_t n,
+                            const fb_bench *suite) {
     char err[1024];
     if (!n) return 0;
     if (fb__outfile_write_set(jobs, n, suite, err, sizeof err) != FB_OK) {
         fprintf(stderr, "femtobench: error: %s\n", err);
         return 1;
     }
-    for (size_t i = 0; i < n; ++i)
-        if (fb__outfile_fd_of(jobs[i].path) < 0)
-            fprintf(stderr, "femtobench: wrote '%s'\n", jobs[i].path);
+    for (size_t i = 0; i < n; ++i) {
+        if (fb__outfile_fd_of(jobs[i].path) >= 0) continue;
+        const char *shown = jobs[i].path; /* the path as given, not as pinned */
+        for (int k = 0; k < 4; ++k)
+            if (o->pinned[k] && !strcmp(jobs[i].option, fb__runner_out_option[k]))
+                shown = o->shown[k];
+        fprintf(stderr, "femtobench: wrote '%s'\n", shown);
+    }
     return 0;
 }
 
@@ -757,10 +771,34 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__instance ***sel_ou
     if (!o->baseline && o->fail_on_slower)
         return fb__runner_error("-fail_on_slower needs -baseline=<file>");
     if (o->baseline) {
+        for (size_t i = 0; i < n_jobs; ++i) /* never the file it compares with */
+            if (fb__outfile_not_input(jobs[i].path, o->baseline, why, sizeof why) != FB_OK)
+                return fb__runner_error("-%s=%s: %s", jobs[i].option, jobs[i].path, why);
         if (fb__baseline_load(o->baseline, &o->base, why, sizeof why))
             return fb__runner_error("-baseline=%s: %s", o->baseline, why);
     }
+    /* each output pinned to where it was checked: a benchmark that calls
+     * chdir() moves nothing (src/outfile.c) */
+    const char **outs[4] = {&o->out_csv, &o->out_json, &o->out_gbench, &o->out_html};
+    for (int i = 0; i < 4; ++i) {
+        if (!*outs[i]) continue;
+        if (fb__outfile_pin(*outs[i], &o->pinned[i], why, sizeof why) != FB_OK)
+            return fb__runner_error("-%s=%s: %s", fb__runner_out_option[i], *outs[i], why);
+        o->shown[i] = *outs[i];
+        *outs[i] = o->pinned[i];
+    }
     return 0;
+}
+
+/* What the options allocated (the -asymptote list, the pinned outputs). */
+static void fb__runner_opts_free(fb__opts *o) {
+    free(o->asymptote);
+    o->asymptote = NULL;
+    fb__context_clear(&o->context);
+    for (int i = 0; i < 4; ++i) {
+        free(o->pinned[i]);
+        o->pinned[i] = NULL;
+    }
 }
 
 int fb_main(int argc, char **argv) {
@@ -773,23 +811,20 @@ int fb_main(int argc, char **argv) {
     int rc = fb__runner(argc, argv, &o, &sel);
     if (rc) {
         fb__instances_free(sel);
-        free(o.asymptote);
-        fb__context_clear(&o.context);
+        fb__runner_opts_free(&o);
         fb__baseline_free(&o.base);
         return rc < 0 ? 0 : rc;
     }
     if (o.list) {
         for (size_t i = 0; sel[i]; ++i) printf("%s\n", sel[i]->name);
         fb__instances_free(sel);
-        free(o.asymptote);
-        fb__context_clear(&o.context);
+        fb__runner_opts_free(&o);
         fb__baseline_free(&o.base);
         return 0;
     }
     if (o.valgrind) { /* the same options again, in a child under Callgrind */
         free(sel);
-        free(o.asymptote);
-        fb__context_clear(&o.context);
+        fb__runner_opts_free(&o);
         return fb__vg_runner_exec(argc, argv, o.valgrind == 2);
     }
     if (o.quiet) fb__process_set_quiet(true);
@@ -823,8 +858,7 @@ int fb_main(int argc, char **argv) {
     if (!order) {
         fb_bench_free(suite);
         free(sel);
-        free(o.asymptote);
-        fb__context_clear(&o.context);
+        fb__runner_opts_free(&o);
         return fb__runner_error("out of memory");
     }
     /* issue 15 with issue 19: where each instance's results start and end
@@ -835,8 +869,7 @@ int fb_main(int argc, char **argv) {
         free(order);
         fb_bench_free(suite);
         free(sel);
-        free(o.asymptote);
-        fb__context_clear(&o.context);
+        fb__runner_opts_free(&o);
         return fb__runner_error("out of memory");
     }
     size_t *res_hi = res_lo + n_sel + 1, *ran_in = res_hi + n_sel + 1;
@@ -915,11 +948,21 @@ int fb_main(int argc, char **argv) {
         if (job.unreported) ++collector.failed;
         interrupted = b->interrupted;
         ++ran;
-        for (size_t r = 0; r < b->n_results && !status; ++r) /* issue 18 */
+        for (size_t r = 0; r < b->n_results && !status; ++r) /* dashboards' limits */
             if (fb__runner_bad_name(b->results[r]->name))
                 status =
                     fb__runner_error("%s: a run's name '%.40s' %s; nothing written", sel[i]->name,
                                      b->results[r]->name, fb__runner_bad_name(b->results[r]->name));
+        for (size_t c = 0; c < b->n_comparisons && !status; ++c) /* ... and alternatives' */
+            for (size_t a = 0; a < fb_comparison_size(b->comparisons[c]) && !status; ++a) {
+                const char *an = fb_comparison_name(b->comparisons[c], a);
+                if (fb__runner_bad_name(an))
+                    status = fb__runner_error(
+                        "%s: comparison '%.40s': an alternative's name '%.40s' %s; nothing "
+                        "written",
+                        sel[i]->name, fb_comparison_title(b->comparisons[c]), an ? an : "",
+                        fb__runner_bad_name(an));
+            }
         if (o.n_asymptote && !o.sanity && !interrupted &&
             !(sel[i]->has_arg && !fb__fit_alone((const fb_result *const *)b->results,
                                                 b->n_results))) { /* else with its family */
@@ -972,8 +1015,7 @@ int fb_main(int argc, char **argv) {
         if (!status || interrupted) fb__passes_exec_end(pass_fd, interrupted);
         fb_bench_free(suite);
         fb__instances_free(sel);
-        free(o.asymptote);
-        fb__context_clear(&o.context);
+        fb__runner_opts_free(&o);
         fb__baseline_free(&o.base);
         return interrupted ? 130 : status ? status : collector.failed ? 1 : 0;
     }
@@ -1021,7 +1063,7 @@ int fb_main(int argc, char **argv) {
                         "was compared%s\n",
                         o.fail_on_slower ? " (-fail_on_slower: exit status 3)" : "");
         }
-        int werr = fb__runner_write(jobs, n_jobs, suite); /* all together (issue 17) */
+        int werr = fb__runner_write(&o, jobs, n_jobs, suite); /* all together */
         status = werr || cerr ? 1 : collector.failed ? 1 : 0;
         if (collector.misused) /* bad input, given through the API (src/misuse.h) */
             status = fb__runner_error("%zu benchmark run%s refused a bad argument to the API (see "
@@ -1031,8 +1073,7 @@ int fb_main(int argc, char **argv) {
     }
     fb_bench_free(suite);
     fb__instances_free(sel);
-    free(o.asymptote);
-    fb__context_clear(&o.context);
+    fb__runner_opts_free(&o);
     fb__baseline_free(&o.base);
     return status;
 }

@@ -33,12 +33,13 @@ static void check_reader(void) {
     char err[256];
     fb__jr_doc d;
     const char *ok =
-        " {\"a\": [1, -2.5e3, 0.125, true, false, null, \"x\\u00e9\\ud83d\\ude00\\n\"],"
-        " \"b\": {}, \"c\": [], \"a\": 7}\n";
+        " {\"a\": 7, \"a\": [1, -2.5e3, 0.125, true, false, null, \"x\\u00e9\\ud83d\\ude00\\n\"],"
+        " \"b\": {}, \"c\": []}\n";
     CHECK(fb__jr_parse(&d, ok, strlen(ok), err, sizeof err) == 0);
     CHECK(d.v[0].type == FB__JR_OBJ && d.v[0].count == 4);
     uint32_t a = fb__jr_get(&d, 0, "a");
-    CHECK(a && d.v[a].type == FB__JR_ARR && d.v[a].count == 7); /* the first "a" */
+    CHECK(a && d.v[a].type == FB__JR_ARR &&
+          d.v[a].count == 7); /* the last "a", as Python's json and jq */
     uint32_t e = d.v[a].first;
     CHECK(d.v[e].num == 1);
     e = d.v[e].next;

@@ -214,7 +214,31 @@ static void test_fit_groups(void) {
     fb_bench_free(b);
 }
 
+/* A million arguments: the check for a repeated one sorts a copy (n log n;
+ * comparing every pair took 195 s and runs past this test's time limit). */
+static void test_many_args(void) {
+    enum { N = 1000000 };
+    int64_t *args = malloc(N * sizeof *args);
+    CHECK(args != NULL);
+    if (!args) return;
+    for (int64_t i = 0; i < N; ++i) args[i] = (i * 7919) % N; /* distinct, not in order */
+    fb__registration r = {"Many", nop, NULL, FB__REG_ARGS, args, N, 0, 0, 0};
+    fb__instance **v = NULL;
+    char err[256];
+    CHECK(fb__registry_expand(&r, &v, err, sizeof err) == FB_OK);
+    size_t n = 0;
+    while (v && v[n]) ++n;
+    CHECK(n == N);
+    fb__instances_free(v);
+    args[N - 1] = args[0]; /* the first argument again, at the end */
+    v = NULL;
+    CHECK(fb__registry_expand(&r, &v, err, sizeof err) == FB_EINVAL);
+    CHECK(strstr(err, "argument 0 is given twice") != NULL);
+    free(args);
+}
+
 int main(void) {
+    test_many_args();
     test_range_args();
     test_expand();
     test_bad_registrations();

@@ -312,6 +312,12 @@ int main(int argc, char **argv) {
         free(runner_args);
         return fbc_error("-output_md=%s: %s", o.output_md, why);
     }
+    for (int i = 0; i < 2 && o.output_md; ++i) /* never one of the files it reads */
+        if (o.files[i] &&
+            fb__outfile_not_input(o.output_md, o.files[i], why, sizeof why) != FB_OK) {
+            free(runner_args);
+            return fbc_error("-output_md=%s: %s", o.output_md, why);
+        }
     fb__baseline b[2];
     memset(b, 0, sizeof b);
     if (o.run) {
