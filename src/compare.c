@@ -359,6 +359,7 @@ static fb_result *fb__cmp_result(struct fb__cmp_state *s, size_t i, size_t round
     res->callsite = s->callsite;
     res->clock_resolution_s = s->clock_info.resolution_s;
     res->clock_overhead_s = s->clock_info.overhead_s;
+    res->empty_loop_s = s->clock_info.empty_loop_s;
     res->name = s->names[i];
     s->names[i] = NULL;
     if (!res->config.title || !res->name) {
@@ -497,6 +498,7 @@ fb__cmp fb__cmp_begin(fb_bench *b, const char *title, int callsite) {
         s->clock_ctx = b->clock_ctx;
         s->clock_info.resolution_s = b->clock_resolution_s;
         s->clock_info.overhead_s = 0;
+        s->clock_info.empty_loop_s = b->empty_loop_s;
     } else {
         s->clock = fb__cmp_default_clock;
         s->clock_info = fb__process_clock();

@@ -11,6 +11,7 @@
 #include "perf.h"
 #include "settings.h"
 #include "result.h"
+#include "marks.h"
 #include "valgrind.h"
 #include "stats.h"
 #include "sysfile.h"

@@ -61,7 +61,7 @@ int fb_write_csv(const fb_bench *b, FILE *f) {
     }
     for (int m = 0; m < FB_VG_MEASURE_COUNT; ++m) /* -valgrind: exact counts */
         fprintf(f, ",valgrind_%s_per_unit", fb_vg_measure_name((fb_vg_measure)m));
-    fputs(",total_s,error,relative,ci_low,ci_high\n", f);
+    fputs(",total_s,error,relative,ci_low,ci_high,marks\n", f);
 
     for (size_t i = 0; i < fb_result_count(b); ++i) fb__csv_row(f, fb_result_at(b, i), NULL, 0);
     /* then each comparison: one row per alternative, with its ratio to the
@@ -125,6 +125,10 @@ static void fb__csv_row(FILE *f, const fb_result *r, const fb_comparison *cmp, s
         if (cmp && !r->error && alt) fb__csv_num(f, fb_comparison_low(cmp, alt));
         fputc(',', f);
         if (cmp && !r->error && alt) fb__csv_num(f, fb_comparison_high(cmp, alt));
+        fputc(',', f);
+        /* the result's marks (src/marks.c), space-separated */
+        if (r->optimized_away) fputs(r->unresolved ? "optimized_away " : "optimized_away", f);
+        if (r->unresolved) fputs("unresolved", f);
         fputc('\n', f);
     }
 }

@@ -190,6 +190,7 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
         r->clock_ctx = b->clock_ctx;
         r->clock_info.resolution_s = b->clock_resolution_s;
         r->clock_info.overhead_s = 0;
+        r->clock_info.empty_loop_s = b->empty_loop_s;
     } else {
         r->clock = fb__run_default_clock;
         r->clock_info = fb__process_clock();
@@ -504,6 +505,7 @@ static void fb__run_finish(fb_bench *b) {
     res->callsite = r->callsite;
     res->clock_resolution_s = r->clock_info.resolution_s;
     res->clock_overhead_s = r->clock_info.overhead_s;
+    res->empty_loop_s = r->clock_info.empty_loop_s;
     res->epochs_asked = r->rounds.asked; /* issue 19 */
     res->epochs_explicit = r->rounds.epochs_explicit;
     if (!res->error) {
