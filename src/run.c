@@ -350,7 +350,7 @@ static void fb__run_finish(fb_bench *b);
 static bool fb__run_remeasure(struct fb__run *r) {
     if (!r->probe) return false;
     r->probe_after = r->probe(r->probe_ctx);
-    if (r->remeasured >= FB__PROBE_RETRIES ||
+    if ((int)r->remeasured >= FB__PROBE_RETRIES ||
         !(r->probe_before >= FB__PROBE_SLOW || r->probe_after >= FB__PROBE_SLOW))
         return false;
     double p = fb__probe_wait(r->probe, r->probe_ctx, FB__PROBE_WAIT_S);
