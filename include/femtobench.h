@@ -282,6 +282,11 @@ uint64_t fb_result_iterations(const fb_result *r, size_t epoch);
 uint64_t fb_result_total_iterations(const fb_result *r);
 double fb_result_total_s(const fb_result *r); /* time in recorded epochs */
 bool fb_result_unstable(const fb_result *r);  /* err% >= 5 */
+/* The median per iteration is within 2x of a loop holding only
+ * fb_do_not_optimize: the op may have been deleted by the compiler. */
+bool fb_result_optimized_away(const fb_result *r);
+/* The epochs are under 100 clock resolutions: the clock's step is > 1%. */
+bool fb_result_unresolved(const fb_result *r);
 
 /* Exact counts from Valgrind's Callgrind (the runner's -valgrind, or
  * FEMTOBENCH_VALGRIND=1 under valgrind --tool=callgrind; docs/valgrind.md),

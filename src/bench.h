@@ -59,6 +59,7 @@ struct fb_bench {
     fb_clock_fn clock;
     void *clock_ctx;
     double clock_resolution_s; /* of the custom clock */
+    double empty_loop_s;       /* of the custom clock: injected by tests (src/marks.c) */
     /* issue 19: the disturbance source (src/disturb.c); default: the
      * thread's involuntary context switches, none with a custom clock */
     fb__disturb_fn disturb;
@@ -119,6 +120,10 @@ struct fb_bench {
  * declare epochs disturbed under the fake clock. In src/disturb.c. */
 FB__PRIVATE void fb__bench_set_disturbance(fb_bench *b, fb__disturb_fn fn, void *ctx);
 
+/* Under a custom clock, the cost per iteration of a loop holding only the
+ * barrier, as a test declares it (0: unknown, no optimized-away mark). In
+ * src/marks.c. */
+FB__PRIVATE void fb__bench_set_empty_loop(fb_bench *b, double seconds);
 /* Injects the core probe of b's runs (NULL: none). In src/probe.c. */
 FB__PRIVATE void fb__bench_set_probe(fb_bench *b, fb__probe_fn fn, void *ctx);
 

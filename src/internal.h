@@ -15,6 +15,7 @@
 #include "misuse.h"
 #include "context.h"
 #include "manual.h"
+#include "marks.h"
 #include "valgrind.h"
 #include "stats.h"
 #include "sysfile.h"

@@ -8,12 +8,13 @@
  * _exits; a child that dies first (a signal, exit() in the benchmark, the
  * -timeout deadline) becomes an error row that names what happened.
  *
- * The result record: 'R', a u32 payload length, then the payload: name and
- * error (u32 length + bytes; 0xffffffff = NULL error), the config (title,
- * unit, batch, time unit and label, relative, complexity N, counters,
- * min_time, every numeric key), callsite, clock resolution and overhead,
- * epochs (u64), the measure mask (u32), iterations per epoch (u64 each) and
- * one double per epoch for each measure in the mask; then the pass (u32),
+ * The record: 'R', a u32 payload length, then the payload: name and error
+ * (u32 length + bytes; 0xffffffff = NULL error), the config (title, unit,
+ * batch, time unit and label, relative, complexity N, counters, min_time,
+ * every numeric key), callsite, clock resolution and overhead, the empty
+ * loop's cost per iteration (f64 each), epochs (u64),
+ * the measure mask (u32), iterations per epoch (u64 each) and one double per
+ * epoch for each measure in the mask; then the pass (u32),
  * epochs asked (u64), a flag byte (1 explicit epochs, 2 disturbance known,
  * 4 slow core), stopped_by, rounds, remeasured (u32 each), the two probe
  * values (f64) and, without an error, one FB__EPOCH_* byte per epoch; then
@@ -127,6 +128,7 @@ int fb__isolate_encode(const fb_result *r, unsigned char **buf, size_t *len, siz
     fb__iso_put_u32(&b, (uint32_t)r->callsite);
     fb__iso_put_f64(&b, r->clock_resolution_s);
     fb__iso_put_f64(&b, r->clock_overhead_s);
+    fb__iso_put_f64(&b, r->empty_loop_s);
     fb__iso_put_u64(&b, r->error ? 0 : (uint64_t)r->epochs);
     fb__iso_put_u32(&b, r->error ? 0 : r->has);
     if (!r->error) {
@@ -258,6 +260,7 @@ size_t fb__isolate_decode(const unsigned char *buf, size_t len, fb_result **out)
     r->callsite = (int)fb__iso_get_u32(&rd);
     r->clock_resolution_s = fb__iso_get_f64(&rd);
     r->clock_overhead_s = fb__iso_get_f64(&rd);
+    r->empty_loop_s = fb__iso_get_f64(&rd);
     uint64_t epochs = fb__iso_get_u64(&rd);
     r->has = fb__iso_get_u32(&rd);
     if (null_name || null_title || null_unit || (!r->error && !null_error) ||

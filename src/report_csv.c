@@ -66,7 +66,7 @@ int fb_write_csv(const fb_bench *b, FILE *f) {
     }
     for (int m = 0; m < FB_VG_MEASURE_COUNT; ++m) /* -valgrind: exact counts */
         fprintf(f, ",valgrind_%s_per_unit", fb_vg_measure_name((fb_vg_measure)m));
-    fputs(",total_s,error,relative,ci_low,ci_high,passes,passes_median_ns_per_unit,"
+    fputs(",total_s,error,relative,ci_low,ci_high,marks,passes,passes_median_ns_per_unit,"
           "between_passes_pct",
           f);
     /* then a column per user counter label (src/ucounter.c) */
@@ -157,6 +157,10 @@ static void fb__csv_row(FILE *f, const fb_result *r, const fb_comparison *cmp, s
         if (cmp && !r->error && alt) fb__csv_num(f, fb_comparison_low(cmp, alt));
         fputc(',', f);
         if (cmp && !r->error && alt) fb__csv_num(f, fb_comparison_high(cmp, alt));
+        fputc(',', f);
+        /* the result's marks (src/marks.c), space-separated */
+        if (r->optimized_away) fputs(r->unresolved ? "optimized_away " : "optimized_away", f);
+        if (r->unresolved) fputs("unresolved", f);
     }
 }
 

@@ -104,6 +104,17 @@ static void fb__gb_times(fb__json *j, const fb__gb_row *w, double t) {
     fb__json_kstr(j, "time_unit", w->unit);
 }
 
+/* Google Benchmark's "label" (a string its tools show and never compare)
+ * carries the result's marks (src/marks.c), when it has any. */
+static void fb__gb_label(fb__json *j, const fb_result *r) {
+    if (r->optimized_away && r->unresolved)
+        fb__json_kstr(j, "label", "optimized away? not resolved by the clock");
+    else if (r->optimized_away)
+        fb__json_kstr(j, "label", "optimized away?");
+    else if (r->unresolved)
+        fb__json_kstr(j, "label", "not resolved by the clock");
+}
+
 /* Counters are plain numbers to the tools: a counter with no finite value
  * (never scheduled, NAN) is left out of the row rather than written null. */
 static void fb__gb_counter(fb__json *j, fb_measure m, double v) {
@@ -221,6 +232,7 @@ static int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row,
         /* one row: the median per call; iterations: every call measured */
         w.repetitions = 1;
         fb__gb_head(j, &w, "", false);
+        fb__gb_label(j, r);
         fb__json_ku64(j, "repetition_index", 0);
         fb__json_ku64(j, "threads", 1);
         fb__json_ku64(j, "iterations", r->total_iterations);
@@ -243,6 +255,7 @@ static int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row,
     for (size_t e = 0, index = 0; epoch_rows && e < r->epochs; ++e) {
         if (r->epoch_flags && (r->epoch_flags[e] & FB__EPOCH_DROPPED)) continue;
         fb__gb_head(j, &w, "", false);
+        fb__gb_label(j, r);
         fb__json_ku64(j, "repetition_index", index++);
         fb__json_ku64(j, "threads", 1);
         fb__json_ku64(j, "iterations", r->iterations[e]);
@@ -278,6 +291,7 @@ static int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row,
         char suffix[16];
         snprintf(suffix, sizeof suffix, "_%s", aggs[a]);
         fb__gb_head(j, &w, suffix, true);
+        fb__gb_label(j, r);
         fb__json_ku64(j, "threads", 1);
         fb__json_kstr(j, "aggregate_name", aggs[a]);
         fb__json_kstr(j, "aggregate_unit", "time");

@@ -89,6 +89,18 @@ static bool fb__html_measured(const fb_result *r) {
            r->config.batch > 0;
 }
 
+/* The result's marks (src/marks.c) as hints after its name. */
+static void fb__html_marks(FILE *f, const fb_result *r) {
+    if (r->optimized_away)
+        fputs(" <span class=\"hint\">optimized away? it costs no more than a loop holding only "
+              "<code>fb_do_not_optimize</code></span>",
+              f);
+    if (r->unresolved)
+        fputs(" <span class=\"hint\">not resolved by the clock: its epochs are under 100 clock "
+              "resolutions</span>",
+              f);
+}
+
 static bool fb__html_same(const char *a, const char *b) {
     return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
@@ -568,6 +580,7 @@ static void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t
                     "<code>min_epoch_iterations</code> to e.g. %s</span>",
                     a, s);
         }
+        if (ok) fb__html_marks(f, r);
         fputs("</td></tr>\n", f);
     }
     fputs("</tbody></table>\n", f);
@@ -751,6 +764,15 @@ static void fb__html_comparison(FILE *f, const fb_comparison *c) {
     snprintf(title, sizeof title, "%.120s: speed relative to %.30s (higher is faster)",
              fb_comparison_title(c) ? fb_comparison_title(c) : "comparison", n ? names[0] : "");
     fb__html_forest(f, title, n, names, v, v + n, v + 2 * n);
+    for (size_t i = 0; i < n; ++i) {
+        const fb_result *r = fb_comparison_result(c, i);
+        if (!r || !(r->optimized_away || r->unresolved)) continue;
+        fputs("<p class=\"marks\"><code>", f);
+        fb__svg_text(f, names[i]);
+        fputs("</code>:", f);
+        fb__html_marks(f, r);
+        fputs("</p>\n", f);
+    }
     free(names);
     free(v);
 }

@@ -194,6 +194,13 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
     fb__json_end_obj(j);
     fb__json_knum(j, "clock_resolution_s", r->clock_resolution_s);
     fb__json_knum(j, "clock_overhead_s", r->clock_overhead_s);
+    if (r->empty_loop_s > 0) /* a loop holding only the barrier, per iteration */
+        fb__json_knum(j, "empty_loop_s", r->empty_loop_s);
+    else
+        fb__json_knull(j, "empty_loop_s");
+    /* marks derived from the result's own numbers (src/marks.c) */
+    fb__json_kbool(j, "optimized_away", r->optimized_away);
+    fb__json_kbool(j, "unresolved", r->unresolved);
     fb__json_ku64(j, "epochs", r->epochs);
     fb__json_ku64(j, "total_iterations", r->total_iterations);
     fb__json_knum(j, "total_s", r->total_s);

@@ -369,6 +369,19 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
                       1);
         fprintf(f, " (core in a slow episode: a 1-cycle loop ran at %s cycles)", c);
     }
+    /* marks from the result's own numbers (src/marks.c); never suppressed:
+     * they say the value is not the op's */
+    if (r->optimized_away) {
+        char v[64], e[64];
+        fb__fmt_fixed(v, sizeof v, fb_result_median(r, FB_ELAPSED) * 1e9, 2);
+        fb__fmt_fixed(e, sizeof e, r->empty_loop_s * 1e9, 2);
+        fprintf(f,
+                " (optimized away? %s ns per iteration, about what a loop holding only "
+                "fb_do_not_optimize costs: %s ns)",
+                v, e);
+    }
+    if (r->unresolved)
+        fputs(" (not resolved by the clock: its epochs are under 100 clock resolutions)", f);
     fputc('\n', f);
 }
 

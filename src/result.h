@@ -17,6 +17,7 @@ struct fb_result {
     int callsite;      /* FB__CALLSITE of the run */
     double clock_resolution_s;
     double clock_overhead_s;
+    double empty_loop_s; /* a loop holding only the barrier, per iteration (0: unknown) */
     /* per epoch */
     size_t epochs;
     uint64_t *iterations;
@@ -34,6 +35,11 @@ struct fb_result {
     double probe[2];            /* the core probe before and after the run (NAN: none) */
     bool slow_core;             /* a probe was >= FB__PROBE_SLOW: measured in a slow episode */
     unsigned remeasured;        /* times the run started again after a slow episode */
+    /* derived once by fb__stats_compute (src/marks.c): the median is within
+     * FB__EMPTY_LOOP_FACTOR of the empty loop; the epochs are shorter than
+     * FB__RESOLVED_MULTIPLE clock resolutions */
+    bool optimized_away;
+    bool unresolved;
     /* derived once by fb__stats_compute */
     fb__summary summary[FB_MEASURE_COUNT];
     uint64_t total_iterations;

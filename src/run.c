@@ -437,6 +437,7 @@ static void fb__run_finish(fb_bench *b) {
     res->callsite = r->ep.callsite;
     res->clock_resolution_s = r->ep.clock_info.resolution_s;
     res->clock_overhead_s = r->ep.clock_info.overhead_s;
+    res->empty_loop_s = r->ep.clock_info.empty_loop_s;
     res->epochs_asked = r->rounds.asked; /* issue 19 */
     res->epochs_explicit = r->rounds.epochs_explicit;
     if (!res->error) {
