@@ -39,5 +39,6 @@
 #include "cli_check.h"
 #include "filter.h"
 #include "isolate.h"
+#include "plugin.h"
 
 #endif

@@ -80,6 +80,10 @@ struct fb__run {
     fb__vg_run *vg;                     /* under Valgrind (src/valgrind.c), else NULL */
     struct sigaction old_int, old_term; /* restored when endless mode ends */
     bool refused_nested;                /* a nested run was refused (said once) */
+    /* an outside scheduler pacing the epochs (src/epoch_hook.h), or NULL */
+    const fb__epoch_hook *hook;
+    size_t hook_epoch; /* the next epoch's index for the hook */
+    bool hook_epochs;  /* the hook fixed the epochs: exactly that many, none replaced */
 };
 
 static uint64_t fb__run_default_clock(void *ctx) {
@@ -226,11 +230,37 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
     r->min_iters =
         cfg[FB__K_MIN_EPOCH_ITERATIONS] >= 1 ? (uint64_t)cfg[FB__K_MIN_EPOCH_ITERATIONS] : 1;
     fb_rng_seed(&r->rng, 123);
+    /* the epoch hook (src/epoch_hook.h): it may skip the run or fix its
+     * iterations and epochs; then no warmup, no probe and no replaced
+     * epochs, so that both sides of a paired comparison run exactly the
+     * epochs asked for */
+    r->hook = fb__process_epoch_hook();
+    if (r->hook && r->name) {
+        uint64_t iters = 0;
+        size_t epochs = 0;
+        if (!r->hook->run_begin(r->hook->ctx, r->name, &iters, &epochs)) {
+            r->hook = NULL;
+            fb__run_free(r);
+            return l; /* skipped by the scheduler: not a dropped run */
+        }
+        if (iters) r->exact_iters = iters;
+        if (epochs) {
+            r->epochs_max = epochs;
+            r->rounds.asked = epochs;
+            r->rounds.epochs_explicit = false; /* short epochs are the scheduler's to judge */
+            r->rounds.may_lengthen = false;
+            r->hook_epochs = true;
+        }
+        r->probe = NULL;
+        r->rounds0 = r->rounds;
+        r->config.num[FB__K_WARMUP] = 0;
+    }
     r->cap = r->epochs_max; /* grows when disturbed epochs are replaced */
     r->iterations = malloc(r->cap * sizeof *r->iterations);
     r->flags = calloc(r->cap, 1);
     r->values[FB_ELAPSED] = malloc(r->cap * sizeof(double));
     if (!r->name || !r->iterations || !r->flags || !r->values[FB_ELAPSED]) {
+        if (r->hook) r->hook->run_end(r->hook->ctx, r->name);
         fb__run_free(r);
         ++b->dropped; /* nothing silently dropped (issue 17) */
         fb__bench_diag(b, "'%s' not run: out of memory", name ? name : "noname");
@@ -284,6 +314,7 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
 int fb__loop_next(fb__loop *l) {
     if (l->state == FB__ST_DONE) return 0;
     struct fb__run *r = l->bench->run;
+    if (r->hook) r->hook->epoch_begin(r->hook->ctx, r->hook_epoch); /* waits for this side's turn */
     fb__setup_before_epoch(l->bench); /* untimed: before the counters and the clock */
     if (r->disturb) r->disturb_before = r->disturb(r->disturb_ctx); /* outside the timed region */
     if (r->perf_mask) fb__perf_begin(r->perf);
@@ -336,6 +367,7 @@ static void fb__run_record(struct fb__run *r, uint64_t n, double elapsed_s, cons
 /* Issue 19: src/rounds.c decides; a new round of longer epochs changes the
  * target (*new_round). */
 static bool fb__run_finished(struct fb__run *r, bool *new_round) {
+    if (r->hook_epochs) return r->epochs >= r->epochs_max; /* none replaced */
     fb__rounds_progress p = {
         r->epochs, r->spent_s, r->sum_iters, r->sum_elapsed_s, r->values[FB_ELAPSED], r->flags};
     return fb__rounds_done(&r->rounds, &p, &r->target_s, new_round);
@@ -408,6 +440,8 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
     fb__teardown_after_epoch(l->bench); /* untimed: after the clock and the counters */
     double e = t1 >= l->t0_ns ? (double)(t1 - l->t0_ns) * 1e-9 : 0;
     uint64_t n = l->n;
+    if (r->hook) /* hands the turn over; returns when it comes back */
+        r->hook->epoch_end(r->hook->ctx, r->hook_epoch++, n, e, disturbed);
     r->spent_s += e;
     if (left) {
         fb__run_fail(r, "`break` inside FB_RUN's body is not supported: use a flag, or fb_run()");
@@ -485,6 +519,7 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
 static void fb__run_finish(fb_bench *b) {
     struct fb__run *r = b->run;
     b->run = NULL;
+    if (r->hook) r->hook->run_end(r->hook->ctx, r->name);
     if (b->interrupted && !r->error) {
         fb__run_free(r);
         return;

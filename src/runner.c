@@ -6,6 +6,7 @@
 #include "isolate.h"
 #include "outfile.h"
 #include "passes.h"
+#include "plugin.h"
 #include "process.h"
 #include "registry.h" /* issue 15: families expanded into instances */
 #include "report_passes.h"
@@ -542,7 +543,10 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__instance ***sel_ou
         return -1;
     }
     if (o->version) {
-        printf("femtobench %s\n", fb_version());
+        /* through the plugin entry point: a suite linked from the static
+         * library then always carries it (femtobench-ab, docs/ab.md) */
+        const fb__plugin_api *api = fb__plugin_entry();
+        printf("femtobench %s (plugin interface %u)\n", api->version, api->abi);
         return -1;
     }
     /* the Google Benchmark JSON layout: -gbench_rows, else GB's flags */
