@@ -51,10 +51,12 @@
 #include <unistd.h>
 
 /* Defaults, chosen from the measurements in docs/ab.md. */
-#define FBA_DEFAULT_ROUNDS 30
-#define FBA_DEFAULT_MIN_TIME_MS 3.0 /* measured time per side and benchmark */
-#define FBA_DEFAULT_THRESHOLD_PCT 2.0
+#define FBA_DEFAULT_ROUNDS 100
+#define FBA_DEFAULT_MIN_TIME_MS 4.0 /* measured time per side and benchmark */
+#define FBA_DEFAULT_THRESHOLD_PCT 3.0
 #define FBA_MAX_ROUNDS 1000
+/* the fewest rounds of a benchmark whose one iteration outlasts an epoch */
+#define FBA_LONG_ROUNDS 20
 #define FBA_MIN_ROUNDS 6 /* the fewest that give a 95% sign-test interval */
 #define FBA_FAMILY_CONFIDENCE 0.95
 #define FBA_NAME_MAX 512
@@ -286,10 +288,10 @@ static int fba_load(fba_side *s, const char *load_path) {
     s->dl = dlopen(load_path, RTLD_NOW | RTLD_LOCAL);
     if (!s->dl) {
         const char *e = dlerror();
-        /* dlerror names the copy; the user knows the file by its own name */
-        const char *colon = e && s->copy[0] && strncmp(e, s->copy, strlen(s->copy)) == 0
-                                ? e + strlen(s->copy) + (e[strlen(s->copy)] == ':' ? 1 : 0)
-                                : e;
+        /* dlerror starts with the path it was given (maybe the copy's): the
+         * user knows the file by its own name, given once */
+        size_t lp = strlen(load_path);
+        const char *colon = e && strncmp(e, load_path, lp) == 0 && e[lp] == ':' ? e + lp + 1 : e;
         while (colon && *colon == ' ') ++colon;
         return fba_error("%s: cannot load: %s", s->path, colon ? colon : "unknown reason");
     }
@@ -602,8 +604,16 @@ static void fba_measure_pair(const fba_side *sides, const fba_opts *o, const cha
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->turn, NULL);
     p->run = row->name;
+    /* -min_time spread over the rounds; when one iteration is longer than
+     * that, fewer rounds (down to FBA_LONG_ROUNDS) of one iteration each */
+    double min_time_s = o->min_time_ms * 1e-3;
     p->rounds = (size_t)o->rounds;
-    double epoch_s = o->min_time_ms * 1e-3 / (double)o->rounds;
+    if (per_iter_s * (double)p->rounds > min_time_s) {
+        double fit = floor(min_time_s / per_iter_s);
+        size_t floor_rounds = o->rounds < FBA_LONG_ROUNDS ? (size_t)o->rounds : FBA_LONG_ROUNDS;
+        p->rounds = fit > (double)floor_rounds ? (size_t)fit : floor_rounds;
+    }
+    double epoch_s = min_time_s / (double)p->rounds;
     double n = per_iter_s > 0 ? ceil(epoch_s / per_iter_s) : 1;
     p->iters = n < 1 ? 1 : n > 1e10 ? (uint64_t)1e10 : (uint64_t)n;
     p->sides = sides;
@@ -1149,71 +1159,90 @@ static int fba_write_json(void *ctx, FILE *f) {
 
 static void fba_html_text(FILE *f, const char *s) { fb__svg_text(f, s); }
 
+static int fba_html_verdict(const fba_row *r) {
+    if (r->kind == FBA_ERROR) return FB__HTML_UNKNOWN;
+    switch (r->change.verdict) {
+    case FB__V_FASTER:
+        return FB__HTML_FASTER;
+    case FB__V_SLOWER:
+        return FB__HTML_SLOWER;
+    case FB__V_SAME:
+        return FB__HTML_SAME;
+    case FB__V_NEW:
+        return FB__HTML_NEW;
+    case FB__V_GONE:
+        return FB__HTML_GONE;
+    default:
+        return FB__HTML_UNSURE;
+    }
+}
+
+/* The page: the summary, a forest plot of new / old with each interval,
+ * and the change chart and table (src/report_html_compare.c's), under the
+ * report's style sheet and its policy (no script, no request). */
 static int fba_write_html(void *ctx, FILE *f) {
     const fba_report *rep = ctx;
     size_t n = rep->rows->n;
     const char **names = calloc(n + 1, sizeof *names);
-    double *v = calloc(3 * (n + 1), sizeof *v);
-    if (!names || !v) {
+    double *v = calloc(8 * (n + 1), sizeof *v);
+    int *verdict = calloc(n + 1, sizeof *verdict);
+    if (!names || !v || !verdict) {
         free(names);
         free(v);
+        free(verdict);
         return FB_ENOMEM;
     }
-    double *ratio = v, *lo = v + n + 1, *hi = v + 2 * (n + 1);
+    double *ratio = v, *lo = v + n + 1, *hi = v + 2 * (n + 1), *t_old = v + 3 * (n + 1),
+           *t_new = v + 4 * (n + 1), *pct = v + 5 * (n + 1), *lo_pct = v + 6 * (n + 1),
+           *hi_pct = v + 7 * (n + 1);
+    bool vg = rep->o->valgrind;
     for (size_t i = 0; i < n; ++i) {
         const fba_row *r = rep->rows->v[i];
         names[i] = r->name;
         const fb__change *c = &r->change;
         ratio[i] = isfinite(c->change_pct) ? 1 + c->change_pct / 100 : NAN;
-        lo[i] = isfinite(c->lo_pct) ? 1 + c->lo_pct / 100 : ratio[i];
-        hi[i] = isfinite(c->hi_pct) ? 1 + c->hi_pct / 100 : ratio[i];
+        lo[i] = isfinite(c->lo_pct) ? 1 + c->lo_pct / 100 : NAN;
+        hi[i] = isfinite(c->hi_pct) ? 1 + c->hi_pct / 100 : NAN;
+        t_old[i] = vg ? r->ins_old : r->t_old;
+        t_new[i] = vg ? r->ins_new : r->t_new;
+        pct[i] = c->change_pct;
+        lo_pct[i] = c->lo_pct;
+        hi_pct[i] = c->hi_pct;
+        verdict[i] = fba_html_verdict(r);
     }
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-          "<title>femtobench-ab</title>\n<style>\n"
-          "body{font-family:system-ui,sans-serif;margin:2em;max-width:60em}\n"
-          "table{border-collapse:collapse}td,th{padding:2px 8px;border-bottom:1px solid #ddd}\n"
-          "td.num{text-align:right}.verdict-slower{color:#b00}.verdict-faster{color:#070}\n"
-          "svg .ref{stroke:#888;stroke-dasharray:4 3}svg .ci{stroke:#333;stroke-width:2}\n"
-          "svg .differs{fill:#b00;stroke:#b00}svg .same{fill:#357;stroke:#357}\n"
-          "svg .axis,svg .tick{stroke:#999}svg text{font-size:11px}\n"
-          "</style>\n</head>\n<body>\n<h1>femtobench-ab</h1>\n<p>",
+          "<meta http-equiv=\"Content-Security-Policy\" "
+          "content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+          "<title>femtobench-ab</title>\n<style>",
           f);
-    char buf[4096];
-    FILE *m = fmemopen(buf, sizeof buf, "w");
+    fputs(fb__html_style(), f);
+    fputs("</style>\n</head>\n<body>\n<header>\n<h1>femtobench-ab: old and new in one "
+          "process</h1>\n<p class=\"sub\">",
+          f);
+    char buf[4096] = "";
+    FILE *m = fmemopen(buf, sizeof buf - 1, "w");
     if (m) {
         fba_summary(m, rep);
-        fputc('\0', m);
         fclose(m);
-        buf[sizeof buf - 1] = '\0';
         buf[strcspn(buf, "\n")] = '\0';
-        fba_html_text(f, buf);
     }
-    fputs("</p>\n<p>old: <code>", f);
+    fba_html_text(f, buf);
+    fputs("</p>\n<p class=\"sub\">old: <code>", f);
     fba_html_text(f, rep->o->files[0]);
     fputs("</code>, new: <code>", f);
     fba_html_text(f, rep->o->files[1]);
-    fputs("</code></p>\n", f);
-    fb__html_forest(f, "new / old (time per unit; below 1 is faster)", n, names, ratio, lo, hi);
-    fputs("<section class=\"verdicts\">\n<h2>Verdicts</h2>\n<table>\n<thead><tr><th>benchmark"
-          "</th><th>change</th><th>verdict</th></tr></thead>\n<tbody>\n",
-          f);
-    for (size_t i = 0; i < n; ++i) {
-        const fba_row *r = rep->rows->v[i];
-        fputs("<tr><td>", f);
-        fba_html_text(f, r->name);
-        fputs("</td><td class=\"num\">", f);
-        fba_num(f, r->change.change_pct, "%");
-        fprintf(f, "</td><td class=\"verdict-%s\">", fba_verdict(r));
-        fputs(fba_verdict(r), f);
-        if (r->kind == FBA_ERROR) {
-            fputs(": ", f);
-            fba_html_text(f, r->error);
-        }
-        fputs("</td></tr>\n", f);
-    }
-    fputs("</tbody>\n</table>\n</section>\n</body>\n</html>\n", f);
+    fputs("</code></p>\n</header>\n<main>\n", f);
+    fb__html_forest(f,
+                    vg ? "new / old (instructions per unit; below 1 is fewer)"
+                       : "new / old (time per unit; below 1 is faster)",
+                    n, names, ratio, lo, hi);
+    fb__html_change_bars(f, "Change of each benchmark (new against old)", n, names, t_old, t_new,
+                         pct, lo_pct, hi_pct, verdict);
+    fputs("</main>\n</body>\n</html>\n", f);
     free(names);
     free(v);
+    free(verdict);
     return fb__writer_finish(f);
 }
 
