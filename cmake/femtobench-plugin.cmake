@@ -24,7 +24,12 @@ function(femtobench_add_plugin target)
   add_library(${target} MODULE ${ARGN})
   # "suite.so", not "libsuite.so": it is given by path, never found by name
   set_target_properties(${target} PROPERTIES PREFIX "" POSITION_INDEPENDENT_CODE ON)
-  target_link_libraries(${target} PRIVATE
-    "$<LINK_LIBRARY:WHOLE_ARCHIVE,${fb_lib}>")
+  if(CMAKE_VERSION VERSION_LESS 3.24)
+    # no $<LINK_LIBRARY:WHOLE_ARCHIVE>: the archive by path, between the flags
+    target_link_libraries(${target} PRIVATE
+      -Wl,--whole-archive $<TARGET_FILE:${fb_lib}> -Wl,--no-whole-archive ${fb_lib})
+  else()
+    target_link_libraries(${target} PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,${fb_lib}>")
+  endif()
   target_link_options(${target} PRIVATE "LINKER:-Bsymbolic")
 endfunction()

@@ -148,6 +148,15 @@ try:
     check(rc == 0 and ("| 6 | unsure |" in out or "| 6 | same |" in out),
           f"-rounds=6 -threshold=20: {out}")
 
+    # -asymptote: each benchmark once per N, matched by name and N
+    rc, out, err = run(OLD, NEW, "-filter=Slow|Fam", "-asymptote=10,100", "-output_json=" + js)
+    doc, v = verdicts(js)
+    check(rc == 0 and sorted(v) == ["Fam/2 N=10", "Fam/2 N=100", "Fam/4 N=10", "Fam/4 N=100",
+                                    "Slow N=10", "Slow N=100"], f"-asymptote: {sorted(v)}")
+    check(v.get("Slow N=100", {}).get("n") == 100 and v["Slow N=100"]["run"] == "Slow" and
+          v["Slow N=100"]["verdict"] == "slower" and v["Fam/2 N=10"]["verdict"] == "same",
+          f"-asymptote: {v.get('Slow N=100')}")
+
     # -isolate: the crash is an error row, the rest is compared
     rc, out, err = run(CRASH, CRASH, "-isolate", "-filter=Crash|Slow", "-output_json=" + js)
     check(rc == 1, f"-isolate: exit status {rc}, want 1 (a benchmark failed)")
@@ -217,6 +226,8 @@ try:
     bad([OLD, NEW, "-filter=("], "-filter")
     bad([OLD, NEW, "-filter=NoSuchBenchmark"], "selects no benchmark")
     bad([OLD, NEW, "-bogus"], "unknown option")
+    bad([OLD, NEW, "-asymptote=10,x"], "-asymptote")
+    bad([OLD, NEW, "-asymptote=0"], "-asymptote")
     bad([OLD, NEW, "-output_json=" + os.path.join(tmp, "no", "dir.json")], "-output_json")
     bad([OLD, NEW, "-output_json=" + js, "-output_md=" + js], "the same file")
     bad([OLD, NEW, "-valgrind", "-min_time=5"], "-min_time")

@@ -60,6 +60,7 @@
 #define FBA_MIN_ROUNDS 6 /* the fewest that give a 95% sign-test interval */
 #define FBA_FAMILY_CONFIDENCE 0.95
 #define FBA_NAME_MAX 512
+#define FBA_MAX_ASYMPTOTE 64
 #define FBA_ERROR_MAX 256
 
 /* ------------------------------------------------------------- options */
@@ -72,6 +73,9 @@ typedef struct fba_opts {
     double threshold_pct;
     bool fail_on_slower, valgrind, isolate;
     const char *out_json, *out_md, *out_html;
+    double asymptote[FBA_MAX_ASYMPTOTE]; /* -asymptote: each benchmark once per N */
+    size_t n_asymptote;
+    const char *asymptote_text;
     int side_only;         /* internal: the -valgrind child counts this side only */
     const char *counts_to; /* internal: where that child writes its counts */
 } fba_opts;
@@ -98,6 +102,7 @@ static void fba_usage(FILE *f) {
             "  -min_time=<ms>       measured time per side and benchmark (default: %g)\n"
             "  -rounds=<n>          paired rounds per benchmark, %d..%d (default: %d)\n"
             "  -threshold=<pct>     changes within this %% are 'same' (default: %g)\n"
+            "  -asymptote=<n1,...>  run each benchmark once per complexity N\n"
             "  -fail_on_slower      exit status 3 when a benchmark is slower\n"
             "  -valgrind            count instructions under Callgrind instead of timing\n"
             "  -isolate             each benchmark in a child process: a crash is an error row\n"
@@ -156,6 +161,23 @@ static int fba_parse(int argc, char **argv, fba_opts *o) {
                 return fba_error("-rounds=%s: not a whole number from %d to %d", v, FBA_MIN_ROUNDS,
                                  FBA_MAX_ROUNDS);
             o->rounds = r;
+        } else if ((v = fba_value(a, "asymptote"))) {
+            o->asymptote_text = v;
+            o->n_asymptote = 0;
+            const char *p = v;
+            for (;;) {
+                char *end;
+                errno = 0;
+                double n = strtod(p, &end);
+                if (end == p || errno || !(n > 0) || n > 9007199254740992.0 ||
+                    (*end && *end != ',') || o->n_asymptote == FBA_MAX_ASYMPTOTE)
+                    return fba_error("-asymptote=%s: not a list of up to %d numbers N > 0 "
+                                     "(n1,n2,...)",
+                                     v, FBA_MAX_ASYMPTOTE);
+                o->asymptote[o->n_asymptote++] = n;
+                if (!*end) break;
+                p = end + 1;
+            }
         } else if ((v = fba_value(a, "threshold"))) {
             if (fb__change_parse_threshold(v, &o->threshold_pct) != 0)
                 return fba_error("-threshold=%s: not a percentage from 0 to 1000", v);
@@ -356,7 +378,9 @@ typedef enum { FBA_PAIRED, FBA_NEW, FBA_GONE, FBA_ERROR } fba_kind;
 /* One compared run. Fixed size, so that -isolate's child can send it whole
  * through a pipe. */
 typedef struct fba_row {
-    char name[FBA_NAME_MAX];
+    char name[FBA_NAME_MAX];  /* the run's name, as the hook sees it */
+    char label[FBA_NAME_MAX]; /* name, with " N=<n>" under -asymptote */
+    double n;                 /* the complexity N it ran with, 0 when unset */
     char error[FBA_ERROR_MAX];
     fba_kind kind;
     uint64_t iterations;       /* per epoch, both sides */
@@ -373,7 +397,7 @@ typedef struct fba_rows {
     size_t n, cap;
 } fba_rows;
 
-static fba_row *fba_rows_add(fba_rows *rs, const char *name, fba_kind kind) {
+static fba_row *fba_rows_add(fba_rows *rs, const char *name, double n, fba_kind kind) {
     if (rs->n == rs->cap) {
         size_t cap = rs->cap ? 2 * rs->cap : 16;
         fba_row **v = realloc(rs->v, cap * sizeof *v);
@@ -384,6 +408,11 @@ static fba_row *fba_rows_add(fba_rows *rs, const char *name, fba_kind kind) {
     fba_row *r = calloc(1, sizeof *r);
     if (!r) return NULL;
     snprintf(r->name, sizeof r->name, "%s", name);
+    r->n = n;
+    if (n > 0)
+        snprintf(r->label, sizeof r->label, "%.400s N=%.15g", name, n);
+    else
+        snprintf(r->label, sizeof r->label, "%s", name);
     r->kind = kind;
     r->t_old = r->t_new = r->ins_old = r->ins_new = NAN;
     rs->v[rs->n++] = r;
@@ -470,12 +499,12 @@ static void fba_calib_result(void *ctx, const char *name, double n, const char *
     if (i >= 0 && i < 256 && error) snprintf(c->errors[i], FBA_ERROR_MAX, "%s", error);
 }
 
-static void fba_calibrate(const fba_side *s, const char *bench, fba_calib *c) {
+static void fba_calibrate(const fba_side *s, const char *bench, double n, fba_calib *c) {
     memset(c, 0, sizeof *c);
     for (size_t i = 0; i < 256; ++i) c->per_iter_s[i] = NAN;
     fb__epoch_hook h = {c, fba_calib_begin, fba_calib_epoch_begin, fba_calib_epoch_end,
                         fba_calib_end};
-    s->api->run(bench, 0, &h, fba_calib_result, c);
+    s->api->run(bench, n, &h, fba_calib_result, c);
 }
 
 /* ---------------------------------------------------------- paired rounds */
@@ -501,6 +530,7 @@ typedef struct fba_pair {
     char error[2][FBA_ERROR_MAX];
     const fba_side *sides;
     const char *bench;
+    double n; /* complexity N, 0 when unset */
 } fba_pair;
 
 typedef struct fba_hand {
@@ -576,7 +606,7 @@ static void *fba_pair_thread(void *arg) {
     fba_pin();
     fb__epoch_hook hook = {h, fba_pair_begin, fba_pair_epoch_begin, fba_pair_epoch_end,
                            fba_pair_end};
-    h->p->sides[h->side].api->run(h->p->bench, 0, &hook, fba_pair_result, h);
+    h->p->sides[h->side].api->run(h->p->bench, h->p->n, &hook, fba_pair_result, h);
     fba_pair_done(h->p, h->side); /* also when the run never came */
     return NULL;
 }
@@ -604,6 +634,7 @@ static void fba_measure_pair(const fba_side *sides, const fba_opts *o, const cha
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->turn, NULL);
     p->run = row->name;
+    p->n = row->n;
     /* -min_time spread over the rounds; when one iteration is longer than
      * that, fewer rounds (down to FBA_LONG_ROUNDS) of one iteration each */
     double min_time_s = o->min_time_ms * 1e-3;
@@ -648,6 +679,20 @@ static void fba_measure_pair(const fba_side *sides, const fba_opts *o, const cha
         memcpy(sw, p->switches[0], row->rounds * sizeof *sw);
         memcpy(sw + row->rounds, p->switches[1], row->rounds * sizeof *sw);
         row->dropped = fb__cmp_preempted(sw, 2, row->rounds, row->rounds, FBA_MIN_ROUNDS, skip);
+        /* The side that goes first in a round follows its own epoch of the
+         * round before (old new | new old | old new ...): its caches are
+         * warm, the second side's are not. Alternation balances this only
+         * while as many old-first as new-first rounds are kept, so the
+         * excess of one kind is left out too (the latest first). */
+        size_t kept_kind[2] = {0, 0};
+        for (size_t r = 0; r < row->rounds; ++r) kept_kind[r % 2] += !skip[r];
+        for (size_t r = row->rounds; r-- > 0;) {
+            int k = (int)(r % 2);
+            if (skip[r] || kept_kind[k] <= kept_kind[1 - k]) continue;
+            skip[r] = true;
+            kept_kind[k]--;
+            row->dropped++;
+        }
         double told[FBA_MAX_ROUNDS], tnew[FBA_MAX_ROUNDS];
         size_t kept = 0;
         for (size_t r = 0; r < row->rounds; ++r) {
@@ -667,19 +712,19 @@ static void fba_measure_pair(const fba_side *sides, const fba_opts *o, const cha
 }
 
 /* One benchmark (an instance, as listed) on both sides: its runs' rows. */
-static int fba_bench(const fba_side *sides, const fba_opts *o, const char *bench, bool in_old,
-                     bool in_new, fba_rows *rows) {
+static int fba_bench(const fba_side *sides, const fba_opts *o, const char *bench, double n,
+                     bool in_old, bool in_new, fba_rows *rows) {
     fba_calib *c = calloc(2, sizeof *c);
     if (!c) return FB_ENOMEM;
-    if (in_old) fba_calibrate(&sides[0], bench, &c[0]);
-    if (in_new) fba_calibrate(&sides[1], bench, &c[1]);
+    if (in_old) fba_calibrate(&sides[0], bench, n, &c[0]);
+    if (in_new) fba_calibrate(&sides[1], bench, n, &c[1]);
     for (int s = 0; s < 2; ++s)
         for (size_t i = 0; i < c[s].runs.n; ++i) {
             const char *run = c[s].runs.v[i];
             long j = fba_names_find(&c[1 - s].runs, run);
             if (s == 1 && j >= 0) continue; /* paired with old's */
             fba_kind kind = j < 0 ? (s == 0 ? FBA_GONE : FBA_NEW) : FBA_PAIRED;
-            fba_row *row = fba_rows_add(rows, run, kind);
+            fba_row *row = fba_rows_add(rows, run, n, kind);
             if (!row) {
                 fba_names_free(&c[0].runs);
                 fba_names_free(&c[1].runs);
@@ -724,27 +769,32 @@ typedef struct fba_counts {
 static void fba_count_result(void *ctx, const char *name, double n, const char *error, double med,
                              double ins) {
     fba_counts *c = ctx;
-    (void)n;
     (void)med;
-    /* one line per run: the instructions per unit (or "error"), a tab, the name */
+    /* one line per run: the instructions per unit (or "error"), N, the name
+     * (and the error), tab-separated */
     if (error)
-        fprintf(c->f, "error\t%s\t%s\n", name, error);
+        fprintf(c->f, "error\t%.17g\t%s\t%s\n", n, name, error);
     else
-        fprintf(c->f, "%.17g\t%s\n", ins, name);
+        fprintf(c->f, "%.17g\t%.17g\t%s\n", ins, n, name);
 }
 
 /* The -valgrind child: counts one side's selected benchmarks into a file. */
-static int fba_count_side(const fba_side *s, const fba_names *sel, const char *path) {
+static int fba_count_side(const fba_side *s, const fba_opts *o, const fba_names *sel,
+                          const char *path) {
     fba_counts c = {fopen(path, "w")};
     if (!c.f) return fba_error("-valgrind: cannot write '%s': %s", path, strerror(errno));
+    size_t n_ns = o->n_asymptote ? o->n_asymptote : 1;
     for (size_t i = 0; i < sel->n; ++i)
-        if (fba_names_find(&s->benches, sel->v[i]) >= 0)
-            s->api->run(sel->v[i], 0, NULL, fba_count_result, &c);
+        for (size_t k = 0; k < n_ns; ++k)
+            if (fba_names_find(&s->benches, sel->v[i]) >= 0)
+                s->api->run(sel->v[i], o->n_asymptote ? o->asymptote[k] : 0, NULL, fba_count_result,
+                            &c);
     return fclose(c.f) == 0 ? 0 : 1;
 }
 
 typedef struct fba_count_line {
     char name[FBA_NAME_MAX];
+    double n;
     char error[FBA_ERROR_MAX];
     double ins;
 } fba_count_line;
@@ -769,14 +819,21 @@ static size_t fba_read_counts(const char *path, fba_count_line **out) {
         }
         fba_count_line *l = &(*out)[n++];
         memset(l, 0, sizeof *l);
+        char *name = strchr(tab + 1, '\t');
+        if (!name) {
+            --n;
+            continue;
+        }
+        *name++ = '\0';
+        l->n = strtod(tab + 1, NULL);
         if (strcmp(line, "error") == 0) {
-            char *tab2 = strchr(tab + 1, '\t');
+            char *tab2 = strchr(name, '\t');
             if (tab2) *tab2 = '\0';
-            snprintf(l->name, sizeof l->name, "%s", tab + 1);
+            snprintf(l->name, sizeof l->name, "%s", name);
             snprintf(l->error, sizeof l->error, "%s", tab2 ? tab2 + 1 : "failed");
             l->ins = NAN;
         } else {
-            snprintf(l->name, sizeof l->name, "%s", tab + 1);
+            snprintf(l->name, sizeof l->name, "%s", name);
             l->ins = strtod(line, NULL);
         }
     }
@@ -798,10 +855,10 @@ static int fba_valgrind(const fba_opts *o, fba_rows *rows) {
         if (fd < 0)
             return fba_error("-valgrind: cannot create a file in %s: %s", tmp, strerror(errno));
         close(fd);
-        char side_opt[32], out_opt[4200], filter_opt[4200];
+        char side_opt[32], out_opt[4200], filter_opt[4200], asym_opt[4200];
         snprintf(side_opt, sizeof side_opt, "-side_only=%s", fba_side_name[s]);
         snprintf(out_opt, sizeof out_opt, "-counts_to=%s", path[s]);
-        char *args[8];
+        char *args[9];
         int k = 0;
         args[k++] = fb__str_unconst("femtobench-ab");
         args[k++] = fb__str_unconst(o->files[0]);
@@ -811,6 +868,10 @@ static int fba_valgrind(const fba_opts *o, fba_rows *rows) {
         if (o->filter) {
             snprintf(filter_opt, sizeof filter_opt, "-filter=%s", o->filter);
             args[k++] = filter_opt;
+        }
+        if (o->asymptote_text) {
+            snprintf(asym_opt, sizeof asym_opt, "-asymptote=%s", o->asymptote_text);
+            args[k++] = asym_opt;
         }
         args[k] = NULL;
         int crc = fb__vg_runner_exec(k, args, false);
@@ -823,9 +884,10 @@ static int fba_valgrind(const fba_opts *o, fba_rows *rows) {
             const fba_count_line *l = &lines[s][i];
             const fba_count_line *other = NULL;
             for (size_t j = 0; j < n[1 - s] && !other; ++j)
-                if (strcmp(lines[1 - s][j].name, l->name) == 0) other = &lines[1 - s][j];
+                if (strcmp(lines[1 - s][j].name, l->name) == 0 && lines[1 - s][j].n == l->n)
+                    other = &lines[1 - s][j];
             if (s == 1 && other) continue;
-            fba_row *row = fba_rows_add(rows, l->name,
+            fba_row *row = fba_rows_add(rows, l->name, l->n,
                                         other    ? FBA_PAIRED
                                         : s == 0 ? FBA_GONE
                                                  : FBA_NEW);
@@ -852,17 +914,17 @@ static int fba_valgrind(const fba_opts *o, fba_rows *rows) {
 
 /* Runs fba_bench in a child; its rows come back through a pipe. A child
  * that dies (a crash in the benchmark's code) leaves an error row. */
-static int fba_bench_isolated(const fba_side *sides, const fba_opts *o, const char *bench,
+static int fba_bench_isolated(const fba_side *sides, const fba_opts *o, const char *bench, double n,
                               bool in_old, bool in_new, fba_rows *rows) {
     int fds[2];
-    if (pipe(fds) != 0) return fba_bench(sides, o, bench, in_old, in_new, rows);
+    if (pipe(fds) != 0) return fba_bench(sides, o, bench, n, in_old, in_new, rows);
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
     if (pid == 0) {
         close(fds[0]);
         fba_rows mine = {0};
-        int rc = fba_bench(sides, o, bench, in_old, in_new, &mine);
+        int rc = fba_bench(sides, o, bench, n, in_old, in_new, &mine);
         for (size_t i = 0; i < mine.n && rc == FB_OK; ++i) {
             const char *p = (const char *)mine.v[i];
             size_t left = sizeof *mine.v[i];
@@ -878,7 +940,7 @@ static int fba_bench_isolated(const fba_side *sides, const fba_opts *o, const ch
     close(fds[1]);
     if (pid < 0) {
         close(fds[0]);
-        return fba_bench(sides, o, bench, in_old, in_new, rows);
+        return fba_bench(sides, o, bench, n, in_old, in_new, rows);
     }
     fba_row *buf = malloc(sizeof *buf);
     size_t have = 0;
@@ -888,7 +950,7 @@ static int fba_bench_isolated(const fba_side *sides, const fba_opts *o, const ch
         if (r <= 0) break;
         have += (size_t)r;
         if (have == sizeof *buf) {
-            fba_row *row = fba_rows_add(rows, buf->name, buf->kind);
+            fba_row *row = fba_rows_add(rows, buf->name, buf->n, buf->kind);
             if (row) *row = *buf;
             have = 0;
         }
@@ -899,7 +961,7 @@ static int fba_bench_isolated(const fba_side *sides, const fba_opts *o, const ch
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        fba_row *row = fba_rows_add(rows, bench, FBA_ERROR);
+        fba_row *row = fba_rows_add(rows, bench, n, FBA_ERROR);
         if (!row) return FB_ENOMEM;
         if (WIFSIGNALED(status))
             snprintf(row->error, sizeof row->error, "crashed (signal %d, %s)", WTERMSIG(status),
@@ -1025,7 +1087,7 @@ static void fba_table(FILE *f, const fba_report *rep) {
         const fba_row *r = rep->rows->v[i];
         const fb__change *c = &r->change;
         fputs("| ", f);
-        fba_cell(f, r->name);
+        fba_cell(f, r->label);
         fputs(" | ", f);
         if (vg) {
             if (isfinite(r->ins_old))
@@ -1132,7 +1194,12 @@ static int fba_write_json(void *ctx, FILE *f) {
     for (size_t i = 0; i < rep->rows->n; ++i) {
         const fba_row *r = rep->rows->v[i];
         fb__json_obj(&j, NULL, false);
-        fb__json_kstr(&j, "name", r->name);
+        fb__json_kstr(&j, "name", r->label);
+        fb__json_kstr(&j, "run", r->name);
+        if (r->n > 0)
+            fb__json_knum(&j, "n", r->n);
+        else
+            fb__json_knull(&j, "n");
         fb__json_kstr(&j, "verdict", fba_verdict(r));
         if (r->kind == FBA_ERROR)
             fb__json_kstr(&j, "error", r->error);
@@ -1198,7 +1265,7 @@ static int fba_write_html(void *ctx, FILE *f) {
     bool vg = rep->o->valgrind;
     for (size_t i = 0; i < n; ++i) {
         const fba_row *r = rep->rows->v[i];
-        names[i] = r->name;
+        names[i] = r->label;
         const fb__change *c = &r->change;
         ratio[i] = isfinite(c->change_pct) ? 1 + c->change_pct / 100 : NAN;
         lo[i] = isfinite(c->lo_pct) ? 1 + c->lo_pct / 100 : NAN;
@@ -1326,7 +1393,7 @@ int main(int argc, char **argv) {
     if (sel.oom) return fba_error("out of memory");
 
     if (counting_child) /* the -valgrind child: one side's counts */
-        return fba_count_side(&sides[o.side_only == 1 ? 1 : 0], &sel, o.counts_to);
+        return fba_count_side(&sides[o.side_only == 1 ? 1 : 0], &o, &sel, o.counts_to);
 
     fba_rows rows = {0};
     if (o.valgrind) {
@@ -1338,11 +1405,14 @@ int main(int argc, char **argv) {
     } else {
         fba_choose_cpu();
         fba_pin();
-        for (size_t i = 0; i < sel.n; ++i) {
+        size_t n_ns = o.n_asymptote ? o.n_asymptote : 1;
+        for (size_t step = 0; step < sel.n * n_ns; ++step) {
+            size_t i = step / n_ns;
+            double n = o.n_asymptote ? o.asymptote[step % n_ns] : 0;
             bool in_old = fba_names_find(&sides[0].benches, sel.v[i]) >= 0;
             bool in_new = fba_names_find(&sides[1].benches, sel.v[i]) >= 0;
-            int brc = o.isolate ? fba_bench_isolated(sides, &o, sel.v[i], in_old, in_new, &rows)
-                                : fba_bench(sides, &o, sel.v[i], in_old, in_new, &rows);
+            int brc = o.isolate ? fba_bench_isolated(sides, &o, sel.v[i], n, in_old, in_new, &rows)
+                                : fba_bench(sides, &o, sel.v[i], n, in_old, in_new, &rows);
             if (brc != FB_OK) {
                 fba_rows_free(&rows);
                 return fba_error("out of memory");
