@@ -58,10 +58,11 @@ trap cleanup EXIT
 configure_build() { # $1 = source, $2 = build dir, $3... = targets
     local src=$1 dir=$2
     shift 2
+    mkdir -p "$dir"
     cmake -S "$src" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DFEMTOBENCH_BUILD_TESTS=OFF \
-        ${CMAKE_ARGS:-} >"$dir.log" 2>&1 &&
-        cmake --build "$dir" --target "$@" >>"$dir.log" 2>&1 ||
-        { cat "$dir.log" >&2; echo "femtobench: error: the build in $dir failed" >&2; exit 2; }
+        ${CMAKE_ARGS:-} >"$dir/ab_git.log" 2>&1 &&
+        cmake --build "$dir" --target "$@" >>"$dir/ab_git.log" 2>&1 ||
+        { cat "$dir/ab_git.log" >&2; echo "femtobench: error: the build in $dir failed" >&2; exit 2; }
 }
 
 plugin_of() { # the plugin file a build made for $target
