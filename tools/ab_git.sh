@@ -21,7 +21,7 @@ set -euo pipefail
 
 base=""
 target=femtobench-demo-plugin
-build=build-ab
+build="build-ab"
 keep=0
 while [ $# -gt 0 ]; do
     case $1 in
@@ -43,6 +43,7 @@ git -C "$root" rev-parse -q --verify "$base^{commit}" >/dev/null ||
     { echo "femtobench: error: -b $base: not a commit in $root" >&2; exit 2; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fb-ab-git.XXXXXX")
+# shellcheck disable=SC2317 # called by the EXIT trap
 cleanup() {
     if [ "$keep" = 1 ]; then
         echo "kept: $tmp" >&2
@@ -59,10 +60,13 @@ configure_build() { # $1 = source, $2 = build dir, $3... = targets
     local src=$1 dir=$2
     shift 2
     mkdir -p "$dir"
-    cmake -S "$src" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DFEMTOBENCH_BUILD_TESTS=OFF \
-        ${CMAKE_ARGS:-} >"$dir/ab_git.log" 2>&1 &&
-        cmake --build "$dir" --target "$@" >>"$dir/ab_git.log" 2>&1 ||
-        { cat "$dir/ab_git.log" >&2; echo "femtobench: error: the build in $dir failed" >&2; exit 2; }
+    if ! cmake -S "$src" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DFEMTOBENCH_BUILD_TESTS=OFF \
+        ${CMAKE_ARGS:-} >"$dir/ab_git.log" 2>&1 ||
+        ! cmake --build "$dir" --target "$@" >>"$dir/ab_git.log" 2>&1; then
+        cat "$dir/ab_git.log" >&2
+        echo "femtobench: error: the build in $dir failed" >&2
+        exit 2
+    fi
 }
 
 plugin_of() { # the plugin file a build made for $target
