@@ -461,7 +461,7 @@ typedef struct fba_calib {
     fba_names runs;
     double per_iter_s[256];
     char errors[256][FBA_ERROR_MAX];
-    double last_per_iter;
+    double best; /* the run's fastest time per iteration so far */
 } fba_calib;
 
 static bool fba_calib_begin(void *ctx, const char *name, uint64_t *iters, size_t *epochs) {
@@ -469,8 +469,8 @@ static bool fba_calib_begin(void *ctx, const char *name, uint64_t *iters, size_t
     (void)iters;
     if (fba_names_find(&c->runs, name) >= 0 || c->runs.n == 256) return false; /* once each */
     fba_names_add(&c->runs, name);
-    c->last_per_iter = NAN;
-    *epochs = 1; /* the library finds the iterations for its epoch time, then one epoch */
+    c->best = INFINITY;
+    *epochs = 2; /* the library finds the iterations for its epoch time, then two epochs */
     return true;
 }
 static void fba_calib_epoch_begin(void *ctx, size_t k) {
@@ -482,12 +482,17 @@ static void fba_calib_epoch_end(void *ctx, size_t k, uint64_t iters, double elap
     fba_calib *c = ctx;
     (void)k;
     (void)disturbed;
-    if (iters) c->last_per_iter = elapsed_s / (double)iters;
+    /* the fastest epoch, upscaling ones included: a preempted or cold epoch
+     * is only ever slower, and a short one's clock overhead, spread over
+     * fewer iterations, makes it slower too (the largest count wins) */
+    if (!iters || !(elapsed_s > 0)) return;
+    double t = elapsed_s / (double)iters;
+    if (t < c->best) c->best = t;
 }
 static void fba_calib_end(void *ctx, const char *name) {
     fba_calib *c = ctx;
     long i = fba_names_find(&c->runs, name);
-    if (i >= 0 && i < 256) c->per_iter_s[i] = c->last_per_iter;
+    if (i >= 0 && i < 256) c->per_iter_s[i] = isfinite(c->best) ? c->best : NAN;
 }
 static void fba_calib_result(void *ctx, const char *name, double n, const char *error, double med,
                              double ins) {
