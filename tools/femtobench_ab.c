@@ -51,12 +51,12 @@
 #include <unistd.h>
 
 /* Defaults, chosen from the measurements in docs/ab.md. */
-#define FBA_DEFAULT_ROUNDS 100
-#define FBA_DEFAULT_MIN_TIME_MS 4.0 /* measured time per side and benchmark */
+#define FBA_DEFAULT_ROUNDS 50
+#define FBA_DEFAULT_MIN_TIME_MS 2.0 /* measured time per side and benchmark */
 #define FBA_DEFAULT_THRESHOLD_PCT 3.0
 #define FBA_MAX_ROUNDS 1000
 /* the fewest rounds of a benchmark whose one iteration outlasts an epoch */
-#define FBA_LONG_ROUNDS 20
+#define FBA_LONG_ROUNDS 16
 #define FBA_MIN_ROUNDS 6 /* the fewest that give a 95% sign-test interval */
 #define FBA_FAMILY_CONFIDENCE 0.95
 #define FBA_NAME_MAX 512
@@ -470,7 +470,7 @@ static bool fba_calib_begin(void *ctx, const char *name, uint64_t *iters, size_t
     if (fba_names_find(&c->runs, name) >= 0 || c->runs.n == 256) return false; /* once each */
     fba_names_add(&c->runs, name);
     c->best = INFINITY;
-    *epochs = 2; /* the library finds the iterations for its epoch time, then two epochs */
+    *epochs = 1; /* the library finds the iterations for its epoch time, then one epoch */
     return true;
 }
 static void fba_calib_epoch_begin(void *ctx, size_t k) {
