@@ -81,7 +81,7 @@ try:
         check(b["verdict"] == "same", f"A/A: {name} is {b['verdict']}")
         check(b["change_pct"] == 0 and b["low_pct"] == 0 and b["high_pct"] == 0,
               f"A/A: {name}: {b}")
-        check(b["rounds"] == 100 and b["rounds_used"] == 100, f"A/A: {name}: rounds {b}")
+        check(b["rounds"] == 50 and b["rounds_used"] == 50, f"A/A: {name}: rounds {b}")
     check(doc["summary"]["same"] == len(RUNS) and doc["context"]["mode"] == "timed",
           f"A/A: summary {doc['summary']}")
     # the fake clock's exact times: 10 ns per unit of work
