@@ -199,6 +199,16 @@ try:
                 b = v.get(n, {})
                 check(b.get("verdict") == "same" and b["old_instructions"] ==
                       b["new_instructions"] and b["old_instructions"] > 0, f"-valgrind: {n} {b}")
+            # a crash under Callgrind: loud without -isolate, an error row with it
+            rc, out, err = run(CRASH, CRASH, "-valgrind", "-filter=Crash|Slow")
+            check(rc == 1 and "Crash: the old side's Callgrind child died" in err,
+                  f"-valgrind crash: {rc} {err}")
+            rc, out, err = run(CRASH, CRASH, "-valgrind", "-isolate", "-filter=Crash|Slow",
+                               "-output_json=" + js)
+            doc, v = verdicts(js)
+            check(rc == 1 and v.get("Crash", {}).get("verdict") == "error" and
+                  "crashed under Callgrind" in v["Crash"]["error"] and
+                  v.get("Slow", {}).get("verdict") == "same", f"-valgrind -isolate: {rc} {v}")
     else:
         print("no valgrind: -valgrind not checked")
 

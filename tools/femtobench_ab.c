@@ -78,6 +78,7 @@ typedef struct fba_opts {
     const char *asymptote_text;
     int side_only;         /* internal: the -valgrind child counts this side only */
     const char *counts_to; /* internal: where that child writes its counts */
+    const char *only;      /* internal: that child counts this benchmark only (-isolate) */
 } fba_opts;
 
 static int fba_error(const char *fmt, ...) FB__PRINTF(1, 2);
@@ -197,6 +198,8 @@ static int fba_parse(int argc, char **argv, fba_opts *o) {
             o->side_only = strcmp(v, "new") == 0 ? 1 : 0;
         } else if ((v = fba_value(a, "counts_to"))) {
             o->counts_to = v;
+        } else if ((v = fba_value(a, "only"))) {
+            o->only = v;
         } else {
             return fba_error("%s: unknown option (see -help)", a);
         }
@@ -788,12 +791,17 @@ static int fba_count_side(const fba_side *s, const fba_opts *o, const fba_names 
                           const char *path) {
     fba_counts c = {fopen(path, "w")};
     if (!c.f) return fba_error("-valgrind: cannot write '%s': %s", path, strerror(errno));
+    setvbuf(c.f, NULL, _IOLBF, 0); /* every line out before the next run: it may crash */
     size_t n_ns = o->n_asymptote ? o->n_asymptote : 1;
-    for (size_t i = 0; i < sel->n; ++i)
-        for (size_t k = 0; k < n_ns; ++k)
-            if (fba_names_find(&s->benches, sel->v[i]) >= 0)
-                s->api->run(sel->v[i], o->n_asymptote ? o->asymptote[k] : 0, NULL, fba_count_result,
-                            &c);
+    for (size_t i = 0; i < sel->n; ++i) {
+        if (fba_names_find(&s->benches, sel->v[i]) < 0) continue;
+        if (o->only && strcmp(o->only, sel->v[i]) != 0) continue;
+        for (size_t k = 0; k < n_ns; ++k) {
+            fprintf(c.f, "begin\t0\t%s\n", sel->v[i]); /* the benchmark about to run */
+            s->api->run(sel->v[i], o->n_asymptote ? o->asymptote[k] : 0, NULL, fba_count_result,
+                        &c);
+        }
+    }
     return fclose(c.f) == 0 ? 0 : 1;
 }
 
@@ -804,86 +812,144 @@ typedef struct fba_count_line {
     double ins;
 } fba_count_line;
 
-/* Reads a child's counts file. */
-static size_t fba_read_counts(const char *path, fba_count_line **out) {
-    *out = NULL;
+/* One side's counts, read from its children's files. */
+typedef struct fba_counted {
+    fba_count_line *v;
+    size_t n, cap;
+    char last_begin[FBA_NAME_MAX]; /* the last benchmark a child began */
+} fba_counted;
+
+/* Appends a child's counts file to c. */
+static void fba_read_counts(const char *path, fba_counted *c) {
+    c->last_begin[0] = '\0';
     FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    size_t n = 0, cap = 0;
+    if (!f) return;
     char line[FBA_NAME_MAX + FBA_ERROR_MAX + 64];
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = '\0';
         char *tab = strchr(line, '\t');
         if (!tab) continue;
         *tab = '\0';
-        if (n == cap) {
-            cap = cap ? 2 * cap : 32;
-            fba_count_line *v = realloc(*out, cap * sizeof *v);
-            if (!v) break;
-            *out = v;
-        }
-        fba_count_line *l = &(*out)[n++];
-        memset(l, 0, sizeof *l);
         char *name = strchr(tab + 1, '\t');
-        if (!name) {
-            --n;
+        if (!name) continue;
+        *name++ = '\0';
+        if (strcmp(line, "begin") == 0) {
+            snprintf(c->last_begin, sizeof c->last_begin, "%s", name);
             continue;
         }
-        *name++ = '\0';
+        if (c->n == c->cap) {
+            size_t cap = c->cap ? 2 * c->cap : 32;
+            fba_count_line *v = realloc(c->v, cap * sizeof *v);
+            if (!v) break;
+            c->v = v;
+            c->cap = cap;
+        }
+        fba_count_line *l = &c->v[c->n++];
+        memset(l, 0, sizeof *l);
         l->n = strtod(tab + 1, NULL);
+        char *err = strcmp(line, "error") == 0 ? strchr(name, '\t') : NULL;
+        if (err) *err++ = '\0';
+        snprintf(l->name, sizeof l->name, "%s", name);
         if (strcmp(line, "error") == 0) {
-            char *tab2 = strchr(name, '\t');
-            if (tab2) *tab2 = '\0';
-            snprintf(l->name, sizeof l->name, "%s", name);
-            snprintf(l->error, sizeof l->error, "%s", tab2 ? tab2 + 1 : "failed");
+            snprintf(l->error, sizeof l->error, "%s", err ? err : "failed");
             l->ins = NAN;
         } else {
-            snprintf(l->name, sizeof l->name, "%s", name);
             l->ins = strtod(line, NULL);
         }
     }
     fclose(f);
-    return n;
+}
+
+/* One Callgrind child: counts side s's benchmarks (or only `only`) into c.
+ * Returns the child's exit status. */
+static int fba_count_child(const fba_opts *o, int s, const char *only, fba_counted *c) {
+    const char *tmp = fb__process_tmpdir() ? fb__process_tmpdir() : "/tmp";
+    char path[4096];
+    snprintf(path, sizeof path, "%s/femtobench-ab-counts.XXXXXX", tmp);
+    int fd = mkstemp(path);
+    if (fd < 0) return fba_error("-valgrind: cannot create a file in %s: %s", tmp, strerror(errno));
+    close(fd);
+    char side_opt[32], out_opt[4200], filter_opt[4200], asym_opt[4200], only_opt[FBA_NAME_MAX + 8];
+    snprintf(side_opt, sizeof side_opt, "-side_only=%s", fba_side_name[s]);
+    snprintf(out_opt, sizeof out_opt, "-counts_to=%s", path);
+    char *args[10];
+    int k = 0;
+    args[k++] = fb__str_unconst("femtobench-ab");
+    args[k++] = fb__str_unconst(o->files[0]);
+    args[k++] = fb__str_unconst(o->files[1]);
+    args[k++] = side_opt;
+    args[k++] = out_opt;
+    if (o->filter) {
+        snprintf(filter_opt, sizeof filter_opt, "-filter=%s", o->filter);
+        args[k++] = filter_opt;
+    }
+    if (o->asymptote_text) {
+        snprintf(asym_opt, sizeof asym_opt, "-asymptote=%s", o->asymptote_text);
+        args[k++] = asym_opt;
+    }
+    if (only) {
+        snprintf(only_opt, sizeof only_opt, "-only=%s", only);
+        args[k++] = only_opt;
+    }
+    args[k] = NULL;
+    int crc = fb__vg_runner_exec(k, args, false);
+    fba_read_counts(path, c);
+    unlink(path);
+    return crc;
+}
+
+/* The error row already made for benchmark name, or NULL. */
+static fba_row *fba_crash_row(const fba_rows *rows, const char *name) {
+    for (size_t r = 0; r < rows->n; ++r)
+        if (rows->v[r]->kind == FBA_ERROR && strcmp(rows->v[r]->name, name) == 0) return rows->v[r];
+    return NULL;
 }
 
 /* -valgrind: each side counted in its own Callgrind child (Callgrind numbers
- * its dumps per process, and each copy of the library counts its own). */
-static int fba_valgrind(const fba_opts *o, fba_rows *rows) {
-    const char *tmp = fb__process_tmpdir() ? fb__process_tmpdir() : "/tmp";
-    char path[2][4096];
-    fba_count_line *lines[2] = {NULL, NULL};
-    size_t n[2] = {0, 0};
+ * its dumps per process, and each copy of the library counts its own);
+ * with -isolate one child per benchmark, so that a crash is that
+ * benchmark's error row. */
+static int fba_valgrind(const fba_opts *o, const fba_side *sides, const fba_names *sel,
+                        fba_rows *rows) {
+    fba_counted c[2];
+    memset(c, 0, sizeof c);
     int rc = 0;
     for (int s = 0; s < 2 && !rc; ++s) {
-        snprintf(path[s], sizeof path[s], "%s/femtobench-ab-counts.XXXXXX", tmp);
-        int fd = mkstemp(path[s]);
-        if (fd < 0)
-            return fba_error("-valgrind: cannot create a file in %s: %s", tmp, strerror(errno));
-        close(fd);
-        char side_opt[32], out_opt[4200], filter_opt[4200], asym_opt[4200];
-        snprintf(side_opt, sizeof side_opt, "-side_only=%s", fba_side_name[s]);
-        snprintf(out_opt, sizeof out_opt, "-counts_to=%s", path[s]);
-        char *args[9];
-        int k = 0;
-        args[k++] = fb__str_unconst("femtobench-ab");
-        args[k++] = fb__str_unconst(o->files[0]);
-        args[k++] = fb__str_unconst(o->files[1]);
-        args[k++] = side_opt;
-        args[k++] = out_opt;
-        if (o->filter) {
-            snprintf(filter_opt, sizeof filter_opt, "-filter=%s", o->filter);
-            args[k++] = filter_opt;
+        size_t units = o->isolate ? sel->n : 1;
+        for (size_t u = 0; u < units && !rc; ++u) {
+            const char *only = o->isolate ? sel->v[u] : NULL;
+            if (only && fba_names_find(&sides[s].benches, only) < 0) continue;
+            int crc = fba_count_child(o, s, only, &c[s]);
+            if (crc == 0) continue;
+            if (crc == 2 || !c[s].last_begin[0]) {
+                rc = crc == 2 ? 2 : 1;
+                if (crc != 2)
+                    fprintf(stderr,
+                            "femtobench: error: -valgrind: the %s side's Callgrind child failed "
+                            "(exit status %d)\n",
+                            fba_side_name[s], crc);
+            } else if (!o->isolate) {
+                fprintf(stderr,
+                        "femtobench: error: -valgrind: %s: the %s side's Callgrind child died "
+                        "(exit status %d); -isolate makes a crash that benchmark's error row\n",
+                        c[s].last_begin, fba_side_name[s], crc);
+                rc = 1;
+            } else if (fba_crash_row(rows, c[s].last_begin)) { /* crashed on both sides */
+                snprintf(fba_crash_row(rows, c[s].last_begin)->error, FBA_ERROR_MAX,
+                         "old and new: crashed under Callgrind (exit status %d)", crc);
+            } else {
+                fba_row *row = fba_rows_add(rows, c[s].last_begin, 0, FBA_ERROR);
+                if (!row) {
+                    rc = fba_error("out of memory");
+                    break;
+                }
+                snprintf(row->error, sizeof row->error,
+                         "%s: crashed under Callgrind (exit status %d)", fba_side_name[s], crc);
+            }
         }
-        if (o->asymptote_text) {
-            snprintf(asym_opt, sizeof asym_opt, "-asymptote=%s", o->asymptote_text);
-            args[k++] = asym_opt;
-        }
-        args[k] = NULL;
-        int crc = fb__vg_runner_exec(k, args, false);
-        if (crc != 0) rc = crc == 2 ? 2 : 1;
-        n[s] = fba_read_counts(path[s], &lines[s]);
-        unlink(path[s]);
     }
+    fba_count_line *lines[2] = {c[0].v, c[1].v};
+    size_t n[2] = {c[0].n, c[1].n};
     for (int s = 0; s < 2 && !rc; ++s)
         for (size_t i = 0; i < n[s]; ++i) {
             const fba_count_line *l = &lines[s][i];
@@ -892,6 +958,13 @@ static int fba_valgrind(const fba_opts *o, fba_rows *rows) {
                 if (strcmp(lines[1 - s][j].name, l->name) == 0 && lines[1 - s][j].n == l->n)
                     other = &lines[1 - s][j];
             if (s == 1 && other) continue;
+            /* a run missing on a side whose child crashed is not `gone`/`new` */
+            bool crashed = false;
+            for (size_t r = 0; r < rows->n; ++r)
+                crashed =
+                    crashed || (rows->v[r]->kind == FBA_ERROR &&
+                                strncmp(rows->v[r]->name, l->name, strlen(rows->v[r]->name)) == 0);
+            if (!other && crashed) continue;
             fba_row *row = fba_rows_add(rows, l->name, l->n,
                                         other    ? FBA_PAIRED
                                         : s == 0 ? FBA_GONE
@@ -910,8 +983,8 @@ static int fba_valgrind(const fba_opts *o, fba_rows *rows) {
                          bad->error);
             }
         }
-    free(lines[0]);
-    free(lines[1]);
+    free(c[0].v);
+    free(c[1].v);
     return rc;
 }
 
@@ -1402,7 +1475,7 @@ int main(int argc, char **argv) {
 
     fba_rows rows = {0};
     if (o.valgrind) {
-        rc = fba_valgrind(&o, &rows);
+        rc = fba_valgrind(&o, sides, &sel, &rows);
         if (rc) {
             fba_rows_free(&rows);
             return rc;
