@@ -465,8 +465,7 @@ int fb_main(int argc, char **argv);
 
 typedef struct fb__loop {
     fb_bench *bench;
-    uint64_t n;     /* iterations of the coming epoch */
-    uint64_t t0_ns; /* clock at the start of the epoch */
+    uint64_t n; /* iterations of the coming epoch */
     int state;
 } fb__loop;
 

@@ -69,6 +69,7 @@ void fb_bench_free(fb_bench *b) {
     for (size_t i = 0; i < b->n_comparisons; ++i) fb__comparison_free(b->comparisons[i]);
     free(b->comparisons);
     if (b->cmp && b->cmp_free) b->cmp_free(b->cmp);
+    if (b->run && b->run_free) b->run_free(b->run); /* an FB_RUN left with return or goto */
     if (b->own_perf) fb__perf_close(b->own_perf);
     fb__change_view_free(b->change);
     fb__config_free(&b->cfg);

@@ -67,11 +67,15 @@ struct fb_bench {
     fb__probe_fn probe;
     void *probe_ctx;
     bool probe_set;
-    char *name;          /* registered name (runner), or NULL */
-    bool interrupted;    /* endless mode ended by a signal */
-    size_t dropped;      /* runs that recorded nothing: refused or out of memory
-                          * (issue 17; the runner turns them into an error) */
-    struct fb__run *run; /* the run in progress, or NULL */
+    char *name;                          /* registered name (runner), or NULL */
+    bool interrupted;                    /* endless mode ended by a signal */
+    size_t dropped;                      /* runs that recorded nothing: refused or out of memory
+                                          * (issue 17; the runner turns them into an error) */
+    struct fb__run *run;                 /* the run in progress, or NULL */
+    void (*run_free)(struct fb__run *r); /* releases a run left early (return/goto) */
+    /* the measuring context in progress (src/epoch.c: a run or a
+     * comparison), or NULL: while set, another run on b is refused */
+    struct fb__epoch *epoch;
     /* issue 15 (src/setup.c): the untimed hooks around each epoch */
     fb_op setup, teardown;
     void *setup_ctx, *teardown_ctx;

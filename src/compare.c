@@ -12,7 +12,9 @@
 #include "compare.h"
 
 #include "bench.h"
+#include "epoch.h"
 #include "clock.h"
+#include "disturb.h"
 #include "perf.h"
 #include "process.h"
 #include "settings.h"
@@ -43,65 +45,53 @@ enum { FB__CMP_DISCOVER, FB__CMP_WARMUP, FB__CMP_CALIBRATE, FB__CMP_MEASURE, FB_
 #define FB__CMP_SLOW_EPOCHS 8.0
 
 struct fb__cmp_state {
-    fb_bench *b;
-    char *title;
-    int callsite;
-    int shape;
+    fb__epoch ep; /* everything around an epoch (src/epoch.c); ep.name: the title */
     /* alternatives, from the first pass */
     size_t k, cap;
     char **names;
     bool bad;      /* bad input: nothing is measured or recorded */
     size_t failed; /* the alternative that could not be measured, or k */
     char *fail_msg;
-    /* configuration (cfg: config.num) */
-    fb__config config;
-    const double *cfg;
-    fb_clock_fn clock;
-    void *clock_ctx;
-    fb__clock_info clock_info;
-    fb__perf *perf;
-    fb__mask perf_mask, perf_lost;
+    fb__mask perf_lost; /* counters unknown in some measured epoch */
     double target_s, budget_s, confidence;
     uint64_t min_iters, exact_iters, warmup;
     fb_rng rng;
     /* schedule */
     int phase;
     bool started;
-    size_t pass_pos; /* FB_ALTERNATIVEs met in this pass */
-    bool ran;        /* an epoch ran in this pass */
-    bool timing;     /* inside an epoch */
-    size_t cur;      /* alternative of the coming epoch */
-    uint64_t n;      /* its iterations */
-    uint64_t t0;
+    size_t pass_pos;  /* FB_ALTERNATIVEs met in this pass */
+    bool ran;         /* an epoch ran in this pass */
+    bool timing;      /* inside an epoch */
+    size_t cur;       /* alternative of the coming epoch */
+    uint64_t n;       /* its iterations */
     double *per_iter; /* calibration: seconds per iteration of each */
     bool confirming;  /* calibration: the epoch repeats a close-enough one */
     double first_s;   /* that one's time */
     uint64_t shared;
     size_t rounds_max, rounds_min, round, pos;
+    bool whole_blocks; /* rounds in whole blocks of k (a complete Latin square) */
     size_t *perm;
     double spent_s;
     /* per alternative and round: [alt * rounds_max + round] */
     uint64_t *ticks_ns;
     double *counts[FB_MEASURE_COUNT];
+    unsigned char *disturbed; /* the epoch routine's disturbance flag */
 };
-
-static uint64_t fb__cmp_default_clock(void *ctx) {
-    (void)ctx;
-    return fb__clock_now_ns();
-}
 
 /* ------------------------------------------------------------- schedule */
 
+/* Closes the comparison's epoch context (the hook's run_end among it) and
+ * frees it. */
 static void fb__cmp_state_free(struct fb__cmp_state *s) {
     if (!s) return;
-    free(s->title);
-    fb__config_free(&s->config);
+    fb__epoch_close(&s->ep);
     for (size_t i = 0; i < s->k; ++i) free(s->names[i]);
     free(s->names);
     free(s->fail_msg);
     free(s->per_iter);
     free(s->perm);
     free(s->ticks_ns);
+    free(s->disturbed);
     for (int m = 0; m < FB_MEASURE_COUNT; ++m) free(s->counts[m]);
     free(s);
 }
@@ -118,9 +108,9 @@ static void fb__cmp_fail(struct fb__cmp_state *s, size_t alt, const char *msg) {
 /* Bad input: one error line on the diagnostics stream, nothing recorded. */
 static void fb__cmp_bad(struct fb__cmp_state *s, const char *what, const char *name) {
     if (name)
-        fb__bench_diag(s->b, "error: comparison '%s': %s `%s`", s->title, what, name);
+        fb__bench_diag(s->ep.b, "error: comparison '%s': %s `%s`", s->ep.name, what, name);
     else
-        fb__bench_diag(s->b, "error: comparison '%s': %s", s->title, what);
+        fb__bench_diag(s->ep.b, "error: comparison '%s': %s", s->ep.name, what);
     s->bad = true;
     s->phase = FB__CMP_DONE;
 }
@@ -141,6 +131,7 @@ static size_t fb__cmp_order(const struct fb__cmp_state *s, size_t round, size_t 
 }
 
 static void fb__cmp_start_measure(struct fb__cmp_state *s) {
+    const double *cfg = s->ep.config.num;
     if (s->exact_iters) {
         s->shared = s->exact_iters;
     } else {
@@ -156,9 +147,9 @@ static void fb__cmp_start_measure(struct fb__cmp_state *s) {
         }
         double n = ceil(s->target_s / slow);
         double resolvable =
-            s->clock_info.resolution_s * s->cfg[FB__K_CLOCK_RESOLUTION_MULTIPLE] / fast;
+            s->ep.clock_info.resolution_s * cfg[FB__K_CLOCK_RESOLUTION_MULTIPLE] / fast;
         if (n < ceil(resolvable)) n = ceil(resolvable);
-        if (n * slow > s->cfg[FB__K_MAX_EPOCH_TIME]) n = floor(s->cfg[FB__K_MAX_EPOCH_TIME] / slow);
+        if (n * slow > cfg[FB__K_MAX_EPOCH_TIME]) n = floor(cfg[FB__K_MAX_EPOCH_TIME] / slow);
         if (n > FB__CMP_MAX_ITERS) n = FB__CMP_MAX_ITERS;
         s->shared = n < (double)s->min_iters ? s->min_iters : (uint64_t)n;
         /* The time budget only bites for slow ops, as in fb_run: when an
@@ -177,10 +168,10 @@ static void fb__cmp_start_measure(struct fb__cmp_state *s) {
                 epoch = FB__CMP_SLOW_EPOCHS * s->target_s;
             }
             double per_alt = 1.5 * (double)s->rounds_max * epoch;
-            budget +=
-                per_alt > s->cfg[FB__K_MAX_TOTAL_TIME] ? per_alt : s->cfg[FB__K_MAX_TOTAL_TIME];
+            budget += per_alt > cfg[FB__K_MAX_TOTAL_TIME] ? per_alt : cfg[FB__K_MAX_TOTAL_TIME];
         }
-        s->budget_s = slow_op ? budget : INFINITY;
+        /* no budget when the epoch hook fixed the rounds */
+        s->budget_s = slow_op && !s->ep.hook_epochs ? budget : INFINITY;
     }
     s->phase = FB__CMP_MEASURE;
     s->round = s->pos = 0;
@@ -202,7 +193,9 @@ static void fb__cmp_start_calibration(struct fb__cmp_state *s) {
 /* After the first pass: checks the alternatives and prepares everything,
  * so that no epoch allocates. */
 static void fb__cmp_setup(struct fb__cmp_state *s) {
-    fb_bench *b = s->b;
+    fb_bench *b = s->ep.b;
+    fb__epoch *e = &s->ep;
+    double *cfg = e->config.num;
     char msg[96];
     if (s->k < 2) {
         snprintf(msg, sizeof msg, "needs at least two alternatives, got %zu", s->k);
@@ -222,33 +215,51 @@ static void fb__cmp_setup(struct fb__cmp_state *s) {
             }
     }
     s->failed = s->k;
+    if (!fb__epoch_hook_begin(e)) { /* the epoch hook skips this comparison */
+        s->bad = true;
+        s->phase = FB__CMP_DONE;
+        return;
+    }
+    /* what the epoch hook fixed replaces the configuration */
+    if (e->hook_iters) cfg[FB__K_EPOCH_ITERATIONS] = (double)e->hook_iters;
     s->confidence = 1.0 - FB__CMP_ALPHA / (double)(s->k - 1);
     bool epochs_set = false;
     for (int layer = 0; layer < FB__LAYERS; ++layer)
         if (b->layers[layer].set & (1u << FB__K_EPOCHS)) epochs_set = true;
-    size_t rounds = epochs_set && s->cfg[FB__K_EPOCHS] >= 1 ? (size_t)s->cfg[FB__K_EPOCHS]
-                                                            : FB__CMP_DEFAULT_ROUNDS;
-    /* whole blocks, and enough of them for an interval */
+    size_t rounds =
+        epochs_set && cfg[FB__K_EPOCHS] >= 1 ? (size_t)cfg[FB__K_EPOCHS] : FB__CMP_DEFAULT_ROUNDS;
+    /* enough rounds for an interval; whole blocks (a complete Latin
+     * square) when a block of K rounds fits in the rounds asked for, else
+     * the rounds asked for: each still one epoch of every alternative in a
+     * rotated random order, but not every alternative in every position (an
+     * incomplete square). So a comparison runs K x rounds epochs, never K x K
+     * when K outgrows the rounds. */
     size_t min = fb__cmp_min_rounds(s->confidence);
-    s->rounds_min = (min + s->k - 1) / s->k * s->k;
-    if (rounds < s->rounds_min) rounds = s->rounds_min;
-    s->rounds_max = (rounds + s->k - 1) / s->k * s->k;
+    if (rounds < min) rounds = min;
+    s->whole_blocks = s->k <= rounds;
+    s->rounds_min = s->whole_blocks ? (min + s->k - 1) / s->k * s->k : min;
+    s->rounds_max = s->whole_blocks ? (rounds + s->k - 1) / s->k * s->k : rounds;
+    if (e->hook_epochs) { /* the epoch hook fixed the rounds: exactly those */
+        s->rounds_max = e->hook_epochs;
+        s->whole_blocks = false;
+        if (s->rounds_min > s->rounds_max) s->rounds_min = s->rounds_max;
+    }
     /* the runner's -min_time: spread over the epochs each alternative really
      * has (its rounds), as src/run.c spreads it over a run's epochs */
-    if (s->config.min_time_s > 0 &&
-        s->cfg[FB__K_MIN_EPOCH_TIME] < s->config.min_time_s / (double)s->rounds_max)
-        s->config.num[FB__K_MIN_EPOCH_TIME] = s->config.min_time_s / (double)s->rounds_max;
-    double target = s->clock_info.resolution_s * s->cfg[FB__K_CLOCK_RESOLUTION_MULTIPLE];
-    if (target > s->cfg[FB__K_MAX_EPOCH_TIME]) target = s->cfg[FB__K_MAX_EPOCH_TIME];
-    if (target < s->cfg[FB__K_MIN_EPOCH_TIME]) target = s->cfg[FB__K_MIN_EPOCH_TIME];
+    if (s->ep.config.min_time_s > 0 &&
+        cfg[FB__K_MIN_EPOCH_TIME] < s->ep.config.min_time_s / (double)s->rounds_max)
+        s->ep.config.num[FB__K_MIN_EPOCH_TIME] = s->ep.config.min_time_s / (double)s->rounds_max;
+    double target = s->ep.clock_info.resolution_s * cfg[FB__K_CLOCK_RESOLUTION_MULTIPLE];
+    if (target > cfg[FB__K_MAX_EPOCH_TIME]) target = cfg[FB__K_MAX_EPOCH_TIME];
+    if (target < cfg[FB__K_MIN_EPOCH_TIME]) target = cfg[FB__K_MIN_EPOCH_TIME];
     s->target_s = target;
     /* no time budget with an exact iteration count (the user sized the
      * epochs); fb__cmp_start_measure sets it after calibration */
     s->budget_s = INFINITY;
-    s->exact_iters = (uint64_t)s->cfg[FB__K_EPOCH_ITERATIONS];
+    s->exact_iters = (uint64_t)cfg[FB__K_EPOCH_ITERATIONS];
     s->min_iters =
-        s->cfg[FB__K_MIN_EPOCH_ITERATIONS] >= 1 ? (uint64_t)s->cfg[FB__K_MIN_EPOCH_ITERATIONS] : 1;
-    s->warmup = (uint64_t)s->cfg[FB__K_WARMUP];
+        cfg[FB__K_MIN_EPOCH_ITERATIONS] >= 1 ? (uint64_t)cfg[FB__K_MIN_EPOCH_ITERATIONS] : 1;
+    s->warmup = (uint64_t)cfg[FB__K_WARMUP];
     fb_rng_seed(&s->rng, 123);
 
     size_t cells = s->k * s->rounds_max;
@@ -259,12 +270,15 @@ static void fb__cmp_setup(struct fb__cmp_state *s) {
         fb__cmp_fail(s, s->k, "out of memory");
         return;
     }
-    s->perf = fb__bench_prepare(b, s->callsite);
-    s->perf_mask = s->perf ? fb__perf_available(s->perf) & ~FB__BIT(FB_ELAPSED) : 0;
+    s->disturbed = calloc(cells, 1);
+    if (!s->disturbed) {
+        fb__cmp_fail(s, s->k, "out of memory");
+        return;
+    }
     for (int m = 1; m < FB_MEASURE_COUNT; ++m)
-        if (s->perf_mask & FB__BIT(m)) {
+        if (s->ep.perf_mask & FB__BIT(m)) {
             s->counts[m] = calloc(cells, sizeof(double));
-            if (!s->counts[m]) s->perf_mask &= ~FB__BIT(m);
+            if (!s->counts[m]) s->ep.perf_mask &= ~FB__BIT(m);
         }
     if (s->warmup) {
         s->phase = FB__CMP_WARMUP;
@@ -276,8 +290,8 @@ static void fb__cmp_setup(struct fb__cmp_state *s) {
 }
 
 /* One epoch of alternative s->cur ended: record it, pick the next one. */
-static void fb__cmp_advance(struct fb__cmp_state *s, uint64_t ticks, const double *counts) {
-    double e = (double)ticks * 1e-9;
+static void fb__cmp_advance(struct fb__cmp_state *s, const fb__epoch_out *o) {
+    double e = o->elapsed_s;
     uint64_t n = s->n;
     switch (s->phase) {
     case FB__CMP_WARMUP:
@@ -319,19 +333,22 @@ static void fb__cmp_advance(struct fb__cmp_state *s, uint64_t ticks, const doubl
         break;
     case FB__CMP_MEASURE: {
         size_t cell = s->cur * s->rounds_max + s->round;
-        s->ticks_ns[cell] = ticks;
+        s->ticks_ns[cell] = o->ticks_ns;
+        s->disturbed[cell] = o->disturbed;
         for (int m = 1; m < FB_MEASURE_COUNT; ++m)
-            if (s->perf_mask & FB__BIT(m)) s->counts[m][cell] = counts[m];
+            if (s->ep.perf_mask & FB__BIT(m)) s->counts[m][cell] = o->counts[m];
         if (++s->pos == s->k) {
             s->pos = 0;
-            if (++s->round % s->k == 0) {
-                if (s->round >= s->rounds_max ||
-                    (s->spent_s >= s->budget_s && s->round >= s->rounds_min)) {
-                    s->phase = FB__CMP_DONE;
-                    return;
-                }
-                fb__cmp_new_block(s);
+            bool block_end = ++s->round % s->k == 0;
+            /* the time budget ends a comparison between whole blocks, or
+             * between rounds of an incomplete square */
+            if (s->round >= s->rounds_max ||
+                ((block_end || !s->whole_blocks) && s->spent_s >= s->budget_s &&
+                 s->round >= s->rounds_min)) {
+                s->phase = FB__CMP_DONE;
+                return;
             }
+            if (block_end) fb__cmp_new_block(s);
         }
         s->cur = fb__cmp_order(s, s->round, s->pos);
         break;
@@ -349,16 +366,16 @@ static fb_result *fb__cmp_result(struct fb__cmp_state *s, size_t i, size_t round
                                  const char *failed_name) {
     fb_result *res = calloc(1, sizeof *res);
     if (!res) return NULL;
-    if (fb__config_copy(&res->config, &s->config) != FB_OK) {
+    if (fb__config_copy(&res->config, &s->ep.config) != FB_OK) {
         free(res);
         return NULL;
     }
     free(res->config.title);
-    res->config.title = fb__strdup(s->title);
+    res->config.title = fb__strdup(s->ep.name);
     res->config.relative = false;
-    res->callsite = s->callsite;
-    res->clock_resolution_s = s->clock_info.resolution_s;
-    res->clock_overhead_s = s->clock_info.overhead_s;
+    res->callsite = s->ep.callsite;
+    res->clock_resolution_s = s->ep.clock_info.resolution_s;
+    res->clock_overhead_s = s->ep.clock_info.overhead_s;
     res->name = s->names[i];
     s->names[i] = NULL;
     if (!res->config.title || !res->name) {
@@ -381,7 +398,7 @@ static fb_result *fb__cmp_result(struct fb__cmp_state *s, size_t i, size_t round
     }
     res->epochs = rounds;
     res->iterations = malloc(rounds * sizeof *res->iterations);
-    res->has = FB__BIT(FB_ELAPSED) | (s->perf_mask & ~s->perf_lost);
+    res->has = FB__BIT(FB_ELAPSED) | (s->ep.perf_mask & ~s->perf_lost);
     for (int m = 0; m < FB_MEASURE_COUNT; ++m) {
         if (!(res->has & FB__BIT(m))) continue;
         res->values[m] = malloc(rounds * sizeof(double));
@@ -394,9 +411,19 @@ static fb_result *fb__cmp_result(struct fb__cmp_state *s, size_t i, size_t round
         fb__result_free(res);
         return NULL;
     }
+    res->epoch_flags = calloc(rounds ? rounds : 1, 1);
+    if (!res->epoch_flags) {
+        fb__result_free(res);
+        return NULL;
+    }
+    fb__epoch_mark(&s->ep, res);
     double n = (double)s->shared;
     for (size_t r = 0; r < rounds; ++r) {
         size_t cell = i * s->rounds_max + r;
+        if (s->disturbed[cell]) {
+            res->epoch_flags[r] = FB__EPOCH_DISTURBED; /* flagged; the pairing drops it */
+            res->disturbed++;
+        }
         res->iterations[r] = s->shared;
         res->values[FB_ELAPSED][r] = (double)s->ticks_ns[cell] * 1e-9 / n;
         for (int m = 1; m < FB_MEASURE_COUNT; ++m)
@@ -409,7 +436,8 @@ static fb_result *fb__cmp_result(struct fb__cmp_state *s, size_t i, size_t round
 /* The immutable comparison of what was measured (NULL: out of memory). */
 static fb_comparison *fb__cmp_build(struct fb__cmp_state *s) {
     size_t k = s->k, rounds = s->fail_msg ? 0 : s->round;
-    fb_comparison *c = fb__comparison_alloc(s->title, k, rounds);
+    fb__epoch_probe_end(&s->ep); /* the probe after the last epoch: marks the results */
+    fb_comparison *c = fb__comparison_alloc(s->ep.name, k, rounds);
     if (!c) return NULL;
     c->iterations = s->fail_msg ? 0 : s->shared;
     c->confidence = s->confidence;
@@ -443,9 +471,19 @@ static fb_comparison *fb__cmp_build(struct fb__cmp_state *s) {
         fb__comparison_free(c);
         return NULL;
     }
-    if ((s->perf_mask & ~s->perf_lost) & FB__BIT(FB_CONTEXTSWITCHES))
-        c->preempted = fb__cmp_preempted(s->counts[FB_CONTEXTSWITCHES], k, s->rounds_max, rounds,
-                                         s->rounds_min, skip);
+    /* an epoch was preempted when the epoch routine's disturbance source
+     * says so, or the context-switch counter counted one */
+    double *hit = calloc(k * s->rounds_max, sizeof *hit);
+    if (!hit) {
+        free(skip);
+        fb__comparison_free(c);
+        return NULL;
+    }
+    bool cs = (s->ep.perf_mask & ~s->perf_lost) & FB__BIT(FB_CONTEXTSWITCHES);
+    for (size_t i = 0; i < k * s->rounds_max; ++i)
+        hit[i] = s->disturbed[i] || (cs && s->counts[FB_CONTEXTSWITCHES][i] >= 0.5) ? 1 : 0;
+    c->preempted = fb__cmp_preempted(hit, k, s->rounds_max, rounds, s->rounds_min, skip);
+    free(hit);
     int rc = fb__comparison_analyze(c, skip);
     free(skip);
     if (rc != FB_OK) {
@@ -459,15 +497,14 @@ static fb_comparison *fb__cmp_build(struct fb__cmp_state *s) {
  * it and hands it to its comparison sinks, the live table among them). */
 static void fb__cmp_finish(fb__cmp *cmp) {
     struct fb__cmp_state *s = cmp->s;
-    fb_bench *b = s->b;
+    fb_bench *b = s->ep.b;
     cmp->s = NULL;
     b->cmp = NULL;
     b->cmp_free = NULL;
-    if (!s->bad) {
-        fb_comparison *c = fb__cmp_build(s);
-        if (c) fb__bench_publish_comparison(b, c);
-    }
+    fb_comparison *c = s->bad ? NULL : fb__cmp_build(s);
+    /* the bench is free again (and the hook told) before the sinks see it */
     fb__cmp_state_free(s);
+    if (c) fb__bench_publish_comparison(b, c);
 }
 
 /* ------------------------------------------------- the loop protocol */
@@ -475,31 +512,15 @@ static void fb__cmp_finish(fb__cmp *cmp) {
 fb__cmp fb__cmp_begin(fb_bench *b, const char *title, int callsite) {
     fb__cmp c = {NULL, 1};
     if (!title) title = b->name ? b->name : b->cfg.title;
-    if (b->run || b->cmp) { /* nested: refuse, keep the outer one */
-        fb__bench_diag(b, "comparison '%s' not run: another run of this bench is in progress",
-                       title);
-        return c;
-    }
+    /* nested in a run or a comparison of this bench: refused, keeping the
+     * outer one; said once and counted (src/epoch.c) */
+    if (fb__epoch_refuse(b, "comparison", title)) return c;
     struct fb__cmp_state *s = calloc(1, sizeof *s);
-    if (!s) return c;
-    s->b = b;
-    s->title = fb__strdup(title);
-    if (!s->title || fb__bench_config(b, &s->config) != FB_OK) {
-        free(s->title);
+    if (!s || fb__epoch_open(&s->ep, b, fb__strdup(title), callsite) != FB_OK) {
         free(s);
+        ++b->dropped; /* nothing silently dropped */
+        fb__bench_diag(b, "comparison '%s' not run: out of memory", title);
         return c;
-    }
-    s->cfg = s->config.num;
-    s->callsite = callsite;
-    s->shape = FB__SHAPE_INLINE;
-    if (b->clock) {
-        s->clock = b->clock;
-        s->clock_ctx = b->clock_ctx;
-        s->clock_info.resolution_s = b->clock_resolution_s;
-        s->clock_info.overhead_s = 0;
-    } else {
-        s->clock = fb__cmp_default_clock;
-        s->clock_info = fb__process_clock();
     }
     s->phase = FB__CMP_DISCOVER;
     b->cmp = s;
@@ -566,25 +587,17 @@ uint64_t fb__cmp_alt(fb__cmp *c, const char *name) {
     if (i != s->cur || s->ran) return 0; /* one epoch per pass */
     s->timing = true;
     s->ran = true;
-    fb__setup_before_epoch(s->b); /* untimed: before the counters and the clock */
-    if (s->perf_mask) fb__perf_begin(s->perf);
-    s->t0 = s->clock(s->clock_ctx); /* last thing before the loop */
+    fb__epoch_start(&s->ep); /* its last act reads the clock */
     return s->n;
 }
 
 void fb__cmp_alt_done(fb__cmp *c, uint64_t left) {
     struct fb__cmp_state *s = c->s;
-    uint64_t t1 = s->clock(s->clock_ctx); /* first thing after the loop */
-    double counts[FB_MEASURE_COUNT] = {0};
-    if (s->perf_mask) {
-        fb__perf_end(s->perf, s->n, s->shape, counts);
-        if (s->phase == FB__CMP_MEASURE)
-            s->perf_lost |= s->perf_mask & ~fb__perf_last_known(s->perf);
-    }
-    fb__teardown_after_epoch(s->b); /* untimed: after the clock and the counters */
-    uint64_t ticks = t1 >= s->t0 ? t1 - s->t0 : 0;
+    fb__epoch_out o;
+    fb__epoch_stop(&s->ep, s->n, &o);
+    if (s->phase == FB__CMP_MEASURE) s->perf_lost |= s->ep.perf_mask & ~o.known;
     s->timing = false;
-    s->spent_s += (double)ticks * 1e-9;
+    s->spent_s += o.elapsed_s;
     if (s->phase == FB__CMP_DONE) return; /* failed inside the epoch */
     if (left) {
         fb__cmp_fail(s, s->cur,
@@ -592,7 +605,7 @@ void fb__cmp_alt_done(fb__cmp *c, uint64_t left) {
                      "fb_compare()");
         return;
     }
-    fb__cmp_advance(s, ticks, counts);
+    fb__cmp_advance(s, &o);
 }
 
 /* The function-pointer form drives the same protocol as FB_COMPARE, so
@@ -609,7 +622,7 @@ fb__compare_at(fb_bench *b, const char *title, const fb_alternative *alts, size_
     if (!alts) n = 0;
     size_t before = b->n_comparisons;
     fb__cmp c = fb__cmp_begin(b, title, callsite);
-    if (c.s) c.s->shape = FB__SHAPE_CALL;
+    if (c.s) c.s->ep.shape = FB__SHAPE_CALL;
     while (fb__cmp_next(&c)) {
         for (size_t i = 0; i < n; ++i) {
             uint64_t it = fb__cmp_alt(&c, alts[i].name);

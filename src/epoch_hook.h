@@ -15,15 +15,22 @@
  *     the library's own choice) and returns false to skip the run.
  *   - epoch_begin is called before each epoch's setup; it returns when this
  *     side may run. epoch_end is called after the epoch's teardown, with the
- *     epoch's iterations, its elapsed time (clock overhead corrected, as the
- *     result stores it) and whether it was disturbed; it returns when the turn
- *     comes back. Neither is inside the timed region.
+ *     epoch's iterations, its elapsed time (as the result stores it: the
+ *     difference of the two clock reads around the loop; like every time
+ *     femtobench reports, the reads' overhead is not subtracted) and whether
+ *     it was disturbed; it returns when the turn comes back. Neither is
+ *     inside the timed region. The epoch index counts every epoch of the
+ *     run from 0 (a warmup or calibration epoch too: all are paced).
+ *   - A comparison (FB_COMPARE / fb_compare) is one run named by its title:
+ *     the fixed iterations are its shared count, the fixed epochs its rounds
+ *     (each round one epoch of every alternative, each paced).
  *   - While a hook is installed and fixed the epochs, the routine neither
  *     replaces disturbed epochs nor restarts a run for the core probe: it
  *     runs exactly the epochs asked for and reports each one's flag, so that
  *     the scheduler can leave out a round in which either side was
  *     disturbed.
- *   - run_end is called once when the run is over (also after an error). */
+ *   - run_end is called once when the run is over (also after an error, and
+ *     after a run_begin that skipped the run: every run_begin has one). */
 #ifndef FB_EPOCH_HOOK_H
 #define FB_EPOCH_HOOK_H
 

@@ -31,6 +31,7 @@
 #include "report_html.h"
 #include "bench.h"
 #include "compare.h"
+#include "epoch.h"
 #include "json_read.h"
 #include "baseline.h"
 #include "change.h"

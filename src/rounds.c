@@ -44,6 +44,13 @@ void fb__rounds_begin(fb__rounds *s, const fb__layer *layers, const fb__config *
     s->stopped_by = FB__STOP_EPOCHS;
 }
 
+void fb__rounds_fix(fb__rounds *s, size_t epochs) {
+    s->asked = epochs;
+    s->epochs_explicit = true;
+    s->fixed = true;
+    s->may_lengthen = false;
+}
+
 void fb__rounds_epoch(fb__rounds *s, bool disturbed) {
     if (!disturbed) s->clean++;
 }
@@ -101,6 +108,7 @@ bool fb__rounds_done(fb__rounds *s, const fb__rounds_progress *p, double *target
                      bool *new_round) {
     *new_round = false;
     if (s->stopped_by != FB__STOP_EPOCHS) return true; /* out of memory */
+    if (s->fixed) return p->epochs - s->start >= s->asked;
     fb__rounds_rebudget(s, p);
     /* the round has its epochs (disturbed ones do not count) */
     if (s->clean >= s->asked) return !(*new_round = fb__rounds_lengthen(s, p, target_s));

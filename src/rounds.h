@@ -15,6 +15,7 @@
 typedef struct fb__rounds {
     size_t asked; /* the `epochs` setting */
     bool epochs_explicit, budget_explicit, may_lengthen;
+    bool fixed;         /* exactly `asked` epochs, none replaced (fb__rounds_fix) */
     double budget_s;    /* stop after this much time in epochs */
     double max_total_s; /* max_total_time */
     double max_epoch_s; /* max_epoch_time */
@@ -39,6 +40,10 @@ typedef struct fb__rounds_progress {
  * epochs itself (no epoch_iterations, no -min_time). */
 FB__PRIVATE void fb__rounds_begin(fb__rounds *s, const fb__layer *layers, const fb__config *c,
                                   double budget_s, bool automatic);
+/* Fixes the run at exactly `epochs` recorded epochs: disturbed ones are
+ * flagged, not replaced; no budget, no lengthening (an outside scheduler,
+ * src/epoch_hook.h, fixed them). */
+FB__PRIVATE void fb__rounds_fix(fb__rounds *s, size_t epochs);
 /* One more recorded epoch. */
 FB__PRIVATE void fb__rounds_epoch(fb__rounds *s, bool disturbed);
 /* After each recorded epoch: true when the run is done (stopped_by says

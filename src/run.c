@@ -7,6 +7,7 @@
 #include "bench.h"
 #include "clock.h"
 #include "disturb.h"
+#include "epoch.h"
 #include "perf.h"
 #include "probe.h"
 #include "process.h"
@@ -36,16 +37,8 @@ enum { FB__ST_WARMUP, FB__ST_UPSCALE, FB__ST_MEASURE, FB__ST_ENDLESS, FB__ST_DON
 #define FB__MAX_BUDGET_S 3600.0
 
 struct fb__run {
-    char *name;
-    int callsite;
-    int shape;
-    fb_clock_fn clock;
-    void *clock_ctx;
-    fb__clock_info clock_info;
-    fb__perf *perf;
-    fb__mask perf_mask;
+    fb__epoch ep;       /* everything around an epoch (src/epoch.c) */
     fb__mask perf_lost; /* measures unknown in some recorded epoch */
-    fb__config config;  /* the bench's configuration when the run began */
     double target_s;    /* target duration of one epoch */
     double budget_s;    /* stop after this much measured time */
     size_t epochs_max;
@@ -56,40 +49,20 @@ struct fb__run {
     size_t epochs;
     uint64_t sum_iters;
     double sum_elapsed_s; /* recorded epochs */
-    double spent_s;       /* all epochs, recorded or not */
+    double spent_s;       /* all epochs of this measurement, recorded or not */
     uint64_t *iterations;
     double *values[FB_MEASURE_COUNT];
     char *error;
     uint64_t endless_epochs;
-    /* issue 19: when to stop (src/rounds.c), disturbed epochs (src/disturb.c),
-     * the core probe (src/probe.c) */
+    /* issue 19: when to stop (src/rounds.c), disturbed epochs (src/disturb.c) */
     fb__rounds rounds;
     unsigned char *flags; /* per epoch, FB__EPOCH_* */
     size_t cap;           /* capacity of the per-epoch arrays */
-    fb__disturb_fn disturb;
-    void *disturb_ctx;
-    uint64_t disturb_before;
-    bool disturb_known;
-    fb__probe_fn probe;
-    void *probe_ctx;
-    double probe_before, probe_after;
-    unsigned remeasured; /* runs started again after a slow episode */
-    fb__rounds rounds0;  /* the rounds and the target at the start, for a re-measurement */
+    fb__rounds rounds0;   /* the rounds and the target at the start, for a re-measurement */
     double target0;
     uint64_t remeasure_n;
-    fb__vg_run *vg;                     /* under Valgrind (src/valgrind.c), else NULL */
     struct sigaction old_int, old_term; /* restored when endless mode ends */
-    bool refused_nested;                /* a nested run was refused (said once) */
-    /* an outside scheduler pacing the epochs (src/epoch_hook.h), or NULL */
-    const fb__epoch_hook *hook;
-    size_t hook_epoch; /* the next epoch's index for the hook */
-    bool hook_epochs;  /* the hook fixed the epochs: exactly that many, none replaced */
 };
-
-static uint64_t fb__run_default_clock(void *ctx) {
-    (void)ctx;
-    return fb__clock_now_ns();
-}
 
 /* Endless mode stops on SIGINT/SIGTERM. A signal handler can only talk
  * through a static flag: the one piece of mutable process state in run.c. */
@@ -99,15 +72,14 @@ static void fb__run_on_signal(int sig) {
     fb__run_stop_flag = 1;
 }
 
+/* Closes the run's epoch context (the hook's run_end among it) and frees it. */
 static void fb__run_free(struct fb__run *r) {
     if (!r) return;
-    fb__config_free(&r->config);
-    free(r->name);
+    fb__epoch_close(&r->ep);
     free(r->iterations);
     free(r->flags);
     for (int m = 0; m < FB_MEASURE_COUNT; ++m) free(r->values[m]);
     free(r->error);
-    fb__vg_run_free(r->vg);
     free(r);
 }
 
@@ -166,44 +138,36 @@ static void fb__run_catch(int sig, struct sigaction *old) {
 }
 
 fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
-    fb__loop l = {b, 0, 0, FB__ST_DONE};
-    if (b->run) { /* nested or unfinished run: refuse, keep the outer one */
-        /* said once per outer run, not once per epoch (issue 17), and counted */
-        if (!b->run->refused_nested) {
-            b->run->refused_nested = true;
-            ++b->dropped;
-            fb__bench_diag(b, "'%s' not run: another run of this bench is in progress",
-                           name ? name : "noname");
-        }
-        return l;
-    }
+    fb__loop l = {b, 0, FB__ST_DONE};
+    /* nested in a run or a comparison of this bench: refused, keeping the
+     * outer one; said once and counted (src/epoch.c) */
+    if (fb__epoch_refuse(b, NULL, name)) return l;
     struct fb__run *r = calloc(1, sizeof *r);
-    if (!r || fb__bench_config(b, &r->config) != FB_OK) {
+    /* the row's name: name, or b's; "/<arg>" appended in a family */
+    if (!r || fb__epoch_open(&r->ep, b, fb__run_name(b, name), callsite) != FB_OK) {
         free(r);
-        ++b->dropped; /* nothing silently dropped (issue 17) */
+        ++b->dropped; /* nothing silently dropped */
         fb__bench_diag(b, "'%s' not run: out of memory", name ? name : "noname");
         return l;
     }
-    const double *cfg = r->config.num;
-    r->name = fb__run_name(b, name); /* name, or b's; "/<arg>" appended in a family */
-    r->callsite = callsite;
-    r->shape = FB__SHAPE_INLINE;
-    r->perf = fb__bench_prepare(b, callsite);
-    if (b->clock) {
-        r->clock = b->clock;
-        r->clock_ctx = b->clock_ctx;
-        r->clock_info.resolution_s = b->clock_resolution_s;
-        r->clock_info.overhead_s = 0;
-    } else {
-        r->clock = fb__run_default_clock;
-        r->clock_info = fb__process_clock();
+    fb__epoch *e = &r->ep;
+    b->run = r;
+    b->run_free = fb__run_free;     /* fb_bench_free releases a run left early */
+    if (!fb__epoch_hook_begin(e)) { /* the epoch hook skips this run */
+        b->run = NULL;
+        fb__run_free(r);
+        return l;
     }
+    double *cfg = e->config.num;
+    /* what the epoch hook fixed replaces the configuration */
+    if (e->hook_iters) cfg[FB__K_EPOCH_ITERATIONS] = (double)e->hook_iters;
+    if (e->hook_epochs) cfg[FB__K_EPOCHS] = (double)e->hook_epochs;
     r->epochs_max = cfg[FB__K_EPOCHS] >= 1 ? (size_t)cfg[FB__K_EPOCHS] : 1;
     /* the runner's -min_time: spread over the epochs this run really has */
-    if (r->config.min_time_s > 0 &&
-        r->config.num[FB__K_MIN_EPOCH_TIME] < r->config.min_time_s / (double)r->epochs_max)
-        r->config.num[FB__K_MIN_EPOCH_TIME] = r->config.min_time_s / (double)r->epochs_max;
-    double target = r->clock_info.resolution_s * cfg[FB__K_CLOCK_RESOLUTION_MULTIPLE];
+    if (e->config.min_time_s > 0 &&
+        cfg[FB__K_MIN_EPOCH_TIME] < e->config.min_time_s / (double)r->epochs_max)
+        cfg[FB__K_MIN_EPOCH_TIME] = e->config.min_time_s / (double)r->epochs_max;
+    double target = e->clock_info.resolution_s * cfg[FB__K_CLOCK_RESOLUTION_MULTIPLE];
     if (target > cfg[FB__K_MAX_EPOCH_TIME]) target = cfg[FB__K_MAX_EPOCH_TIME];
     if (target < cfg[FB__K_MIN_EPOCH_TIME]) target = cfg[FB__K_MIN_EPOCH_TIME];
     r->target_s = target;
@@ -213,56 +177,24 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
         r->budget_s = 1.5 * (double)r->epochs_max * target;
     if (r->budget_s > FB__MAX_BUDGET_S) r->budget_s = FB__MAX_BUDGET_S;
     r->exact_iters = (uint64_t)cfg[FB__K_EPOCH_ITERATIONS];
-    /* issue 19: explicit epochs, lengthening (src/rounds.c); the disturbance
-     * source and the core probe: injected, else the thread's context
-     * switches and the calibration kernel (none under a custom clock, whose
-     * time neither a deschedule nor the host can disturb) */
-    fb__rounds_begin(&r->rounds, b->layers, &r->config, r->budget_s,
-                     !r->exact_iters && !(r->config.min_time_s > 0));
-    r->disturb = b->disturb_set ? b->disturb : b->clock ? NULL : fb__disturb_thread;
-    r->disturb_ctx = b->disturb_set ? b->disturb_ctx : NULL;
-    r->disturb_known = r->disturb != NULL;
-    r->probe = b->probe_set ? b->probe : b->clock ? NULL : fb__probe_core;
-    r->probe_ctx = b->probe_set ? b->probe_ctx : NULL;
-    r->probe_before = r->probe_after = NAN;
+    /* issue 19: explicit epochs, lengthening (src/rounds.c) */
+    fb__rounds_begin(&r->rounds, b->layers, &e->config, r->budget_s,
+                     !r->exact_iters && !(e->config.min_time_s > 0));
+    /* epochs fixed by the hook: exactly those, none replaced */
+    if (e->hook_epochs) fb__rounds_fix(&r->rounds, e->hook_epochs);
     r->rounds0 = r->rounds;
     r->target0 = r->target_s;
     r->min_iters =
         cfg[FB__K_MIN_EPOCH_ITERATIONS] >= 1 ? (uint64_t)cfg[FB__K_MIN_EPOCH_ITERATIONS] : 1;
     fb_rng_seed(&r->rng, 123);
-    /* the epoch hook (src/epoch_hook.h): it may skip the run or fix its
-     * iterations and epochs; then no warmup, no probe and no replaced
-     * epochs, so that both sides of a paired comparison run exactly the
-     * epochs asked for */
-    r->hook = fb__process_epoch_hook();
-    if (r->hook && r->name) {
-        uint64_t iters = 0;
-        size_t epochs = 0;
-        if (!r->hook->run_begin(r->hook->ctx, r->name, &iters, &epochs)) {
-            r->hook = NULL;
-            fb__run_free(r);
-            return l; /* skipped by the scheduler: not a dropped run */
-        }
-        if (iters) r->exact_iters = iters;
-        if (epochs) {
-            r->epochs_max = epochs;
-            r->rounds.asked = epochs;
-            r->rounds.epochs_explicit = false; /* short epochs are the scheduler's to judge */
-            r->rounds.may_lengthen = false;
-            r->hook_epochs = true;
-        }
-        r->probe = NULL;
-        r->rounds0 = r->rounds;
-        r->config.num[FB__K_WARMUP] = 0;
-    }
     r->cap = r->epochs_max; /* grows when disturbed epochs are replaced */
     r->iterations = malloc(r->cap * sizeof *r->iterations);
     r->flags = calloc(r->cap, 1);
     r->values[FB_ELAPSED] = malloc(r->cap * sizeof(double));
-    if (!r->name || !r->iterations || !r->flags || !r->values[FB_ELAPSED]) {
-        if (r->hook) r->hook->run_end(r->hook->ctx, r->name);
+    if (!r->iterations || !r->flags || !r->values[FB_ELAPSED]) {
+        b->run = NULL;
         fb__run_free(r);
-        ++b->dropped; /* nothing silently dropped (issue 17) */
+        ++b->dropped; /* nothing silently dropped */
         fb__bench_diag(b, "'%s' not run: out of memory", name ? name : "noname");
         return l;
     }
@@ -270,41 +202,38 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
      * FEMTOBENCH_VALGRIND its fixed schedule of counted epochs replaces the
      * time-based one (fb__bench_prepare then gives no counters and the
      * process state no machine warnings; docs/valgrind.md) */
-    r->vg = fb__vg_run_new(r->name, r->exact_iters, r->min_iters);
-    r->perf_mask = r->perf ? fb__perf_available(r->perf) & ~FB__BIT(FB_ELAPSED) : 0;
+    fb__epoch_set_vg(e, e->name, r->exact_iters, r->min_iters);
     for (int m = 1; m < FB_MEASURE_COUNT; ++m)
-        if (r->perf_mask & FB__BIT(m)) {
+        if (e->perf_mask & FB__BIT(m)) {
             r->values[m] = malloc(r->cap * sizeof(double));
-            if (!r->values[m]) r->perf_mask &= ~FB__BIT(m);
+            if (!r->values[m]) e->perf_mask &= ~FB__BIT(m);
         }
-    b->run = r;
 
     uint64_t warmup = (uint64_t)cfg[FB__K_WARMUP];
     const char *endless = fb__process_endless();
-    if (endless && strcmp(endless, r->name) == 0) {
+    if (endless && strcmp(endless, e->name) == 0) {
+        e->probe = NULL; /* an endless run is profiled, not measured */
         l.state = FB__ST_ENDLESS;
         l.n = r->exact_iters ? r->exact_iters : r->min_iters;
         fb__bench_diag(b,
                        "FEMTOBENCH_ENDLESS=%s: running '%s' endlessly in pid %ld; "
                        "profile it with `perf top -p %ld` or `perf record -g -p %ld`; "
                        "Ctrl-C stops it",
-                       r->name, r->name, (long)getpid(), (long)getpid(), (long)getpid());
+                       e->name, e->name, (long)getpid(), (long)getpid(), (long)getpid());
         fb__run_stop_flag = 0;
         fb__run_catch(SIGINT, &r->old_int);
         fb__run_catch(SIGTERM, &r->old_term);
-    } else if (fb__vg_exact(r->vg)) {
+    } else if (fb__vg_exact(e->vg)) {
+        e->probe = NULL; /* counted: the machine's state does not matter */
         l.state = FB__ST_MEASURE;
-        l.n = fb__vg_first(r->vg);
+        l.n = fb__vg_first(e->vg);
     } else if (warmup > 0) {
-        if (r->probe) r->probe_before = r->probe(r->probe_ctx);
         l.state = FB__ST_WARMUP;
         l.n = warmup;
     } else if (r->exact_iters) {
-        if (r->probe) r->probe_before = r->probe(r->probe_ctx);
         l.state = FB__ST_MEASURE;
         l.n = r->exact_iters;
     } else {
-        if (r->probe) r->probe_before = r->probe(r->probe_ctx);
         l.state = FB__ST_UPSCALE;
         l.n = r->min_iters;
     }
@@ -313,13 +242,7 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
 
 int fb__loop_next(fb__loop *l) {
     if (l->state == FB__ST_DONE) return 0;
-    struct fb__run *r = l->bench->run;
-    if (r->hook) r->hook->epoch_begin(r->hook->ctx, r->hook_epoch); /* waits for this side's turn */
-    fb__setup_before_epoch(l->bench); /* untimed: before the counters and the clock */
-    if (r->disturb) r->disturb_before = r->disturb(r->disturb_ctx); /* outside the timed region */
-    if (r->perf_mask) fb__perf_begin(r->perf);
-    l->t0_ns = r->clock(r->clock_ctx);   /* last thing before the loop */
-    if (r->vg) fb__vg_loop_start(r->vg); /* Callgrind: collect from here */
+    fb__epoch_start(&l->bench->run->ep); /* its last act reads the clock */
     return 1;
 }
 
@@ -344,30 +267,28 @@ static bool fb__run_reserve(struct fb__run *r) {
     return true;
 }
 
-static void fb__run_record(struct fb__run *r, uint64_t n, double elapsed_s, const double *counts,
-                           bool disturbed) {
+static void fb__run_record(struct fb__run *r, uint64_t n, const fb__epoch_out *o) {
     if (!fb__run_reserve(r)) {
         r->rounds.stopped_by = FB__STOP_CAP;
         return;
     }
     size_t i = r->epochs++;
-    r->flags[i] = disturbed ? FB__EPOCH_DISTURBED : 0;
-    fb__rounds_epoch(&r->rounds, disturbed);
+    r->flags[i] = o->disturbed ? FB__EPOCH_DISTURBED : 0;
+    fb__rounds_epoch(&r->rounds, o->disturbed);
     /* a counter unknown in one epoch (never scheduled, or a read error) is
      * dropped from the whole result rather than poisoning its median */
-    if (r->perf_mask) r->perf_lost |= r->perf_mask & ~fb__perf_last_known(r->perf);
+    r->perf_lost |= r->ep.perf_mask & ~o->known;
     r->iterations[i] = n;
-    r->values[FB_ELAPSED][i] = elapsed_s / (double)n;
+    r->values[FB_ELAPSED][i] = o->elapsed_s / (double)n;
     for (int m = 1; m < FB_MEASURE_COUNT; ++m)
-        if (r->perf_mask & FB__BIT(m)) r->values[m][i] = counts[m] / (double)n;
+        if (r->ep.perf_mask & FB__BIT(m)) r->values[m][i] = o->counts[m] / (double)n;
     r->sum_iters += n;
-    r->sum_elapsed_s += elapsed_s;
+    r->sum_elapsed_s += o->elapsed_s;
 }
 
 /* Issue 19: src/rounds.c decides; a new round of longer epochs changes the
  * target (*new_round). */
 static bool fb__run_finished(struct fb__run *r, bool *new_round) {
-    if (r->hook_epochs) return r->epochs >= r->epochs_max; /* none replaced */
     fb__rounds_progress p = {
         r->epochs, r->spent_s, r->sum_iters, r->sum_elapsed_s, r->values[FB_ELAPSED], r->flags};
     return fb__rounds_done(&r->rounds, &p, &r->target_s, new_round);
@@ -375,81 +296,55 @@ static bool fb__run_finished(struct fb__run *r, bool *new_round) {
 
 static void fb__run_finish(fb_bench *b);
 
-/* Issue 19: the probe after the last epoch; a run measured in a slow
- * episode starts again, once, when the core is clean again within
- * FB__PROBE_WAIT_S (docs/design.md, "Slow episodes of the core"). */
+/* Issue 19: a run measured in a slow episode starts again, once, when the
+ * core is clean again within FB__PROBE_WAIT_S (the epoch routine decides;
+ * docs/design.md, "Slow episodes of the core"). */
 static bool fb__run_remeasure(struct fb__run *r) {
-    if (!r->probe) return false;
-    r->probe_after = r->probe(r->probe_ctx);
-    if (r->remeasured >= FB__PROBE_RETRIES ||
-        !(r->probe_before >= FB__PROBE_SLOW || r->probe_after >= FB__PROBE_SLOW))
-        return false;
-    double p = fb__probe_wait(r->probe, r->probe_ctx, FB__PROBE_WAIT_S);
-    if (!(p < FB__PROBE_SLOW)) return false; /* still slow: the run is marked */
+    if (!fb__epoch_remeasure(&r->ep)) return false;
     r->target_s = r->target0;
     r->remeasure_n = r->exact_iters ? r->exact_iters
                                     : fb__run_iters_for(r, (double)r->sum_iters, r->sum_elapsed_s);
-    r->remeasured++;
-    r->probe_before = p;
-    r->probe_after = NAN;
     r->rounds = r->rounds0;
     r->epochs = 0;
     r->sum_iters = 0;
     r->sum_elapsed_s = r->spent_s = 0;
     r->perf_lost = 0;
-    r->disturb_known = r->disturb != NULL;
     return true;
 }
 
 /* Issue 19: the epochs the statistics use, the disturbed epochs, the probe
- * after the last epoch, why the run stopped; a note when explicit epochs
- * were not all run. */
+ * marks, why the run stopped; a note when explicit epochs were not all run. */
 static void fb__run_finish_19(fb_bench *b, struct fb__run *r, fb_result *res) {
     res->used = fb__disturb_select(r->flags, r->epochs);
     for (size_t i = 0; i < r->epochs; ++i)
         if (r->flags[i] & FB__EPOCH_DISTURBED) res->disturbed++;
     res->epoch_flags = r->flags;
     r->flags = NULL;
-    res->disturb_known = r->disturb_known;
+    fb__epoch_mark(&r->ep, res);
     res->stopped_by = r->rounds.stopped_by;
     res->rounds = r->rounds.rounds;
-    res->probe[0] = r->probe_before;
-    res->probe[1] = r->probe_after;
-    res->remeasured = r->remeasured;
-    res->slow_core = res->probe[0] >= FB__PROBE_SLOW || res->probe[1] >= FB__PROBE_SLOW;
     const fb__rounds *s = &r->rounds;
-    if (s->epochs_explicit && s->clean < s->asked)
+    /* counted under Callgrind the schedule of counted epochs replaces the
+     * epochs asked for: nothing is short */
+    if (s->epochs_explicit && !s->fixed && s->clean < s->asked && !fb__vg_exact(r->ep.vg))
         fb__bench_diag(b, "'%s': %zu of the %zu epochs asked for (%zu disturbed): %s", res->name,
                        s->clean, s->asked, res->disturbed, fb__rounds_why_short(s, r->epochs));
 }
 
 void fb__loop_done(fb__loop *l, uint64_t left) {
     struct fb__run *r = l->bench->run;
-    if (r->vg) fb__vg_loop_stop(r->vg);   /* Callgrind: collect up to here */
-    uint64_t t1 = r->clock(r->clock_ctx); /* first thing after the loop */
-    double counts[FB_MEASURE_COUNT] = {0};
-    if (r->perf_mask) fb__perf_end(r->perf, l->n, r->shape, counts);
-    bool disturbed = false;
-    if (r->disturb) { /* outside the timed region */
-        uint64_t after = r->disturb(r->disturb_ctx);
-        if (after == FB__DISTURB_UNKNOWN || r->disturb_before == FB__DISTURB_UNKNOWN)
-            r->disturb_known = false;
-        else
-            disturbed = after != r->disturb_before;
-    }
-    fb__teardown_after_epoch(l->bench); /* untimed: after the clock and the counters */
-    double e = t1 >= l->t0_ns ? (double)(t1 - l->t0_ns) * 1e-9 : 0;
+    fb__epoch_out o;
+    fb__epoch_stop(&r->ep, l->n, &o);
+    double e = o.elapsed_s;
     uint64_t n = l->n;
-    if (r->hook) /* hands the turn over; returns when it comes back */
-        r->hook->epoch_end(r->hook->ctx, r->hook_epoch++, n, e, disturbed);
     r->spent_s += e;
     if (left) {
         fb__run_fail(r, "`break` inside FB_RUN's body is not supported: use a flag, or fb_run()");
         l->state = FB__ST_DONE;
     }
-    if (l->state == FB__ST_MEASURE && fb__vg_exact(r->vg)) {
+    if (l->state == FB__ST_MEASURE && fb__vg_exact(r->ep.vg)) {
         /* -valgrind: the next epoch of the fixed schedule, 0 when complete */
-        l->n = fb__vg_next(r->vg);
+        l->n = fb__vg_next(r->ep.vg);
         if (!l->n) l->state = FB__ST_DONE;
         if (l->state == FB__ST_DONE) fb__run_finish(l->bench);
         return;
@@ -470,7 +365,7 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
     case FB__ST_UPSCALE:
         if (e >= FB__CLOSE_ENOUGH * r->target_s) {
             /* the first epoch close enough is kept: no selection among them */
-            fb__run_record(r, n, e, counts, disturbed);
+            fb__run_record(r, n, &o);
             l->state = FB__ST_MEASURE;
             l->n = fb__run_iters_for(r, (double)r->sum_iters, r->sum_elapsed_s);
         } else {
@@ -479,7 +374,7 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
         break;
     case FB__ST_MEASURE:
         /* every measuring epoch is recorded, short or long */
-        fb__run_record(r, n, e, counts, disturbed);
+        fb__run_record(r, n, &o);
         l->n = r->exact_iters ? r->exact_iters
                               : fb__run_iters_for(r, (double)r->sum_iters, r->sum_elapsed_s);
         break;
@@ -490,7 +385,7 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
             l->bench->interrupted = true;
             sigaction(SIGINT, &r->old_int, NULL);
             sigaction(SIGTERM, &r->old_term, NULL);
-            fb__bench_diag(l->bench, "'%s' stopped after %llu endless epochs", r->name,
+            fb__bench_diag(l->bench, "'%s' stopped after %llu endless epochs", r->ep.name,
                            (unsigned long long)r->endless_epochs);
             fb__run_finish(l->bench); /* records nothing: the bench is interrupted */
         } else if (!r->exact_iters) {
@@ -515,30 +410,29 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
 
 /* Turns the finished run into an immutable result and publishes it: the
  * bench stores it, computes its statistics and hands it to the sinks (the
- * live table among them). The measuring core never formats. */
+ * live table among them). The run's epoch context is closed first (the
+ * hook's run_end), so the bench is free again when the sinks see the row. */
 static void fb__run_finish(fb_bench *b) {
     struct fb__run *r = b->run;
     b->run = NULL;
-    if (r->hook) r->hook->run_end(r->hook->ctx, r->name);
     if (b->interrupted && !r->error) {
         fb__run_free(r);
         return;
     }
     fb_result *res = calloc(1, sizeof *res);
-    if (!res) {
+    if (!res || !(res->name = fb__strdup(r->ep.name))) {
+        free(res);
         fb__run_free(r);
-        ++b->dropped; /* nothing silently dropped (issue 17) */
+        ++b->dropped; /* nothing silently dropped */
         return;
     }
-    res->name = r->name;
-    r->name = NULL;
     res->error = r->error;
     r->error = NULL;
-    res->config = r->config; /* moved (with the argument of a family, issue 15) */
-    memset(&r->config, 0, sizeof r->config);
-    res->callsite = r->callsite;
-    res->clock_resolution_s = r->clock_info.resolution_s;
-    res->clock_overhead_s = r->clock_info.overhead_s;
+    res->config = r->ep.config; /* moved (with the argument of a family) */
+    memset(&r->ep.config, 0, sizeof r->ep.config);
+    res->callsite = r->ep.callsite;
+    res->clock_resolution_s = r->ep.clock_info.resolution_s;
+    res->clock_overhead_s = r->ep.clock_info.overhead_s;
     res->epochs_asked = r->rounds.asked; /* issue 19 */
     res->epochs_explicit = r->rounds.epochs_explicit;
     if (!res->error) {
@@ -546,24 +440,24 @@ static void fb__run_finish(fb_bench *b) {
         res->iterations = r->iterations;
         r->iterations = NULL;
         fb__run_finish_19(b, r, res); /* issue 19 */
-        res->has = FB__BIT(FB_ELAPSED) | (r->perf_mask & ~r->perf_lost);
+        res->has = FB__BIT(FB_ELAPSED) | (r->ep.perf_mask & ~r->perf_lost);
         for (int m = 0; m < FB_MEASURE_COUNT; ++m) {
             res->values[m] = r->values[m];
             r->values[m] = NULL;
         }
     }
-    fb__vg_finish(r->vg, res); /* -valgrind: the exact counts replace the times */
+    fb__vg_finish(r->ep.vg, res); /* -valgrind: the exact counts replace the times */
     fb__run_free(r);
     size_t before = b->n_results;
     fb__bench_publish(b, res);
-    if (b->n_results == before) ++b->dropped; /* not stored: out of memory (issue 17) */
+    if (b->n_results == before) ++b->dropped; /* not stored: out of memory */
 }
 
 FB__NOINLINE const fb_result *fb__run_at(fb_bench *b, const char *name, fb_op op, void *ctx,
                                          int callsite) {
     size_t before = b->n_results;
     fb__loop l = fb__loop_begin(b, name, callsite);
-    if (b->run) b->run->shape = FB__SHAPE_CALL;
+    if (b->run) b->run->ep.shape = FB__SHAPE_CALL;
     while (fb__loop_next(&l)) {
         uint64_t i = l.n;
         for (; i; --i) op(ctx);

@@ -57,6 +57,9 @@
 #define FBA_MAX_ROUNDS 1000
 /* the fewest rounds of a benchmark whose one iteration outlasts an epoch */
 #define FBA_LONG_ROUNDS 16
+/* the epochs of a paired run the host keeps: its rounds, and room for the
+ * warmup epochs a suite may configure (paced as well, before the rounds) */
+#define FBA_MAX_EPOCHS (FBA_MAX_ROUNDS + 64)
 #define FBA_MIN_ROUNDS 6 /* the fewest that give a 95% sign-test interval */
 #define FBA_FAMILY_CONFIDENCE 0.95
 #define FBA_NAME_MAX 512
@@ -464,14 +467,17 @@ typedef struct fba_calib {
     fba_names runs;
     double per_iter_s[256];
     char errors[256][FBA_ERROR_MAX];
-    double best; /* the run's fastest time per iteration so far */
+    double best;  /* the run's fastest time per iteration so far */
+    long current; /* the run being calibrated (index in runs), -1 between runs */
 } fba_calib;
 
 static bool fba_calib_begin(void *ctx, const char *name, uint64_t *iters, size_t *epochs) {
     fba_calib *c = ctx;
     (void)iters;
+    c->current = -1;
     if (fba_names_find(&c->runs, name) >= 0 || c->runs.n == 256) return false; /* once each */
     fba_names_add(&c->runs, name);
+    c->current = (long)c->runs.n - 1;
     c->best = INFINITY;
     *epochs = 1; /* the library finds the iterations for its epoch time, then one epoch */
     return true;
@@ -494,8 +500,10 @@ static void fba_calib_epoch_end(void *ctx, size_t k, uint64_t iters, double elap
 }
 static void fba_calib_end(void *ctx, const char *name) {
     fba_calib *c = ctx;
-    long i = fba_names_find(&c->runs, name);
-    if (i >= 0 && i < 256) c->per_iter_s[i] = isfinite(c->best) ? c->best : NAN;
+    (void)name; /* every run_begin has its run_end, skipped runs too */
+    if (c->current >= 0 && c->current < 256)
+        c->per_iter_s[c->current] = isfinite(c->best) ? c->best : NAN;
+    c->current = -1;
 }
 static void fba_calib_result(void *ctx, const char *name, double n, const char *error, double med,
                              double ins) {
@@ -509,6 +517,7 @@ static void fba_calib_result(void *ctx, const char *name, double n, const char *
 
 static void fba_calibrate(const fba_side *s, const char *bench, double n, fba_calib *c) {
     memset(c, 0, sizeof *c);
+    c->current = -1;
     for (size_t i = 0; i < 256; ++i) c->per_iter_s[i] = NAN;
     fb__epoch_hook h = {c, fba_calib_begin, fba_calib_epoch_begin, fba_calib_epoch_end,
                         fba_calib_end};
@@ -533,8 +542,8 @@ typedef struct fba_pair {
     size_t slot;
     bool done[2], started[2];
     size_t got[2];
-    double t[2][FBA_MAX_ROUNDS];
-    double switches[2][FBA_MAX_ROUNDS]; /* 1 when the epoch was disturbed */
+    double t[2][FBA_MAX_EPOCHS];
+    double switches[2][FBA_MAX_EPOCHS]; /* 1 when the epoch was disturbed */
     char error[2][FBA_ERROR_MAX];
     const fba_side *sides;
     const char *bench;
@@ -565,9 +574,8 @@ static void fba_pair_epoch_begin(void *ctx, size_t k) {
     fba_hand *h = ctx;
     fba_pair *p = h->p;
     pthread_mutex_lock(&p->lock);
-    if (k < p->rounds)
-        while (p->slot != fba_slot(h->side, k) && !p->done[1 - h->side])
-            pthread_cond_wait(&p->turn, &p->lock);
+    while (p->slot != fba_slot(h->side, k) && !p->done[1 - h->side])
+        pthread_cond_wait(&p->turn, &p->lock);
     pthread_mutex_unlock(&p->lock);
 }
 
@@ -575,14 +583,17 @@ static void fba_pair_epoch_end(void *ctx, size_t k, uint64_t iters, double elaps
                                bool disturbed) {
     fba_hand *h = ctx;
     fba_pair *p = h->p;
-    if (k >= p->rounds) return;
-    p->t[h->side][k] = iters ? elapsed_s / (double)iters : NAN;
-    p->switches[h->side][k] = disturbed ? 1.0 : 0.0;
-    p->got[h->side] = k + 1;
+    if (k < FBA_MAX_EPOCHS) {
+        p->t[h->side][k] = iters ? elapsed_s / (double)iters : NAN;
+        p->switches[h->side][k] = disturbed ? 1.0 : 0.0;
+        p->got[h->side] = k + 1;
+    }
     pthread_mutex_lock(&p->lock);
     if (p->slot == fba_slot(h->side, k)) ++p->slot;
     pthread_cond_broadcast(&p->turn);
-    size_t next = k + 1 < p->rounds ? fba_slot(h->side, k + 1) : 2 * p->rounds;
+    /* until this side's next slot; after the last epoch the other side has
+     * run its last one by then too, or ends its run (done) */
+    size_t next = fba_slot(h->side, k + 1);
     while (p->slot < next && !p->done[1 - h->side]) pthread_cond_wait(&p->turn, &p->lock);
     pthread_mutex_unlock(&p->lock);
 }
@@ -667,7 +678,12 @@ static void fba_measure_pair(const fba_side *sides, const fba_opts *o, const cha
     for (int s = 0; s < 2; ++s)
         if (ok[s]) pthread_join(th[s], NULL);
     row->iterations = p->iters;
-    row->rounds = p->got[0] < p->got[1] ? p->got[0] : p->got[1];
+    /* the rounds are each side's last `rounds` epochs (a configured warmup
+     * comes first, paced too); a side that ran fewer ran the rounds short */
+    size_t got = p->got[0] < p->got[1] ? p->got[0] : p->got[1];
+    size_t first[2] = {0, 0};
+    row->rounds = got < p->rounds ? got : p->rounds;
+    for (int s = 0; s < 2; ++s) first[s] = p->got[s] - row->rounds;
     for (int s = 0; s < 2; ++s) {
         if (!p->error[s][0] && ok[s]) continue;
         row->kind = FBA_ERROR;
@@ -684,8 +700,8 @@ static void fba_measure_pair(const fba_side *sides, const fba_opts *o, const cha
          * remain for any interval (then all are kept: fb__cmp_preempted) */
         bool skip[FBA_MAX_ROUNDS];
         double sw[2 * FBA_MAX_ROUNDS];
-        memcpy(sw, p->switches[0], row->rounds * sizeof *sw);
-        memcpy(sw + row->rounds, p->switches[1], row->rounds * sizeof *sw);
+        memcpy(sw, p->switches[0] + first[0], row->rounds * sizeof *sw);
+        memcpy(sw + row->rounds, p->switches[1] + first[1], row->rounds * sizeof *sw);
         row->dropped = fb__cmp_preempted(sw, 2, row->rounds, row->rounds, FBA_MIN_ROUNDS, skip);
         /* The side that goes first in a round follows its own epoch of the
          * round before (old new | new old | old new ...): its caches are
@@ -704,7 +720,7 @@ static void fba_measure_pair(const fba_side *sides, const fba_opts *o, const cha
         double told[FBA_MAX_ROUNDS], tnew[FBA_MAX_ROUNDS];
         size_t kept = 0;
         for (size_t r = 0; r < row->rounds; ++r) {
-            double a = p->t[0][r], b = p->t[1][r];
+            double a = p->t[0][first[0] + r], b = p->t[1][first[1] + r];
             if (skip[r] || !(a > 0) || !(b > 0)) continue;
             told[kept] = a;
             tnew[kept] = b;

@@ -1,0 +1,168 @@
+/* The one epoch routine: every kind of run measures its epochs here
+ * (src/epoch.h says what it owns). The schedules (src/run.c, src/compare.c)
+ * decide how many epochs of which op with how many iterations; this file
+ * does everything around one epoch, always in the same order:
+ *
+ *   hook epoch_begin | probe (first epoch) | setup | disturbance | counters
+ *   | clock | Callgrind on | the caller's loop | Callgrind off | clock |
+ *   counters | disturbance | teardown | hook epoch_end
+ *
+ * so that the timed region holds nothing but the loop, and what the hook
+ * sees is what the result stores. */
+#include "epoch.h"
+
+#include "process.h"
+#include "setup.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t fb__epoch_default_clock(void *ctx) {
+    (void)ctx;
+    return fb__clock_now_ns();
+}
+
+bool fb__epoch_refuse(fb_bench *b, const char *what, const char *name) {
+    fb__epoch *outer = b->epoch;
+    if (!outer) return false;
+    /* said once per outer context, not once per epoch of it, and counted:
+     * the runner turns the count into an error row and a failing status */
+    if (!outer->refused) {
+        outer->refused = true;
+        ++b->dropped;
+        fb__bench_diag(b, "%s%s'%s' not run: another run of this bench is in progress",
+                       what ? what : "", what ? " " : "", name ? name : "noname");
+    }
+    return true;
+}
+
+int fb__epoch_open(fb__epoch *e, fb_bench *b, char *name, int callsite) {
+    memset(e, 0, sizeof *e);
+    e->b = b;
+    e->name = name;
+    if (!name || fb__bench_config(b, &e->config) != FB_OK) {
+        free(name);
+        e->name = NULL;
+        return FB_ENOMEM;
+    }
+    e->callsite = callsite;
+    e->shape = FB__SHAPE_INLINE;
+    e->perf = fb__bench_prepare(b, callsite);
+    e->perf_mask = e->perf ? fb__perf_available(e->perf) & ~FB__BIT(FB_ELAPSED) : 0;
+    if (b->clock) {
+        e->clock = b->clock;
+        e->clock_ctx = b->clock_ctx;
+        e->clock_info.resolution_s = b->clock_resolution_s;
+        e->clock_info.overhead_s = 0;
+    } else {
+        e->clock = fb__epoch_default_clock;
+        e->clock_info = fb__process_clock();
+    }
+    /* the disturbance source and the core probe: injected, else the
+     * thread's context switches and the calibration kernel; none under a
+     * custom clock, whose time neither a deschedule nor the host disturbs */
+    e->disturb = b->disturb_set ? b->disturb : b->clock ? NULL : fb__disturb_thread;
+    e->disturb_ctx = b->disturb_set ? b->disturb_ctx : NULL;
+    e->disturb_known = e->disturb != NULL;
+    e->probe = b->probe_set ? b->probe : b->clock ? NULL : fb__probe_core;
+    e->probe_ctx = b->probe_set ? b->probe_ctx : NULL;
+    e->probe_before = e->probe_after = NAN;
+    b->epoch = e;
+    return FB_OK;
+}
+
+bool fb__epoch_hook_begin(fb__epoch *e) {
+    const fb__epoch_hook *h = fb__process_epoch_hook();
+    if (!h) return true;
+    e->hook = h;
+    uint64_t iters = 0;
+    size_t epochs = 0;
+    bool run = h->run_begin ? h->run_begin(h->ctx, e->name, &iters, &epochs) : true;
+    e->hook_iters = iters;
+    e->hook_epochs = epochs;
+    return run;
+}
+
+void fb__epoch_set_vg(fb__epoch *e, const char *name, uint64_t epoch_iterations,
+                      uint64_t min_iterations) {
+    fb__vg_run_free(e->vg);
+    e->vg = fb__vg_run_new(name, epoch_iterations, min_iterations);
+}
+
+void fb__epoch_start(fb__epoch *e) {
+    if (e->hook && e->hook->epoch_begin) e->hook->epoch_begin(e->hook->ctx, e->index);
+    /* the probe before the first epoch: in this side's turn under a hook */
+    if (e->probe && !e->probed) {
+        e->probed = true;
+        e->probe_before = e->probe(e->probe_ctx);
+    }
+    fb__setup_before_epoch(e->b); /* untimed: before the counters and the clock */
+    if (e->disturb) e->disturb_before = e->disturb(e->disturb_ctx);
+    if (e->perf_mask) fb__perf_begin(e->perf);
+    e->t0_ns = e->clock(e->clock_ctx);   /* last thing before the loop */
+    if (e->vg) fb__vg_loop_start(e->vg); /* Callgrind: collect from here */
+}
+
+void fb__epoch_stop(fb__epoch *e, uint64_t n, fb__epoch_out *out) {
+    if (e->vg) fb__vg_loop_stop(e->vg);   /* Callgrind: collect up to here */
+    uint64_t t1 = e->clock(e->clock_ctx); /* first thing after the loop */
+    memset(out, 0, sizeof *out);
+    if (e->perf_mask) {
+        fb__perf_end(e->perf, n, e->shape, out->counts);
+        out->known = e->perf_mask & fb__perf_last_known(e->perf);
+    }
+    if (e->disturb) { /* outside the timed region */
+        uint64_t after = e->disturb(e->disturb_ctx);
+        if (after == FB__DISTURB_UNKNOWN || e->disturb_before == FB__DISTURB_UNKNOWN)
+            e->disturb_known = false;
+        else
+            out->disturbed = after != e->disturb_before;
+    }
+    fb__teardown_after_epoch(e->b); /* untimed: after the clock and the counters */
+    out->ticks_ns = t1 >= e->t0_ns ? t1 - e->t0_ns : 0;
+    out->elapsed_s = (double)out->ticks_ns * 1e-9;
+    size_t k = e->index++;
+    if (e->hook && e->hook->epoch_end)
+        e->hook->epoch_end(e->hook->ctx, k, n, out->elapsed_s, out->disturbed);
+}
+
+void fb__epoch_probe_end(fb__epoch *e) {
+    if (e->probe && e->probed && isnan(e->probe_after)) e->probe_after = e->probe(e->probe_ctx);
+}
+
+bool fb__epoch_remeasure(fb__epoch *e) {
+    if (!e->probe || !e->probed) return false;
+    fb__epoch_probe_end(e);
+    /* the scheduler fixed the epochs: the run is marked, never restarted */
+    if (e->hook_epochs) return false;
+    if (e->remeasured >= FB__PROBE_RETRIES ||
+        !(e->probe_before >= FB__PROBE_SLOW || e->probe_after >= FB__PROBE_SLOW))
+        return false;
+    double p = fb__probe_wait(e->probe, e->probe_ctx, FB__PROBE_WAIT_S);
+    if (!(p < FB__PROBE_SLOW)) return false; /* still slow: the run is marked */
+    e->remeasured++;
+    e->probe_before = p;
+    e->probe_after = NAN;
+    e->disturb_known = e->disturb != NULL;
+    return true;
+}
+
+void fb__epoch_mark(const fb__epoch *e, fb_result *res) {
+    res->disturb_known = e->disturb_known;
+    res->probe[0] = e->probe_before;
+    res->probe[1] = e->probe_after;
+    res->remeasured = e->remeasured;
+    res->slow_core = res->probe[0] >= FB__PROBE_SLOW || res->probe[1] >= FB__PROBE_SLOW;
+}
+
+void fb__epoch_close(fb__epoch *e) {
+    if (e->b && e->b->epoch == e) e->b->epoch = NULL;
+    if (e->hook && e->hook->run_end) e->hook->run_end(e->hook->ctx, e->name ? e->name : "");
+    e->hook = NULL;
+    fb__vg_run_free(e->vg);
+    e->vg = NULL;
+    fb__config_free(&e->config);
+    free(e->name);
+    e->name = NULL;
+}
