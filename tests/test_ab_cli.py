@@ -157,6 +157,14 @@ try:
           v["Slow N=100"]["verdict"] == "slower" and v["Fam/2 N=10"]["verdict"] == "same",
           f"-asymptote: {v.get('Slow N=100')}")
 
+    # a configured warmup: its epochs are paced too, the rounds come after it
+    rc, out, err = run(OLD, NEW, "-filter=Slow|Steady", "-output_json=" + js,
+                       env={"FEMTOBENCH_CONFIG": "warmup=5"})
+    doc, v = verdicts(js)
+    check(rc == 0 and v["Slow"]["verdict"] == "slower" and v["Steady"]["verdict"] == "same" and
+          v["Slow"]["rounds_used"] == 50 and abs(v["Slow"]["change_pct"] - 10) < 1e-9,
+          f"warmup=5: {rc} {v}")
+
     # -isolate: the crash is an error row, the rest is compared
     rc, out, err = run(CRASH, CRASH, "-isolate", "-filter=Crash|Slow", "-output_json=" + js)
     check(rc == 1, f"-isolate: exit status {rc}, want 1 (a benchmark failed)")
