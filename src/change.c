@@ -16,6 +16,7 @@
 #include "change.h"
 
 #include "numfmt.h"
+#include "compare.h" /* the sign-test interval of paired rounds */
 
 #include <errno.h>
 #include <limits.h>
@@ -175,19 +176,33 @@ static double fb__change_pct(double log_ratio) { return 100.0 * expm1(log_ratio)
 
 #define FB__CHANGE_PI 3.14159265358979323846
 
+/* The verdict of an interval [lo_pct, hi_pct] against the threshold. */
+static fb__verdict fb__change_judge(double lo_pct, double hi_pct, double t) {
+    if (lo_pct > t) return FB__V_SLOWER;
+    if (hi_pct < -t) return FB__V_FASTER;
+    if (lo_pct >= -t && hi_pct <= t) return FB__V_SAME;
+    return FB__V_UNSURE;
+}
+
 static void fb__change_verdict(fb__change *out, double threshold_pct) {
     out->change_pct = fb__change_pct(out->shift);
     out->lo_pct = fb__change_pct(out->lo);
     out->hi_pct = fb__change_pct(out->hi);
-    double t = threshold_pct;
-    if (out->lo_pct > t)
-        out->verdict = FB__V_SLOWER;
-    else if (out->hi_pct < -t)
-        out->verdict = FB__V_FASTER;
-    else if (out->lo_pct >= -t && out->hi_pct <= t)
-        out->verdict = FB__V_SAME;
-    else
-        out->verdict = FB__V_UNSURE;
+    out->verdict = fb__change_judge(out->lo_pct, out->hi_pct, threshold_pct);
+}
+
+void fb__change_paired(double *log_ratio, size_t n, double confidence, double threshold_pct,
+                       fb__change *out) {
+    out->shift = out->mw_lo = out->mw_hi = out->lo = out->hi = NAN;
+    out->change_pct = out->lo_pct = out->hi_pct = NAN;
+    out->verdict = FB__V_UNSURE;
+    if (!n) return;
+    bool ok = fb__cmp_interval(log_ratio, n, confidence, &out->shift, &out->lo, &out->hi);
+    out->change_pct = fb__change_pct(out->shift);
+    if (!ok) return; /* too few rounds for an interval: unsure */
+    out->lo_pct = fb__change_pct(out->lo);
+    out->hi_pct = fb__change_pct(out->hi);
+    out->verdict = fb__change_judge(out->lo_pct, out->hi_pct, threshold_pct);
 }
 
 void fb__change_compare(const double *old_s, size_t m, double old_err_pct, const double *now_s,

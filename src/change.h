@@ -90,6 +90,14 @@ FB__PRIVATE void fb__change_one_process(const double *old_s, size_t m, double ol
                                         const double *now_s, size_t n, double now_err_pct,
                                         double threshold_pct, fb__change *out);
 
+/* Paired rounds (femtobench-ab, docs/ab.md): log_ratio[0..n) are the
+ * rounds' ln(t_new / t_old), sorted in place; the change is their median,
+ * the interval the sign-test one at `confidence` (fb__cmp_interval, the
+ * paired comparison's), the verdict that interval against threshold_pct.
+ * Too few rounds for an interval: unsure. mw_lo / mw_hi stay NAN. */
+FB__PRIVATE void fb__change_paired(double *log_ratio, size_t n, double confidence,
+                                   double threshold_pct, fb__change *out);
+
 /* Two exact counts (instructions per unit under Callgrind, NAN when that
  * side was timed): no noise, so no interval and no threshold: any change of
  * the count is `slower` or `faster` (one instruction per op more is a

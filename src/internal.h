@@ -48,5 +48,6 @@
 #include "filter.h"
 #include "isolate.h"
 #include "passes_exec.h"
+#include "plugin.h"
 
 #endif

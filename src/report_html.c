@@ -179,6 +179,8 @@ static void fb__html_context_row(FILE *f, const char *key, const char *value) {
     fputs("</td></tr>\n", f);
 }
 
+const char *fb__html_style(void) { return fb__html_css; }
+
 static void fb__html_header(FILE *f, const fb_bench *b, const fb__sysinfo *si) {
     size_t n = fb_result_count(b);
     /* the distinct titles, in order of appearance */

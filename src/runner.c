@@ -7,6 +7,7 @@
 #include "outfile.h"
 #include "passes.h"
 #include "passes_exec.h"
+#include "plugin.h"
 #include "process.h"
 #include "registry.h" /* issue 15: families expanded into instances */
 #include "report_passes.h"
@@ -674,7 +675,10 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__instance ***sel_ou
         return -1;
     }
     if (o->version) {
-        printf("femtobench %s\n", fb_version());
+        /* through the plugin entry point: a suite linked from the static
+         * library then always carries it (femtobench-ab, docs/ab.md) */
+        const fb__plugin_api *api = fb__plugin_entry();
+        printf("femtobench %s (plugin interface %u)\n", api->version, api->abi);
         return -1;
     }
     /* Google Benchmark flags that change nothing here: said, not refused */
