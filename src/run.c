@@ -7,6 +7,7 @@
 #include "bench.h"
 #include "clock.h"
 #include "disturb.h"
+#include "os.h" /* endless mode's Ctrl-C: sigaction, or signal() on Windows */
 #include "perf.h"
 #include "probe.h"
 #include "process.h"
@@ -78,7 +79,7 @@ struct fb__run {
     double target0;
     uint64_t remeasure_n;
     fb__vg_run *vg;                     /* under Valgrind (src/valgrind.c), else NULL */
-    struct sigaction old_int, old_term; /* restored when endless mode ends */
+    fb__os_sig_saved old_int, old_term; /* restored when endless mode ends */
     bool refused_nested;                /* a nested run was refused (said once) */
 };
 
@@ -152,13 +153,8 @@ static uint64_t fb__run_upscale(struct fb__run *r, uint64_t n, double elapsed_s)
 /* Endless mode: SIGINT and SIGTERM end the run, except a signal that was
  * ignored when the run began (nohup, a shell's background job): it stays
  * ignored. */
-static void fb__run_catch(int sig, struct sigaction *old) {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = fb__run_on_signal;
-    sigemptyset(&sa.sa_mask);
-    if (sigaction(sig, NULL, old) == 0 && old->sa_handler == SIG_IGN) return;
-    sigaction(sig, &sa, old);
+static void fb__run_catch(int sig, fb__os_sig_saved *old) {
+    fb__os_sig_catch(sig, fb__run_on_signal, old);
 }
 
 fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
@@ -454,8 +450,8 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
         if (fb__run_stop_flag) {
             l->state = FB__ST_DONE;
             l->bench->interrupted = true;
-            sigaction(SIGINT, &r->old_int, NULL);
-            sigaction(SIGTERM, &r->old_term, NULL);
+            fb__os_sig_restore(SIGINT, &r->old_int);
+            fb__os_sig_restore(SIGTERM, &r->old_term);
             fb__bench_diag(l->bench, "'%s' stopped after %llu endless epochs", r->name,
                            (unsigned long long)r->endless_epochs);
             fb__run_finish(l->bench); /* records nothing: the bench is interrupted */
