@@ -90,6 +90,15 @@
 /* /sys and /proc checks for the environment warnings. */
 #define FB_HAVE_SYSFS FB_HAVE_LINUX
 
+/* The core probe's kernels (src/probe.c): x86-64 assembly with GCC/Clang.
+ * Off elsewhere (aarch64 among them: its multiply latency differs between
+ * cores, and the chain kernel needs a known one; docs/platforms.md). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define FB_HAVE_PROBE 1
+#else
+#define FB_HAVE_PROBE 0
+#endif
+
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__MINGW32__)
 /* mingw-w64: C99 printf (%zu, %lld) from its own stdio, which the build
  * selects with __USE_MINGW_ANSI_STDIO=1; gnu_printf checks that dialect. */
