@@ -91,5 +91,11 @@ FB__PRIVATE int fb__os_fsync(int fd);
 FB__PRIVATE int fb__os_fchmod(int fd, unsigned mode);
 FB__PRIVATE int fb__os_replace(const char *from, const char *to);
 FB__PRIVATE const char *fb__os_last_sep(const char *path);
+/* Which file path (or, when fd >= 0, the descriptor fd) is, as two numbers
+ * that are equal for the same file only: st_dev and st_ino from st on
+ * POSIX; on Windows (where st_ino is always 0) the volume's serial number
+ * and the file index of GetFileInformationByHandle. */
+FB__PRIVATE void fb__os_file_id(const char *path, int fd, const struct stat *st,
+                                unsigned long long *dev, unsigned long long *ino);
 
 #endif

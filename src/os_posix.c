@@ -57,5 +57,12 @@ int fb__os_fsync(int fd) { return fsync(fd); }
 int fb__os_fchmod(int fd, unsigned mode) { return fchmod(fd, (mode_t)mode); }
 int fb__os_replace(const char *from, const char *to) { return rename(from, to); }
 const char *fb__os_last_sep(const char *path) { return strrchr(path, '/'); }
+void fb__os_file_id(const char *path, int fd, const struct stat *st, unsigned long long *dev,
+                    unsigned long long *ino) {
+    (void)path;
+    (void)fd;
+    *dev = (unsigned long long)st->st_dev;
+    *ino = (unsigned long long)st->st_ino;
+}
 
 #endif /* FB_HAVE_POSIX */

@@ -88,4 +88,25 @@ const char *fb__os_last_sep(const char *path) {
     return !a ? b : !b ? a : a > b ? a : b;
 }
 
+void fb__os_file_id(const char *path, int fd, const struct stat *st, unsigned long long *dev,
+                    unsigned long long *ino) {
+    (void)st;
+    HANDLE h = INVALID_HANDLE_VALUE, opened = INVALID_HANDLE_VALUE;
+    if (fd >= 0)
+        h = (HANDLE)_get_osfhandle(fd);
+    else
+        h = opened = CreateFileA(path, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                                 NULL, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
+    BY_HANDLE_FILE_INFORMATION fi;
+    if (h != INVALID_HANDLE_VALUE && GetFileInformationByHandle(h, &fi)) {
+        *dev = fi.dwVolumeSerialNumber;
+        *ino = (unsigned long long)fi.nFileIndexHigh << 32 | fi.nFileIndexLow;
+    } else {
+        /* a console or a pipe: known by its handle (never equal to a file's) */
+        *dev = ~0ull;
+        *ino = (unsigned long long)(uintptr_t)h;
+    }
+    if (opened != INVALID_HANDLE_VALUE) CloseHandle(opened);
+}
+
 #endif /* FB_HAVE_WINDOWS */

@@ -275,8 +275,7 @@ int fb__outfile_check(const char *path, char *err, size_t len) {
 typedef struct fb__of_id {
     int fd;
     bool exists;
-    dev_t dev;
-    ino_t ino;
+    unsigned long long dev, ino; /* fb__os_file_id */
     mode_t mode;
     char name[NAME_MAX + 1];
 } fb__of_id;
@@ -291,8 +290,7 @@ static int fb__outfile_id(const char *path, fb__of_id *id) {
     if (kind == FB__OF_FD) id->fd = fb__outfile_std_fd(strcmp(path, "-") ? target : "-");
     if (kind == FB__OF_FD || kind == FB__OF_REGULAR || kind == FB__OF_IN_PLACE) {
         id->exists = true;
-        id->dev = st.st_dev;
-        id->ino = st.st_ino;
+        fb__os_file_id(target, id->fd, &st, &id->dev, &id->ino);
         id->mode = st.st_mode;
         return 0;
     }
@@ -305,8 +303,7 @@ static int fb__outfile_id(const char *path, fb__of_id *id) {
     size_t blen = strlen(base);
     if (blen >= sizeof id->name) return -1;
     memcpy(id->name, base, blen + 1);
-    id->dev = st.st_dev;
-    id->ino = st.st_ino;
+    fb__os_file_id(dir, -1, &st, &id->dev, &id->ino);
     return 0;
 }
 
@@ -348,8 +345,7 @@ int fb__outfile_check_set(const fb__outfile_job *jobs, size_t n, int table_fd, c
             memset(&table, 0, sizeof table);
             table.fd = table_fd;
             table.exists = true;
-            table.dev = st.st_dev;
-            table.ino = st.st_ino;
+            fb__os_file_id(NULL, table_fd, &st, &table.dev, &table.ino);
             table.mode = st.st_mode;
             have_table = true;
         }

@@ -14,7 +14,7 @@
 #include <windows.h>
 static long this_pid(void) { return (long)GetCurrentProcessId(); }
 #else
-static long this_pid(void) { return this_pid(); }
+static long this_pid(void) { return (long)getpid(); }
 #endif
 
 static void sleep_ms(unsigned ms) {
