@@ -17,17 +17,20 @@
 #include "filter.h"
 
 #include <errno.h>
-#include <poll.h>
-#include <regex.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#if FB_HAVE_POSIX_REGEX /* else src/filter_basic.c matches */
+#include <poll.h>
+#include <regex.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+#endif
 
 int fb__filter_check(const char *pattern, char *why, size_t len) {
     size_t n = strlen(pattern);
@@ -68,6 +71,7 @@ int fb__filter_check(const char *pattern, char *why, size_t len) {
     return 0;
 }
 
+#if FB_HAVE_POSIX_REGEX
 /* The child's address space now, in bytes (0 when unknown). */
 static unsigned long long fb__filter_vm_bytes(void) {
     unsigned long long pages = 0;
@@ -235,3 +239,4 @@ int fb__filter_select_mode(const char *pattern, const char *const *names, size_t
     free(got);
     return rc;
 }
+#endif /* FB_HAVE_POSIX_REGEX */

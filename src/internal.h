@@ -5,6 +5,7 @@
 #define FB_INTERNAL_H
 
 #include "base.h"
+#include "os.h"
 #include "text.h"
 #include "numfmt.h"
 #include "clock.h"

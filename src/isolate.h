@@ -16,6 +16,9 @@ typedef void (*fb__isolate_body)(fb_bench *b, void *ctx);
  * *interrupted is set when the child's run was interrupted (endless mode).
  * FB_OK, or FB_ENOMEM / FB_EIO when the child could not be started or its
  * record not stored (with the reason in why). */
+/* FB_OK where -isolate works; else FB_ENOTSUP and why (Windows: no fork).
+ * The runner asks before anything runs. */
+FB__PRIVATE int fb__isolate_check(char *why, size_t len);
 FB__PRIVATE int fb__isolate_run(fb_bench *b, const char *name, double timeout_s,
                                 fb__isolate_body body, void *ctx, bool *interrupted, char *why,
                                 size_t len);

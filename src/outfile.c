@@ -40,21 +40,18 @@
  *     removed by the next run that writes the same target. */
 #include "outfile.h"
 
+#include "os.h" /* lstat, readlink, the signal window, rename over a file: POSIX or Windows */
+
 #include <errno.h>
 #include <dirent.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 /* The directory part of path ("." for a bare name) into dir. */
 static void fb__outfile_dir(const char *path, char *dir, size_t len) {
-    const char *slash = strrchr(path, '/');
+    const char *slash = fb__os_last_sep(path);
     if (!slash)
         snprintf(dir, len, ".");
     else if (slash == path)
@@ -125,16 +122,16 @@ static fb__of_kind fb__outfile_resolve(const char *path, char *target, size_t le
             }
             return FB__OF_FD;
         }
-        if (lstat(target, st) != 0) {
+        if (fb__os_lstat(target, st) != 0) {
             *e = errno;
             if (*e != ENOENT) return FB__OF_ERROR;
             return hops ? FB__OF_DANGLING : FB__OF_NEW;
         }
         if (S_ISDIR(st->st_mode)) return FB__OF_DIRECTORY;
         if (S_ISREG(st->st_mode)) return FB__OF_REGULAR;
-        if (!S_ISLNK(st->st_mode)) return FB__OF_IN_PLACE;
+        if (!fb__os_is_link(st)) return FB__OF_IN_PLACE;
         char link[PATH_MAX], next[PATH_MAX], dir[PATH_MAX];
-        ssize_t n = readlink(target, link, sizeof link - 1);
+        long n = fb__os_readlink(target, link, sizeof link - 1);
         if (n < 0) {
             *e = errno;
             return FB__OF_ERROR;
@@ -170,7 +167,7 @@ static void fb__outfile_clean_stale(const char *dir, const char *base) {
         for (; *p >= '0' && *p <= '9' && pid < 100000000; ++p) pid = pid * 10 + (*p - '0');
         if (*p && *p != '-') continue;
         if (pid <= 0 || (pid_t)pid == getpid()) continue;
-        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue; /* alive, or not ours to judge */
+        if (fb__os_pid_alive(pid) != 0) continue; /* alive, or not ours to judge */
         char stale[PATH_MAX];
         int w = snprintf(stale, sizeof stale, "%s/%s", dir, n);
         if (w > 0 && (size_t)w < sizeof stale) unlink(stale);
@@ -184,7 +181,7 @@ static void fb__outfile_clean_stale(const char *dir, const char *base) {
 static int fb__outfile_create(const char *target, char *tmp, size_t len, mode_t mode) {
     char dir[PATH_MAX];
     fb__outfile_dir(target, dir, sizeof dir);
-    const char *slash = strrchr(target, '/');
+    const char *slash = fb__os_last_sep(target);
     const char *base = slash ? slash + 1 : target;
     int w = snprintf(tmp, len, "%s/.%s.tmp-%ld", dir, base, (long)getpid());
     if (w < 0 || (size_t)w >= len || strlen(base) + 1 + 5 + 20 > NAME_MAX) {
@@ -192,11 +189,11 @@ static int fb__outfile_create(const char *target, char *tmp, size_t len, mode_t 
         return -1;
     }
     fb__outfile_clean_stale(dir, base);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, mode);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | FB__O_BINARY, mode);
     if (fd < 0 && errno == EEXIST) {
         /* our pid's name: left by an earlier process that had our pid */
         unlink(tmp);
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, mode);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | FB__O_BINARY, mode);
     }
     return fd;
 }
@@ -210,18 +207,6 @@ static int fb__outfile_fail(char *err, size_t len, int code, const char *fmt, ..
         va_end(ap);
     }
     return code;
-}
-
-/* Blocks the signals that end a process by default from a terminal or a
- * job control system, in the calling thread; *old gets the previous mask. */
-static void fb__outfile_block(sigset_t *old) {
-    sigset_t block;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigaddset(&block, SIGHUP);
-    sigaddset(&block, SIGQUIT);
-    pthread_sigmask(SIG_BLOCK, &block, old);
 }
 
 int fb__outfile_check(const char *path, char *err, size_t len) {
@@ -265,7 +250,7 @@ int fb__outfile_check(const char *path, char *err, size_t len) {
     case FB__OF_NEW:
         break;
     }
-    const char *slash = strrchr(target, '/');
+    const char *slash = fb__os_last_sep(target);
     size_t base_len = strlen(slash ? slash + 1 : target);
     if (base_len + FB__OUTFILE_TMP_EXTRA > NAME_MAX)
         return fb__outfile_fail(err, len, FB_EINVAL,
@@ -286,15 +271,15 @@ int fb__outfile_check(const char *path, char *err, size_t len) {
      * will be created. It catches what access() misses (read-only mounts
      * for root, ACLs, no inodes left). */
     char tmp[PATH_MAX];
-    sigset_t old;
-    fb__outfile_block(&old); /* a Ctrl-C must not leave the probe behind */
+    fb__os_sigmask old;
+    fb__os_block_signals(&old); /* a Ctrl-C must not leave the probe behind */
     int fd = fb__outfile_create(target, tmp, sizeof tmp, 0600);
     int ce = errno;
     if (fd >= 0) {
         close(fd);
         unlink(tmp);
     }
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    fb__os_unblock_signals(&old);
     if (fd < 0)
         return fb__outfile_fail(err, len, FB_EIO, "cannot create a file in directory '%s': %s", dir,
                                 strerror(ce));
@@ -307,8 +292,7 @@ int fb__outfile_check(const char *path, char *err, size_t len) {
 typedef struct fb__of_id {
     int fd;
     bool exists;
-    dev_t dev;
-    ino_t ino;
+    unsigned long long dev, ino; /* fb__os_file_id */
     mode_t mode;
     char name[NAME_MAX + 1];
 } fb__of_id;
@@ -323,8 +307,7 @@ static int fb__outfile_id(const char *path, fb__of_id *id) {
     if (kind == FB__OF_FD) id->fd = fb__outfile_std_fd(strcmp(path, "-") ? target : "-");
     if (kind == FB__OF_FD || kind == FB__OF_REGULAR || kind == FB__OF_IN_PLACE) {
         id->exists = true;
-        id->dev = st.st_dev;
-        id->ino = st.st_ino;
+        fb__os_file_id(target, id->fd, &st, &id->dev, &id->ino);
         id->mode = st.st_mode;
         return 0;
     }
@@ -332,13 +315,12 @@ static int fb__outfile_id(const char *path, fb__of_id *id) {
     char dir[PATH_MAX];
     fb__outfile_dir(target, dir, sizeof dir);
     if (stat(dir, &st) != 0) return -1;
-    const char *slash = strrchr(target, '/');
+    const char *slash = fb__os_last_sep(target);
     const char *base = slash ? slash + 1 : target;
     size_t blen = strlen(base);
     if (blen >= sizeof id->name) return -1;
     memcpy(id->name, base, blen + 1);
-    id->dev = st.st_dev;
-    id->ino = st.st_ino;
+    fb__os_file_id(dir, -1, &st, &id->dev, &id->ino);
     return 0;
 }
 
@@ -380,8 +362,7 @@ int fb__outfile_check_set(const fb__outfile_job *jobs, size_t n, int table_fd, c
             memset(&table, 0, sizeof table);
             table.fd = table_fd;
             table.exists = true;
-            table.dev = st.st_dev;
-            table.ino = st.st_ino;
+            fb__os_file_id(NULL, table_fd, &st, &table.dev, &table.ino);
             table.mode = st.st_mode;
             have_table = true;
         }
@@ -446,7 +427,7 @@ static int fb__outfile_in_place(const char *path, fb__of_kind kind, const char *
         if (fd == 1) return fb__outfile_direct(stdout, path, job, b, err, len);
         if (fd == 2) return fb__outfile_direct(stderr, path, job, b, err, len);
         int dfd = dup(fd);
-        FILE *f = dfd >= 0 ? fdopen(dfd, "w") : NULL;
+        FILE *f = dfd >= 0 ? fdopen(dfd, "wb") : NULL;
         if (!f) {
             int e = errno;
             if (dfd >= 0) close(dfd);
@@ -457,7 +438,7 @@ static int fb__outfile_in_place(const char *path, fb__of_kind kind, const char *
             rc = fb__outfile_fail(err, len, FB_EIO, "cannot write '%s': %s", path, strerror(errno));
         return rc;
     }
-    FILE *f = fopen(target, "w");
+    FILE *f = fopen(target, "wb");
     if (!f)
         return fb__outfile_fail(err, len, FB_EIO, "cannot write '%s': %s", path, strerror(errno));
     int rc = fb__outfile_direct(f, path, job, b, err, len);
@@ -477,8 +458,8 @@ static int fb__outfile_temp(const char *path, const char *target, bool exists, m
     if (fd < 0)
         return fb__outfile_fail(err, len, FB_EIO, "cannot write '%s': %s", path, strerror(errno));
     /* replacing a file: keep its permissions (a new one has the umask's) */
-    if (exists) (void)fchmod(fd, mode & 07777);
-    FILE *f = fdopen(fd, "w");
+    if (exists) (void)fb__os_fchmod(fd, mode & 07777);
+    FILE *f = fdopen(fd, "wb");
     if (!f) {
         saved = errno;
         close(fd);
@@ -487,7 +468,7 @@ static int fb__outfile_temp(const char *path, const char *target, bool exists, m
         rc = fb__outfile_run(job, b, f);
         if (rc == FB_OK && fflush(f) != 0) rc = FB_EIO;
         if (rc == FB_EIO) saved = errno;
-        if (rc == FB_OK && fsync(fileno(f)) != 0 && errno != EINVAL) {
+        if (rc == FB_OK && fb__os_fsync(fileno(f)) != 0 && errno != EINVAL) {
             saved = errno;
             rc = FB_EIO;
         }
@@ -540,8 +521,8 @@ int fb__outfile_write_set(const fb__outfile_job *jobs, size_t n, const fb_bench 
 
     /* 1. every file to be replaced: its complete temporary, with the
      * signals blocked until the last rename */
-    sigset_t old;
-    fb__outfile_block(&old);
+    fb__os_sigmask old;
+    fb__os_block_signals(&old);
     int rc = FB_OK;
     for (size_t i = 0; i < n && rc == FB_OK; ++i) {
         if (kind[i] != FB__OF_NEW && kind[i] != FB__OF_REGULAR) continue;
@@ -556,7 +537,7 @@ int fb__outfile_write_set(const fb__outfile_job *jobs, size_t n, const fb_bench 
             unlink(tmp[i]);
             continue;
         }
-        if (rename(tmp[i], target[i]) != 0) {
+        if (fb__os_replace(tmp[i], target[i]) != 0) {
             rc = fb__outfile_fail(err, len, FB_EIO, "cannot write '%s': %s", jobs[i].path,
                                   strerror(errno));
             unlink(tmp[i]);
@@ -567,11 +548,11 @@ int fb__outfile_write_set(const fb__outfile_job *jobs, size_t n, const fb_bench 
         fb__outfile_dir(target[i], dir, sizeof dir);
         int dfd = open(dir, O_RDONLY);
         if (dfd >= 0) {
-            (void)fsync(dfd);
+            (void)fb__os_fsync(dfd);
             close(dfd);
         }
     }
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    fb__os_unblock_signals(&old);
     /* 3. the outputs written in place (streams: nothing to commit) */
     for (size_t i = 0; i < n && rc == FB_OK; ++i)
         if (kind[i] == FB__OF_FD || kind[i] == FB__OF_IN_PLACE)

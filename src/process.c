@@ -5,6 +5,7 @@
  * there is one thread. */
 #include "process.h"
 
+#include "os.h" /* a FILE over a buffer: fmemopen, or a temporary file on Windows */
 #include "text.h"
 
 #include <pthread.h>
@@ -125,9 +126,9 @@ static void fb__process_read_env_locked(void) {
     fb__proc.config_reported = false;
     v = getenv("FEMTOBENCH_CONFIG");
     if (v && *v) {
-        FILE *mem = fmemopen(fb__proc.config_errors, sizeof fb__proc.config_errors, "w");
+        FILE *mem = fb__os_memfile_open(fb__proc.config_errors, sizeof fb__proc.config_errors);
         fb__proc.config_bad = fb__config_parse(v, &fb__proc.config, mem);
-        if (mem) fclose(mem);
+        if (mem) fb__os_memfile_close(mem, fb__proc.config_errors, sizeof fb__proc.config_errors);
     }
     fb__process_read_callgrind_locked();
     fb__proc.pass_fd = -1;

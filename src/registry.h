@@ -9,7 +9,9 @@
 #include "result.h"
 #include "stats.h"
 
+#if FB_HAVE_POSIX_REGEX
 #include <regex.h>
+#endif
 
 /* One benchmark to run: a plain registration, or one argument of a family. */
 typedef struct fb__instance {
@@ -34,6 +36,7 @@ FB__PRIVATE void fb__instance_free(fb__instance *in);
 FB__PRIVATE void fb__instances_free(fb__instance **v); /* each instance, then the array */
 /* -filter: the instance's whole name matches re, or its family's name does
  * (so -filter=Copy selects every Copy/arg). */
+#if FB_HAVE_POSIX_REGEX
 FB__PRIVATE bool fb__instance_selected(const fb__instance *in, const regex_t *re);
 
 /* Complexity fits over families, on results rs[0..n). A result is fitted

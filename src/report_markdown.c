@@ -2,6 +2,7 @@
 #include "report.h"
 
 #include "numfmt.h"
+#include "os.h" /* a FILE over a buffer: fmemopen, or a temporary file on Windows */
 #include "process.h"
 #include "text.h"
 #include "ucounter.h" /* user counters: a column each */
@@ -112,14 +113,13 @@ static void fb__md_put_code(FILE *f, const char *s) {
  * time-unit label too), then right-aligned. */
 static void fb__md_cell(FILE *f, fb__col c, const char *text) {
     char esc[512];
-    FILE *m = fmemopen(esc, sizeof esc, "w");
+    FILE *m = fb__os_memfile_open(esc, sizeof esc);
     if (!m) {
         fprintf(f, "| %*s ", fb__md_width[c] - 3, "?");
         return;
     }
     fb__md_put_text(m, text);
-    long n = ftell(m);
-    fclose(m);
+    long n = fb__os_memfile_close(m, esc, sizeof esc);
     if (n < 0 || (size_t)n >= sizeof esc) { /* never cut an escape in two */
         fprintf(f, "| %*s ", fb__md_width[c] - 3, "...");
         return;

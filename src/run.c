@@ -9,6 +9,7 @@
 #include "manual.h" /* manual timing, excluded regions */
 #include "disturb.h"
 #include "epoch.h"
+#include "os.h" /* endless mode's Ctrl-C: sigaction, or signal() on Windows */
 #include "perf.h"
 #include "probe.h"
 #include "process.h"
@@ -62,7 +63,7 @@ struct fb__run {
     fb__rounds rounds0;   /* the rounds and the target at the start, for a re-measurement */
     double target0;
     uint64_t remeasure_n;
-    struct sigaction old_int, old_term; /* restored when endless mode ends */
+    fb__os_sig_saved old_int, old_term; /* restored when endless mode ends */
 };
 
 /* Endless mode stops on SIGINT/SIGTERM. A signal handler can only talk
@@ -129,13 +130,8 @@ static uint64_t fb__run_upscale(struct fb__run *r, uint64_t n, double elapsed_s)
 /* Endless mode: SIGINT and SIGTERM end the run, except a signal that was
  * ignored when the run began (nohup, a shell's background job): it stays
  * ignored. */
-static void fb__run_catch(int sig, struct sigaction *old) {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = fb__run_on_signal;
-    sigemptyset(&sa.sa_mask);
-    if (sigaction(sig, NULL, old) == 0 && old->sa_handler == SIG_IGN) return;
-    sigaction(sig, &sa, old);
+static void fb__run_catch(int sig, fb__os_sig_saved *old) {
+    fb__os_sig_catch(sig, fb__run_on_signal, old);
 }
 
 fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
@@ -387,8 +383,8 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
         if (fb__run_stop_flag) {
             l->state = FB__ST_DONE;
             l->bench->interrupted = true;
-            sigaction(SIGINT, &r->old_int, NULL);
-            sigaction(SIGTERM, &r->old_term, NULL);
+            fb__os_sig_restore(SIGINT, &r->old_int);
+            fb__os_sig_restore(SIGTERM, &r->old_term);
             fb__bench_diag(l->bench, "'%s' stopped after %llu endless epochs", r->ep.name,
                            (unsigned long long)r->endless_epochs);
             fb__run_finish(l->bench); /* records nothing: the bench is interrupted */

@@ -755,6 +755,8 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__instance ***sel_ou
     char why[1024];
     if (fb__outfile_check_set(jobs, n_jobs, table_fd, why, sizeof why) != FB_OK)
         return fb__runner_error("%s", why);
+    if (o->isolate && fb__isolate_check(why, sizeof why) != FB_OK) /* Windows: no fork */
+        return fb__runner_error("%s: %s", o->timeout_s > 0 ? "-timeout" : "-isolate", why);
     if (o->valgrind) { /* -valgrind: what cannot work is refused before anything runs */
         const char *opt = o->valgrind == 2 ? "-valgrind=cache" : "-valgrind";
         if (o->sanity) return fb__runner_error("%s and -sanity_check do not go together", opt);
