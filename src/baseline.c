@@ -463,12 +463,21 @@ int fb__baseline_load(const char *path, fb__baseline *out, char *err, size_t len
     bool descriptor = strncmp(path, "/dev/fd/", 8) == 0 ||
                       strncmp(path, "/proc/self/fd/", 14) == 0 || strcmp(path, "/dev/stdin") == 0;
     if (!descriptor && stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        const char *kind = "not a file";
+        if (S_ISFIFO(st.st_mode))
+            kind = "a named pipe";
+        else if (S_ISCHR(st.st_mode))
+            kind = "a character device";
+#ifdef S_ISBLK /* not on Windows */
+        else if (S_ISBLK(st.st_mode))
+            kind = "a block device";
+#endif
+#ifdef S_ISSOCK
+        else if (S_ISSOCK(st.st_mode))
+            kind = "a socket";
+#endif
         snprintf(err, len, "not a regular file (%s): reading it could wait forever; give a file",
-                 S_ISFIFO(st.st_mode)   ? "a named pipe"
-                 : S_ISCHR(st.st_mode)  ? "a character device"
-                 : S_ISBLK(st.st_mode)  ? "a block device"
-                 : S_ISSOCK(st.st_mode) ? "a socket"
-                                        : "not a file");
+                 kind);
         return -1;
     }
     FILE *f = fopen(path, "rb");
