@@ -675,6 +675,9 @@ int fb_main(int argc, char **argv) {
     fb__table table;
     memset(&table, 0, sizeof table);
     table.out = o.sanity ? NULL : to_stdout ? stderr : stdout;
+    /* a benchmark's fb_set_output changes the shared table's stream for that
+     * benchmark alone: each benchmark starts from the suite's stream */
+    FILE *const suite_out = table.out;
     FILE *tout = to_stdout ? stderr : stdout;
     fb__collector collector = {o.sanity, 0};
 
@@ -719,6 +722,7 @@ int fb_main(int argc, char **argv) {
             status = fb__runner_error("out of memory");
             break;
         }
+        table.out = suite_out;
         fb__bench_share_table(b, &table);
         fb__runner_configure(b, &o);
         b->cfg.pass = pass;
