@@ -1,7 +1,10 @@
 # Thin wrapper around CMake.
 #   make bench   builds and runs the demo suite (the main job) and writes its
-#                HTML report to $(BUILD)/femtobench-demo.html
-#   make test    installs the test tools if missing, builds, runs every test
+#                HTML report to $(BUILD)/femtobench-demo.html; it prints the
+#                build's warnings and errors and the results, not the build's log
+#   make test    installs the test tools if missing, builds, runs the unit and
+#                cli tests (ctest -L 'unit|cli'); the build tier (single header,
+#                install, strict flags: ctest -L build) runs in .ci/run
 BUILD ?= build
 CMAKE ?= cmake
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -12,13 +15,23 @@ TEST_PACKAGES = libbenchmark-tools python3-scipy pkg-config chromium valgrind
 
 .PHONY: all bench test deps clean configure
 
+# cmake --build runs make again: without this every sub-make prints
+# "Entering directory" lines.
+MAKEFLAGS += --no-print-directory
+
 all: configure
 	$(CMAKE) --build $(BUILD) -j $(JOBS)
 
 configure:
 	@test -f $(BUILD)/CMakeCache.txt || $(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
 
-bench: all
+# The build's log is shown when it fails; otherwise only its warnings.
+bench:
+	@mkdir -p $(BUILD)
+	@{ test -f $(BUILD)/CMakeCache.txt || $(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release; } \
+	  >$(BUILD)/bench-build.log 2>&1 && $(CMAKE) --build $(BUILD) -j $(JOBS) >>$(BUILD)/bench-build.log 2>&1 \
+	  || { cat $(BUILD)/bench-build.log; echo "make bench: the build failed (log: $(BUILD)/bench-build.log)"; exit 1; }
+	@grep -E -A3 '(warning|error):' $(BUILD)/bench-build.log || true
 	./$(BUILD)/bench/femtobench-demo -output_html=$(BUILD)/femtobench-demo.html
 
 deps:
@@ -28,7 +41,7 @@ deps:
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $(TEST_PACKAGES) >/dev/null; }
 
 test: deps all
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L 'unit|cli'
 
 clean:
 	rm -rf $(BUILD)

@@ -12,7 +12,7 @@
 #   3. no stale copy is committed: if a femtobench.h is ever committed at the
 #      top (say, in a release commit), it must be fresh too.
 # The compile/link/run tests of the header are tests/test_single_header.sh,
-# which ctest runs with the rest of the suite.
+# which ctest runs in the build tier (ctest -L build; .ci/run).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)

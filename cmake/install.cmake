@@ -4,8 +4,10 @@
 #   cmake --install build --prefix /opt/fb   puts in place
 #     include/femtobench.h
 #     bin/femtobench-compare                  (docs/baselines.md; FEMTOBENCH_BUILD_COMPARE)
+#     bin/femtobench-ab                       (docs/ab.md; FEMTOBENCH_BUILD_AB, Linux)
 #     lib/libfemtobench.a                     (and libfemtobench.so with FEMTOBENCH_BUILD_SHARED)
-#     lib/cmake/femtobench/                   find_package(femtobench CONFIG) -> femtobench::femtobench
+#     lib/cmake/femtobench/                   find_package(femtobench CONFIG) -> femtobench::femtobench,
+#                                             femtobench_add_plugin()
 #     lib/pkgconfig/femtobench.pc             pkg-config --cflags --libs femtobench
 #     share/doc/femtobench/LICENSE
 #
@@ -40,6 +42,9 @@ endif()
 if(TARGET femtobench-compare)
   list(APPEND FB_INSTALL_TARGETS femtobench-compare) # bin/femtobench-compare
 endif()
+if(TARGET femtobench-ab)
+  list(APPEND FB_INSTALL_TARGETS femtobench-ab) # bin/femtobench-ab (docs/ab.md)
+endif()
 
 if(NOT FEMTOBENCH_INSTALL)
   return()
@@ -72,6 +77,7 @@ write_basic_package_version_file(
 install(FILES
   ${PROJECT_BINARY_DIR}/femtobench-config.cmake
   ${PROJECT_BINARY_DIR}/femtobench-config-version.cmake
+  ${CMAKE_CURRENT_LIST_DIR}/femtobench-plugin.cmake
   DESTINATION ${FB_CMAKE_DIR})
 
 # pkg-config. The prefix is written relative to the .pc file (${pcfiledir}),

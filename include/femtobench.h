@@ -108,6 +108,14 @@ void fb_set_performance_counters(fb_bench *b, bool on); /* true */
 typedef uint64_t (*fb_clock_fn)(void *ctx);
 void fb_set_clock(fb_bench *b, fb_clock_fn now_ns, void *ctx, double resolution_s);
 
+/* Context for dashboards: a key/value pair every file of b records (the
+ * commit, the branch; the runner's -context=key=value). Keys: letters,
+ * digits, '_', '-', '.', at most 64 bytes, not one the files use
+ * themselves; values at most 1024 bytes without control characters. Returns
+ * 0, or FB_EINVAL (a bad or duplicated key, a bad value: a line on the
+ * diagnostics stream), or FB_ENOMEM. */
+int fb_set_context(fb_bench *b, const char *key, const char *value);
+
 double fb_complexity_n(const fb_bench *b);
 double fb_batch(const fb_bench *b);
 const char *fb_unit(const fb_bench *b);
@@ -145,8 +153,30 @@ const fb_result *fb_last_result(const fb_bench *b);
  * both outside the clock reads and the performance counters. Per epoch, not
  * per iteration: with fb_set_epoch_iterations(b, 1) an epoch is one call.
  * NULL removes it. */
+/* Neither may free b: fb_bench_free called during a run of b is refused
+ * with a diagnostic (the bench stays valid). */
 void fb_set_setup(fb_bench *b, fb_op setup, void *ctx);
 void fb_set_teardown(fb_bench *b, fb_op teardown, void *ctx);
+
+/* Manual timing (Google Benchmark's UseManualTime / SetIterationTime): with
+ * fb_set_manual_time(b, true) the following runs on b record, for each
+ * epoch, the sum of the seconds the body gave with fb_set_iteration_time
+ * during it instead of the clock (GPU work timed by events, I/O timed by
+ * the device, a region inside a larger body). Give the time of every
+ * iteration (or of the whole epoch, once). fb_set_iteration_time returns
+ * FB_EINVAL for a NaN, negative or infinite time, or with manual timing off;
+ * an epoch without any call is bad input too: the next run becomes an error
+ * row saying why (the runner exits with status 2).
+ *
+ * fb_exclude_begin(b) ... fb_exclude_end(b) inside the body takes the time
+ * between them out of the epoch's time (setup of the next input, a check):
+ * two clock reads, no syscall, no counter stopped; about one clock read
+ * (~20-40 ns) of each pair stays in the measurement (README.md, "Manual
+ * timing"). The hardware counters still count the region. */
+void fb_set_manual_time(fb_bench *b, bool on);
+int fb_set_iteration_time(fb_bench *b, double seconds);
+void fb_exclude_begin(fb_bench *b);
+void fb_exclude_end(fb_bench *b);
 
 /* ----------------------------------------------------------- comparison */
 /* A paired, interleaved comparison (docs/compare.md): every alternative runs
@@ -252,6 +282,11 @@ uint64_t fb_result_iterations(const fb_result *r, size_t epoch);
 uint64_t fb_result_total_iterations(const fb_result *r);
 double fb_result_total_s(const fb_result *r); /* time in recorded epochs */
 bool fb_result_unstable(const fb_result *r);  /* err% >= 5 */
+/* The median per iteration is within 2x of a loop holding only
+ * fb_do_not_optimize: the op may have been deleted by the compiler. */
+bool fb_result_optimized_away(const fb_result *r);
+/* The epochs are under 100 clock resolutions: the clock's step is > 1%. */
+bool fb_result_unresolved(const fb_result *r);
 
 /* Exact counts from Valgrind's Callgrind (the runner's -valgrind, or
  * FEMTOBENCH_VALGRIND=1 under valgrind --tool=callgrind; docs/valgrind.md),
@@ -267,6 +302,29 @@ typedef enum fb_vg_measure {
 const char *fb_vg_measure_name(fb_vg_measure m);                /* NULL for an invalid m */
 bool fb_result_counted(const fb_result *r);                     /* counted under Callgrind */
 double fb_result_valgrind(const fb_result *r, fb_vg_measure m); /* NAN when not counted */
+
+/* -------------------------------------------------------- user counters */
+/* fb_counter(b, "name", value, flags) attaches a counter to the next run on
+ * b (declare it before FB_RUN / fb_run, like fb_set_batch; the run after
+ * that starts without counters). flags:
+ *   0                         the value as given ("size", "hit_ratio");
+ *   FB_COUNTER_PER_ITERATION  an amount per iteration (one op call), shown
+ *                             per unit of the row (divided by the batch);
+ *   FB_COUNTER_RATE           an amount per iteration, shown per second:
+ *                             value / the seconds one call took (bytes/s).
+ * Each shows as a column of the table and in every file (README.md, "User
+ * counters").
+ * Returns 0, or FB_EINVAL for an empty, duplicated (within one run),
+ * reserved or too long name, a value that is not finite, unknown or both
+ * flags: the next run on b then becomes an error row saying why. */
+enum { FB_COUNTER_RATE = 1, FB_COUNTER_PER_ITERATION = 2 };
+int fb_counter(fb_bench *b, const char *name, double value, unsigned flags);
+size_t fb_result_counter_count(const fb_result *r);
+const char *fb_result_counter_name(const fb_result *r, size_t i); /* NULL past the end */
+unsigned fb_result_counter_flags(const fb_result *r, size_t i);
+/* The value as shown: rates per second at the median time (NAN when not
+ * measured or past the end). */
+double fb_result_counter(const fb_result *r, size_t i);
 
 /* -------------------------------------------------------------- writers */
 /* Writers only read results. Each returns 0 or a negative FB_E* code. */
@@ -285,6 +343,11 @@ int fb_write_gbench_json_rows(const fb_bench *b, FILE *f, int rows);
 /* A self-contained HTML page: charts (inline SVG) and tables of every result,
  * no script or network needed to view it (docs/html.md). */
 int fb_write_html(const fb_bench *b, FILE *f);
+/* Bencher Metric Format JSON (bencher.dev's json adapter; docs/formats.md):
+ * per benchmark its latency (ns per unit, median and a ~95% interval),
+ * throughput, exact counts under Callgrind and user counters; several
+ * results of one name (passes) as their median, bounded by min and max. */
+int fb_write_bmf(const fb_bench *b, FILE *f);
 
 /* ----------------------------------------------------------- complexity */
 
@@ -372,7 +435,7 @@ typedef void (*fb_bench_fn)(fb_bench *b);
 /* A registration: one benchmark, or a family of instances over arguments
  * (FB_BENCHMARK_ARGS / FB_BENCHMARK_RANGE; the runner expands it, see
  * src/registry.c). */
-enum { FB__REG_ONE = 0, FB__REG_ARGS = 1, FB__REG_RANGE = 2 };
+enum { FB__REG_ONE = 0, FB__REG_ARGS = 1, FB__REG_RANGE = 2, FB__REG_PRODUCT = 3 };
 typedef struct fb__registration {
     const char *name;
     fb_bench_fn fn;
@@ -437,6 +500,55 @@ void fb__register(fb__registration *reg);
 /* The argument of the running instance of a family (FB_BENCHMARK_ARGS /
  * FB_BENCHMARK_RANGE); 0 in a benchmark without one. */
 int64_t fb_arg(const fb_bench *b);
+
+/* FB_BENCHMARK_PRODUCT(fn, dim1, dim2, ...) { body } registers fn once per
+ * combination of its dimensions' arguments (their product, as Google
+ * Benchmark's ArgsProduct and Ranges), the first dimension varying slowest:
+ * the benchmarks "fn/a/b", ... Each dimension is FB_LIST(v1, v2, ...) (1 to
+ * 64 values) or FB_RANGE(lo, hi, mult) (lo, lo*mult, ... hi, as
+ * FB_BENCHMARK_RANGE). At most FB_MAX_ARGS dimensions. The body reads its
+ * arguments with fb_arg_at(b, i); fb_arg(b) is fb_arg_at(b, 0). Runs are
+ * named "name/a/b" and their results carry the arguments
+ * (fb_result_arg_at). -filter=fn selects the whole family. Malformed
+ * dimensions make the runner exit with status 2 before anything runs.
+ *
+ *     FB_BENCHMARK_PRODUCT(Copy, FB_LIST(1, 8, 64), FB_RANGE(1024, 65536, 8)) {
+ *         size_t stride = (size_t)fb_arg_at(b, 0), bytes = (size_t)fb_arg_at(b, 1);
+ *         ...
+ *     }
+ */
+#define FB_MAX_ARGS 4
+#define FB__DIM_LIST (-INT64_C(0x46425f4c49535400))
+#define FB__DIM_RANGE (-INT64_C(0x46425f52414e4700))
+#define FB__NARG_N(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, _17,     \
+                   _18, _19, _20, _21, _22, _23, _24, _25, _26, _27, _28, _29, _30, _31, _32, _33, \
+                   _34, _35, _36, _37, _38, _39, _40, _41, _42, _43, _44, _45, _46, _47, _48, _49, \
+                   _50, _51, _52, _53, _54, _55, _56, _57, _58, _59, _60, _61, _62, _63, _64, N,   \
+                   ...)                                                                            \
+    N
+#define FB__NARG_I(...) FB__NARG_N(__VA_ARGS__)
+#define FB__NARG(...)                                                                              \
+    FB__NARG_I(__VA_ARGS__, 64, 63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48,    \
+               47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, \
+               26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5,  \
+               4, 3, 2, 1, 0)
+#define FB_LIST(...) FB__DIM_LIST, FB__NARG(__VA_ARGS__), __VA_ARGS__
+#define FB_RANGE(lo, hi, mult) FB__DIM_RANGE, (int64_t)(lo), (int64_t)(hi), (int64_t)(mult)
+#define FB_BENCHMARK_PRODUCT(fn, ...)                                                              \
+    static void fn(fb_bench *b);                                                                   \
+    static const int64_t fb__dims_##fn[] = {0, __VA_ARGS__};                                       \
+    static fb__registration fb__reg_##fn = {                                                       \
+        #fn, fn, NULL, FB__REG_PRODUCT, fb__dims_##fn + 1, FB__NARGS(fb__dims_##fn), 0, 0, 0};     \
+    FB__CONSTRUCTOR(fb__register_##fn) { fb__register(&fb__reg_##fn); }                            \
+    static void fn(fb_bench *b)
+
+/* Argument i of the running instance (0 past its arguments), and how many
+ * it has (1 for FB_BENCHMARK_ARGS / _RANGE, 0 outside a family). */
+int64_t fb_arg_at(const fb_bench *b, size_t i);
+size_t fb_arg_count(const fb_bench *b);
+/* The same for a result. */
+size_t fb_result_arg_count(const fb_result *r);
+int64_t fb_result_arg_at(const fb_result *r, size_t i);
 
 /* Runs the registered suite with the runner's options (-help lists them).
  * Returns the process exit status: 0, 1 on a failed benchmark, 2 on bad input. */

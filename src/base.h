@@ -17,7 +17,7 @@
 #else
 #define FB__PRIVATE static
 #endif
-#elif (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32)
+#elif (defined(__GNUC__) || defined(__clang__)) && !FB_HAVE_WINDOWS
 #define FB__PRIVATE __attribute__((visibility("hidden")))
 #else
 #define FB__PRIVATE

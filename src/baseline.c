@@ -6,6 +6,7 @@
  * as docs/formats.md asks of readers. */
 #include "baseline.h"
 
+#include "disturb.h" /* FB__EPOCH_DROPPED */
 #include "json_read.h"
 #include "result.h"
 #include "stats.h"
@@ -17,6 +18,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void fb__baseline_free(fb__baseline *bl) {
     if (!bl) return;
@@ -27,9 +29,35 @@ void fb__baseline_free(fb__baseline *bl) {
         free(r->unit);
         free(r->error);
         free(r->per_unit_s);
+        free(r->uc);
     }
     free(bl->rec);
     memset(bl, 0, sizeof *bl);
+}
+
+int fb__baseline_append(fb__baseline *to, fb__baseline *from, unsigned pass) {
+    fb__bl_record *rec = realloc(to->rec, (to->n + from->n + 1) * sizeof *rec);
+    if (!rec) return FB_ENOMEM;
+    to->rec = rec;
+    if (to->n == 0) to->ctx = from->ctx;
+    for (size_t i = 0; i < from->n; ++i) {
+        to->rec[to->n] = from->rec[i];
+        to->rec[to->n++].pass = pass;
+    }
+    free(from->rec);
+    from->rec = NULL;
+    from->n = 0;
+    return FB_OK;
+}
+
+static double fb__bl_median(const double *v, size_t n) {
+    if (n == 0) return NAN;
+    double *tmp = malloc(n * sizeof *tmp);
+    if (!tmp) return NAN;
+    memcpy(tmp, v, n * sizeof *tmp);
+    double m = fb__median(tmp, n);
+    free(tmp);
+    return m;
 }
 
 double fb__bl_err_pct(const double *v, size_t n) {
@@ -91,22 +119,36 @@ int fb__baseline_from_bench(const fb_bench *b, fb__baseline *out) {
         if (fb_result_error(r) && !(rec->error = fb__strdup(fb_result_error(r)))) goto oom;
         rec->batch = fb_result_batch(r);
         rec->complexity_n = fb_result_complexity_n(r);
+        rec->pass = r->config.pass;
+        rec->median_s = NAN;
         for (int m = 0; m < FB_MEASURE_COUNT; ++m)
             if (m != FB_ELAPSED && fb_result_has(r, (fb_measure)m)) c->counters = 1;
         if (code < 0 && !rec->error) code = r->callsite;
+        /* user counters as shown (src/ucounter.c) */
+        size_t nu = rec->error ? 0 : fb_result_counter_count(r);
+        if (nu && !(rec->uc = calloc(nu, sizeof *rec->uc))) goto oom;
+        for (size_t k = 0; k < nu; ++k) {
+            fb__ucounter_label(r, k, rec->uc[k].label, sizeof rec->uc[k].label);
+            rec->uc[k].shown = fb_result_counter(r, k);
+        }
+        rec->n_uc = nu;
         if (!rec->error && fb_result_counted(r)) {
             rec->counted = true;
             rec->ins_per_unit = fb_result_valgrind(r, FB_VG_INSTRUCTIONS) / rec->batch;
             continue;
         }
         if (rec->error || !fb_result_has(r, FB_ELAPSED)) continue;
-        size_t e = fb_result_epochs(r);
+        /* the epochs the result's statistics use, as the table shows them:
+         * a disturbed or superseded epoch is left out here too */
+        size_t e = fb_result_epochs(r), kept = 0;
         rec->per_unit_s = malloc((e ? e : 1) * sizeof *rec->per_unit_s);
         if (!rec->per_unit_s) goto oom;
         for (size_t k = 0; k < e; ++k)
-            rec->per_unit_s[k] = fb_result_value(r, FB_ELAPSED, k) / rec->batch;
-        rec->epochs = e;
-        rec->err_pct = fb__bl_err_pct(rec->per_unit_s, e);
+            if (!r->epoch_flags || !(r->epoch_flags[k] & FB__EPOCH_DROPPED))
+                rec->per_unit_s[kept++] = fb_result_value(r, FB_ELAPSED, k) / rec->batch;
+        rec->epochs = kept;
+        rec->err_pct = fb__bl_err_pct(rec->per_unit_s, kept);
+        rec->median_s = fb__bl_median(rec->per_unit_s, kept);
     }
     fb__bl_build_type(c, si.library_build, code);
     return 0;
@@ -213,6 +255,14 @@ static int fb__bl_result(fb__bl_reader *rd, uint32_t ri, size_t index, fb__bl_re
             return fb__bl_fail(rd, "%s: \"complexityN\" must be null or a number > 0", what);
         rec->complexity_n = d->v[nv].num;
     }
+    uint32_t pv = fb__jr_get(d, ri, "pass");
+    if (pv && d->v[pv].type != FB__JR_NULL) {
+        double pn = d->v[pv].type == FB__JR_NUM ? d->v[pv].num : -1;
+        if (!(pn >= 0 && pn <= 4294967295.0 && pn == floor(pn)))
+            return fb__bl_fail(rd, "%s: \"pass\" must be a whole number >= 0", what);
+        rec->pass = (unsigned)pn;
+    }
+    rec->median_s = NAN;
     rec->name = fb__strdup(name);
     rec->title = fb__strdup(title ? title : "");
     rec->unit = fb__strdup(unit ? unit : "op");
@@ -228,6 +278,21 @@ static int fb__bl_result(fb__bl_reader *rd, uint32_t ri, size_t index, fb__bl_re
         for (uint32_t k = d->v[stats].first; k; k = d->v[k].next)
             if (strcmp(fb__jr_key(d, k), "elapsed") != 0) *counters = 1;
 
+    /* "user_counters" (optional: files written before them have none);
+     * each with a label and a number shown, else left out */
+    uint32_t uv = fb__jr_get(d, ri, "user_counters");
+    if (uv && d->v[uv].type == FB__JR_ARR && d->v[uv].count && !error) {
+        size_t cap = d->v[uv].count < FB__UCOUNTER_MAX ? d->v[uv].count : FB__UCOUNTER_MAX;
+        if (!(rec->uc = calloc(cap, sizeof *rec->uc))) return fb__bl_fail(rd, "out of memory");
+        for (uint32_t k = d->v[uv].first; k && rec->n_uc < cap; k = d->v[k].next) {
+            if (d->v[k].type != FB__JR_OBJ) continue;
+            uint32_t lv = fb__jr_get(d, k, "label"), sv = fb__jr_get(d, k, "shown");
+            if (!lv || d->v[lv].type != FB__JR_STR || !sv || d->v[sv].type != FB__JR_NUM) continue;
+            snprintf(rec->uc[rec->n_uc].label, sizeof rec->uc[rec->n_uc].label, "%s",
+                     fb__jr_str(d, lv));
+            rec->uc[rec->n_uc++].shown = d->v[sv].num;
+        }
+    }
     uint32_t vg = fb__jr_get(d, ri, "valgrind");
     if (vg && d->v[vg].type == FB__JR_OBJ && !error) {
         /* counted under Callgrind: the exact count, compared exactly */
@@ -275,8 +340,35 @@ static int fb__bl_result(fb__bl_reader *rd, uint32_t ri, size_t index, fb__bl_re
         if (!isfinite(rec->per_unit_s[e]))
             return fb__bl_fail(rd, "%s epoch %zu: time per unit out of range", what, e + 1);
     }
+    /* "dropped": the epochs the statistics left out (disturbed or
+     * superseded); the comparison uses the others, as the table did */
+    uint32_t dv = fb__jr_get(d, ri, "dropped");
+    if (dv && d->v[dv].type == FB__JR_ARR && d->v[dv].count > 0) {
+        unsigned char *drop = calloc(e ? e : 1, 1);
+        if (!drop) return fb__bl_fail(rd, "out of memory");
+        for (uint32_t k = d->v[dv].first; k; k = d->v[k].next) {
+            double x = d->v[k].type == FB__JR_NUM ? d->v[k].num : -1;
+            if (!(x >= 0 && x < (double)e && x == floor(x))) {
+                free(drop);
+                return fb__bl_fail(rd, "%s: \"dropped\" holds %s, not an epoch's index", what,
+                                   d->v[k].type == FB__JR_NUM ? "a number out of range"
+                                                              : fb__jr_type_name(d->v[k].type));
+            }
+            drop[(size_t)x] = 1;
+        }
+        size_t kept = 0;
+        for (size_t k = 0; k < e; ++k)
+            if (!drop[k]) rec->per_unit_s[kept++] = rec->per_unit_s[k];
+        free(drop);
+        if (kept == 0) return fb__bl_fail(rd, "%s: every epoch is in \"dropped\"", what);
+        e = kept;
+    } else if (dv && d->v[dv].type != FB__JR_ARR && d->v[dv].type != FB__JR_NULL) {
+        return fb__bl_fail(rd, "%s: \"dropped\" is %s, not an array", what,
+                           fb__jr_type_name(d->v[dv].type));
+    }
     rec->epochs = e;
     rec->err_pct = fb__bl_err_pct(rec->per_unit_s, e);
+    rec->median_s = fb__bl_median(rec->per_unit_s, e);
     return 0;
 }
 
@@ -338,6 +430,12 @@ int fb__baseline_parse(const char *text, size_t n, fb__baseline *out, char *err,
         snprintf(err, len, "empty file, not femtobench JSON");
         return -1;
     }
+    if (n >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+        snprintf(err, len,
+                 "starts with a UTF-8 byte order mark (BOM, bytes EF BB BF), which JSON does not "
+                 "allow (RFC 8259); save the file without it");
+        return -1;
+    }
     fb__jr_doc d;
     char why[200];
     if (fb__jr_parse(&d, text, n, why, sizeof why)) {
@@ -357,6 +455,22 @@ int fb__baseline_parse(const char *text, size_t n, fb__baseline *out, char *err,
 
 int fb__baseline_load(const char *path, fb__baseline *out, char *err, size_t len) {
     memset(out, 0, sizeof *out);
+    /* A named pipe, a terminal or another device would block the open or
+     * the reads until something writes: only a regular file, or a
+     * descriptor the caller opened (/dev/fd/N, /dev/stdin, a shell's
+     * <(...)), is read. The test is on the path, before any open. */
+    struct stat st;
+    bool descriptor = strncmp(path, "/dev/fd/", 8) == 0 ||
+                      strncmp(path, "/proc/self/fd/", 14) == 0 || strcmp(path, "/dev/stdin") == 0;
+    if (!descriptor && stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        snprintf(err, len, "not a regular file (%s): reading it could wait forever; give a file",
+                 S_ISFIFO(st.st_mode)   ? "a named pipe"
+                 : S_ISCHR(st.st_mode)  ? "a character device"
+                 : S_ISBLK(st.st_mode)  ? "a block device"
+                 : S_ISSOCK(st.st_mode) ? "a socket"
+                                        : "not a file");
+        return -1;
+    }
     FILE *f = fopen(path, "rb");
     if (!f) {
         snprintf(err, len, "cannot open: %s", strerror(errno));

@@ -6,6 +6,9 @@
 #define FB_BASELINE_H
 
 #include "base.h"
+#include "ucounter.h" /* FB__UCOUNTER_LABEL_MAX */
+
+#include <stdio.h>
 
 /* One benchmark result. Times are seconds per unit (per iteration / batch),
  * one per recorded epoch. */
@@ -14,14 +17,24 @@ typedef struct fb__bl_record {
     char *error;               /* NULL when measured */
     double batch;
     double complexity_n; /* 0 when unset */
-    size_t epochs;
-    double *per_unit_s; /* [epochs] */
-    double err_pct;     /* MdAPE of the epochs' times, in % (as the table's err%) */
+    unsigned pass;       /* the process it ran in: the runner's pass, or -run's run */
+    size_t epochs;       /* the epochs the statistics use (not the dropped ones) */
+    double *per_unit_s;  /* [epochs] */
+    double median_s;     /* median of per_unit_s; NAN when none */
+    double err_pct;      /* MdAPE of the epochs' times, in % (as the table's err%) */
     /* counted under Callgrind (-valgrind): exact instructions per unit, and no
      * epochs of time */
     bool counted;
     double ins_per_unit;
+    /* user counters (fb_counter) as shown: label ("bytes/s") and value */
+    size_t n_uc;
+    struct fb__bl_counter *uc;
 } fb__bl_record;
+
+typedef struct fb__bl_counter {
+    char label[FB__UCOUNTER_LABEL_MAX];
+    double shown;
+} fb__bl_counter;
 
 /* What a comparison needs to know about where each side ran. */
 typedef struct fb__bl_context {
@@ -50,6 +63,16 @@ FB__PRIVATE int fb__baseline_parse(const char *text, size_t n, fb__baseline *out
  * and the context of this process. Returns 0 or FB_ENOMEM. */
 FB__PRIVATE int fb__baseline_from_bench(const fb_bench *b, fb__baseline *out);
 FB__PRIVATE void fb__baseline_free(fb__baseline *bl);
+/* Moves the records of *from to the end of *to, each with pass `pass`
+ * (femtobench-compare -run: one file per run). The context is the first
+ * one's. FB_OK or FB_ENOMEM (then *from is left as it was). */
+FB__PRIVATE int fb__baseline_append(fb__baseline *to, fb__baseline *from, unsigned pass);
+
+/* The user counters of both sides (src/report_change_counters.c): after
+ * the change table, a table of every counter of a benchmark found on both
+ * sides (by title, name and label) with its change in %. Prints nothing
+ * when no counter is on both sides. */
+FB__PRIVATE void fb__change_counters(FILE *f, const fb__baseline *base, const fb__baseline *now);
 
 /* MdAPE of v[0..n) around its median, in % (copies; v is left alone). */
 FB__PRIVATE double fb__bl_err_pct(const double *v, size_t n);

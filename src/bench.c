@@ -1,6 +1,8 @@
 /* The fb_bench handle: configuration (setters and layers), the results and
  * fits it keeps, and the sinks it hands each finished result to. */
 #include "bench.h"
+#include "misuse.h"
+#include "context.h"
 
 #include "compare.h" /* comparisons: release, the live table's sink */
 #include "process.h"
@@ -61,6 +63,14 @@ fb_bench *fb_bench_new(void) {
 
 void fb_bench_free(fb_bench *b) {
     if (!b) return;
+    /* Called from inside a run of b (its op, setup or teardown): freeing
+     * now would leave the run writing into freed memory. Refused, with a
+     * line; the bench stays valid and is freed by a later call. */
+    if (b->run) {
+        fb__bench_diag(b, "error: fb_bench_free called during a run of this bench (from its op, "
+                          "setup or teardown); not freed: free it after the run");
+        return;
+    }
     for (size_t i = 0; i < b->n_results; ++i) fb__result_free(b->results[i]);
     free(b->results);
     for (size_t i = 0; i < b->n_fits; ++i) free(b->fits[i].name);
@@ -74,6 +84,8 @@ void fb_bench_free(fb_bench *b) {
     fb__change_view_free(b->change);
     fb__config_free(&b->cfg);
     free(b->name);
+    free(b->misuse);
+    fb__context_free(b->context);
     free(b);
 }
 
@@ -166,6 +178,8 @@ int fb__bench_add_result(fb_bench *b, fb_result *r) {
 }
 
 int fb__bench_publish(fb_bench *b, fb_result *r) {
+    fb__ucounters_attach(b, r); /* src/ucounter.c: the counters given for this run */
+    fb__misuse_attach(b, r);    /* src/misuse.c: a bad argument makes it an error row */
     fb__stats_compute(r);
     size_t before = b->n_results;
     int rc = fb__bench_add_result(b, r);

@@ -12,6 +12,8 @@
 #include "result.h"
 #include "settings.h"
 #include "stats.h"
+#include "ucounter.h"
+#include "manual.h"
 
 #include <stdio.h>
 
@@ -57,6 +59,7 @@ struct fb_bench {
     fb_clock_fn clock;
     void *clock_ctx;
     double clock_resolution_s; /* of the custom clock */
+    double empty_loop_s;       /* of the custom clock: injected by tests (src/marks.c) */
     /* issue 19: the disturbance source (src/disturb.c); default: the
      * thread's involuntary context switches, none with a custom clock */
     fb__disturb_fn disturb;
@@ -103,12 +106,24 @@ struct fb_bench {
     size_t n_cmp_sinks;
     struct fb__cmp_state *cmp;
     void (*cmp_free)(struct fb__cmp_state *s);
+    /* user counters for the next run (fb_counter, src/ucounter.c), and the
+     * first bad API argument not yet carried by a result (src/misuse.c) */
+    fb__ucounters ucounters;
+    char *misuse;
+    /* the run's context for the files (fb_set_context, src/context.c) */
+    struct fb__context *context;
+    /* manual timing and excluded regions (src/manual.c) */
+    fb__manual manual;
 };
 
 /* Injects the disturbance source of b's runs (NULL: none); tests use it to
  * declare epochs disturbed under the fake clock. In src/disturb.c. */
 FB__PRIVATE void fb__bench_set_disturbance(fb_bench *b, fb__disturb_fn fn, void *ctx);
 
+/* Under a custom clock, the cost per iteration of a loop holding only the
+ * barrier, as a test declares it (0: unknown, no optimized-away mark). In
+ * src/marks.c. */
+FB__PRIVATE void fb__bench_set_empty_loop(fb_bench *b, double seconds);
 /* Injects the core probe of b's runs (NULL: none). In src/probe.c. */
 FB__PRIVATE void fb__bench_set_probe(fb_bench *b, fb__probe_fn fn, void *ctx);
 

@@ -15,7 +15,11 @@
  * known inputs. */
 #include "change.h"
 
+#include "numfmt.h"
+#include "compare.h" /* the sign-test interval of paired rounds */
+
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +174,37 @@ static double *fb__change_logs(const double *s, size_t n) {
 
 static double fb__change_pct(double log_ratio) { return 100.0 * expm1(log_ratio); }
 
+#define FB__CHANGE_PI 3.14159265358979323846
+
+/* The verdict of an interval [lo_pct, hi_pct] against the threshold. */
+static fb__verdict fb__change_judge(double lo_pct, double hi_pct, double t) {
+    if (lo_pct > t) return FB__V_SLOWER;
+    if (hi_pct < -t) return FB__V_FASTER;
+    if (lo_pct >= -t && hi_pct <= t) return FB__V_SAME;
+    return FB__V_UNSURE;
+}
+
+static void fb__change_verdict(fb__change *out, double threshold_pct) {
+    out->change_pct = fb__change_pct(out->shift);
+    out->lo_pct = fb__change_pct(out->lo);
+    out->hi_pct = fb__change_pct(out->hi);
+    out->verdict = fb__change_judge(out->lo_pct, out->hi_pct, threshold_pct);
+}
+
+void fb__change_paired(double *log_ratio, size_t n, double confidence, double threshold_pct,
+                       fb__change *out) {
+    out->shift = out->mw_lo = out->mw_hi = out->lo = out->hi = NAN;
+    out->change_pct = out->lo_pct = out->hi_pct = NAN;
+    out->verdict = FB__V_UNSURE;
+    if (!n) return;
+    bool ok = fb__cmp_interval(log_ratio, n, confidence, &out->shift, &out->lo, &out->hi);
+    out->change_pct = fb__change_pct(out->shift);
+    if (!ok) return; /* too few rounds for an interval: unsure */
+    out->lo_pct = fb__change_pct(out->lo);
+    out->hi_pct = fb__change_pct(out->hi);
+    out->verdict = fb__change_judge(out->lo_pct, out->hi_pct, threshold_pct);
+}
+
 void fb__change_compare(const double *old_s, size_t m, double old_err_pct, const double *now_s,
                         size_t n, double now_err_pct, double threshold_pct, fb__change *out) {
     out->shift = out->mw_lo = out->mw_hi = out->lo = out->hi = NAN;
@@ -194,18 +229,7 @@ void fb__change_compare(const double *old_s, size_t m, double old_err_pct, const
     double w = sqrt(eo * eo + en * en);
     out->lo = out->mw_lo - w;
     out->hi = out->mw_hi + w;
-    out->change_pct = fb__change_pct(out->shift);
-    out->lo_pct = fb__change_pct(out->lo);
-    out->hi_pct = fb__change_pct(out->hi);
-    double t = threshold_pct;
-    if (out->lo_pct > t)
-        out->verdict = FB__V_SLOWER;
-    else if (out->hi_pct < -t)
-        out->verdict = FB__V_FASTER;
-    else if (out->lo_pct >= -t && out->hi_pct <= t)
-        out->verdict = FB__V_SAME;
-    else
-        out->verdict = FB__V_UNSURE;
+    fb__change_verdict(out, threshold_pct);
 done:
     free(x);
     free(y);
@@ -217,11 +241,9 @@ int fb__change_parse_threshold(const char *text, double *pct) {
     if (len == 0 || len >= sizeof buf) return -1;
     memcpy(buf, text, len + 1);
     if (buf[len - 1] == '%') buf[--len] = '\0';
-    if (len == 0 || strchr(" \t+-", buf[0])) return -1;
-    char *end;
-    errno = 0;
-    double v = strtod(buf, &end);
-    if (*end || errno || !isfinite(v) || v < 0 || v >= 1000) return -1;
+    /* '.' whatever the locale, no sign, no blank (src/numfmt.c) */
+    double v;
+    if (len == 0 || !fb__parse_decimal(buf, &v) || v < 0 || v >= 1000) return -1;
     *pct = v;
     return 0;
 }
@@ -237,4 +259,112 @@ void fb__change_counted(double old_ins, double now_ins, fb__change *out) {
     out->change_pct = out->lo_pct = out->hi_pct = pct;
     out->shift = out->lo = out->hi = old_ins > 0 && now_ins > 0 ? log(now_ins / old_ins) : NAN;
     out->verdict = now_ins > old_ins ? FB__V_SLOWER : now_ins < old_ins ? FB__V_FASTER : FB__V_SAME;
+}
+
+/* ------------------------------------------- between processes */
+
+/* P(|T| < t) for Student's t with df degrees of freedom, by the finite sums
+ * of Abramowitz & Stegun 26.7.3 (odd df) and 26.7.4 (even df): exact for
+ * whole df, no gamma function. */
+static double fb__change_t_inside(double t, unsigned df) {
+    double th = atan(t / sqrt((double)df)), s = sin(th), c2 = cos(th) * cos(th);
+    double term = 1, sum = 1;
+    if (df % 2 == 0) {
+        for (unsigned k = 2; k + 2 <= df; k += 2) {
+            term *= c2 * (double)(k - 1) / (double)k;
+            sum += term;
+        }
+        return s * sum;
+    }
+    if (df == 1) return 2 * th / FB__CHANGE_PI;
+    for (unsigned k = 3; k + 2 <= df; k += 2) {
+        term *= c2 * (double)(k - 1) / (double)k;
+        sum += term;
+    }
+    return 2 / FB__CHANGE_PI * (th + s * cos(th) * sum);
+}
+
+double fb__change_t_quantile(double alpha, unsigned df) {
+    if (df == 0 || !(alpha > 0 && alpha < 1)) return NAN;
+    double lo = 0, hi = 1;
+    while (1 - fb__change_t_inside(hi, df) > alpha && hi < 1e12) hi *= 2;
+    for (int i = 0; i < 200; ++i) {
+        double mid = 0.5 * (lo + hi);
+        if (!(mid > lo && mid < hi)) break;
+        if (1 - fb__change_t_inside(mid, df) > alpha)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+static double fb__change_log_s(double s) { return log(s > 1e-15 ? s : 1e-15); }
+
+unsigned fb__change_between_df(size_t m, size_t n, bool paired) {
+    if (paired) return m == n && n >= 2 && n - 1 <= UINT_MAX ? (unsigned)(n - 1) : 0;
+    return m && n && m + n >= 3 && m + n - 2 <= UINT_MAX ? (unsigned)(m + n - 2) : 0;
+}
+
+void fb__change_between(const double *old_s, size_t m, const double *now_s, size_t n, bool paired,
+                        double alpha, double threshold_pct, fb__change *out) {
+    unsigned df = fb__change_between_df(m, n, paired);
+    fb__change_between_t(old_s, m, now_s, n, paired, df ? fb__change_t_quantile(alpha, df) : NAN,
+                         threshold_pct, out);
+}
+
+void fb__change_between_t(const double *old_s, size_t m, const double *now_s, size_t n, bool paired,
+                          double t_crit, double threshold_pct, fb__change *out) {
+    out->shift = out->mw_lo = out->mw_hi = out->lo = out->hi = NAN;
+    out->change_pct = out->lo_pct = out->hi_pct = NAN;
+    out->verdict = FB__V_UNSURE;
+    if (!fb__change_between_df(m, n, paired) || isnan(t_crit)) return;
+    double half;
+    if (paired) {
+        /* the per-pair log ratios: their mean, and a t interval with n - 1
+         * degrees of freedom */
+        double sum = 0, ss = 0;
+        for (size_t i = 0; i < n; ++i)
+            sum += fb__change_log_s(now_s[i]) - fb__change_log_s(old_s[i]);
+        double mean = sum / (double)n;
+        for (size_t i = 0; i < n; ++i) {
+            double d = fb__change_log_s(now_s[i]) - fb__change_log_s(old_s[i]) - mean;
+            ss += d * d;
+        }
+        double sd = sqrt(ss / (double)(n - 1));
+        half = t_crit * sd / sqrt((double)n);
+        out->shift = mean;
+    } else {
+        /* two samples of per-process log medians: the difference of their
+         * means, and a t interval with the variance pooled over both sides
+         * (m + n - 2 degrees of freedom; a side of one process adds its
+         * value, the other side's spread stands for both) */
+        double so = 0, sn = 0, ss = 0;
+        for (size_t i = 0; i < m; ++i) so += fb__change_log_s(old_s[i]);
+        for (size_t i = 0; i < n; ++i) sn += fb__change_log_s(now_s[i]);
+        double mo = so / (double)m, mn = sn / (double)n;
+        for (size_t i = 0; i < m; ++i)
+            ss += (fb__change_log_s(old_s[i]) - mo) * (fb__change_log_s(old_s[i]) - mo);
+        for (size_t i = 0; i < n; ++i)
+            ss += (fb__change_log_s(now_s[i]) - mn) * (fb__change_log_s(now_s[i]) - mn);
+        double sd = sqrt(ss / (double)(m + n - 2));
+        half = t_crit * sd * sqrt(1 / (double)m + 1 / (double)n);
+        out->shift = mn - mo;
+    }
+    out->mw_lo = out->lo = out->shift - half;
+    out->mw_hi = out->hi = out->shift + half;
+    fb__change_verdict(out, threshold_pct);
+}
+
+void fb__change_one_process(const double *old_s, size_t m, double old_err_pct, const double *now_s,
+                            size_t n, double now_err_pct, double threshold_pct, fb__change *out) {
+    fb__change_compare(old_s, m, old_err_pct, now_s, n, now_err_pct, threshold_pct, out);
+    if (isnan(out->shift)) return;
+    /* one process a side: the interval covers this pair of processes only;
+     * the next pair can sit anywhere within the largest difference measured
+     * between two processes of one binary, so widen by it on both sides */
+    double f = log1p(FB__CHANGE_PROCESS_FLOOR_PCT / 100);
+    out->lo -= f;
+    out->hi += f;
+    fb__change_verdict(out, threshold_pct);
 }

@@ -49,6 +49,55 @@ FB__PRIVATE void fb__change_compare(const double *old_s, size_t m, double old_er
                                     const double *now_s, size_t n, double now_err_pct,
                                     double threshold_pct, fb__change *out);
 
+/* The largest amount by which the change between two processes of one
+ * binary, run one after the other on the project's shared 2-vCPU machines,
+ * lay outside its own one-process interval: 20 pairs x 18 benchmarks of the
+ * demo suite at load 17-27 (docs/baselines.md, "One process a side: the
+ * floor"; tools/baseline_check.py prints it). With one process a side the
+ * interval is widened by it, so only a change beyond it gets a verdict. */
+#define FB__CHANGE_PROCESS_FLOOR_PCT 32.0
+
+/* The confidence of the intervals between processes, family-wise over the
+ * benchmarks of a table (Bonferroni: each row gets alpha / rows). */
+#define FB__CHANGE_ALPHA 0.05
+
+/* t such that P(|T| > t) = alpha for Student's t with df degrees of
+ * freedom (two-sided); NAN for df 0. */
+FB__PRIVATE double fb__change_t_quantile(double alpha, unsigned df);
+
+/* Between processes: old_s[0..m) and now_s[0..n) are per-process medians
+ * (time per unit), one per process. Paired (m == n >= 2, old_s[i] and
+ * now_s[i] ran as a pair): a t interval of the per-pair log ratios.
+ * Unpaired (m + n >= 3): a two-sample t interval of the log medians with
+ * the variance pooled over both sides. Two-sided, at level 1 - alpha.
+ * Anything else: unsure, NAN. */
+FB__PRIVATE void fb__change_between(const double *old_s, size_t m, const double *now_s, size_t n,
+                                    bool paired, double alpha, double threshold_pct,
+                                    fb__change *out);
+
+/* The same with the critical value given (t_crit for the degrees of
+ * freedom fb__change_between_df returns, 0 when no interval exists): a
+ * table computes it once per df, not once per row. */
+FB__PRIVATE unsigned fb__change_between_df(size_t m, size_t n, bool paired);
+FB__PRIVATE void fb__change_between_t(const double *old_s, size_t m, const double *now_s, size_t n,
+                                      bool paired, double t_crit, double threshold_pct,
+                                      fb__change *out);
+
+/* One process a side: fb__change_compare over the epochs, its interval then
+ * widened by FB__CHANGE_PROCESS_FLOOR_PCT on both sides (the spread between
+ * processes is unknown), and the verdict taken on that. */
+FB__PRIVATE void fb__change_one_process(const double *old_s, size_t m, double old_err_pct,
+                                        const double *now_s, size_t n, double now_err_pct,
+                                        double threshold_pct, fb__change *out);
+
+/* Paired rounds (femtobench-ab, docs/ab.md): log_ratio[0..n) are the
+ * rounds' ln(t_new / t_old), sorted in place; the change is their median,
+ * the interval the sign-test one at `confidence` (fb__cmp_interval, the
+ * paired comparison's), the verdict that interval against threshold_pct.
+ * Too few rounds for an interval: unsure. mw_lo / mw_hi stay NAN. */
+FB__PRIVATE void fb__change_paired(double *log_ratio, size_t n, double confidence,
+                                   double threshold_pct, fb__change *out);
+
 /* Two exact counts (instructions per unit under Callgrind, NAN when that
  * side was timed): no noise, so no interval and no threshold: any change of
  * the count is `slower` or `faster` (one instruction per op more is a
@@ -60,6 +109,10 @@ FB__PRIVATE void fb__change_counted(double old_ins, double now_ins, fb__change *
  * verdict. Returns 0 or FB_ENOMEM. */
 FB__PRIVATE int fb__change_table(FILE *f, const fb__baseline *base, const fb__baseline *now,
                                  double threshold_pct, size_t counts[FB__V_COUNT]);
+/* The same with the processes of the two sides paired by their index
+ * (`pass`): femtobench-compare -run. */
+FB__PRIVATE int fb__change_table_paired(FILE *f, const fb__baseline *base, const fb__baseline *now,
+                                        double threshold_pct, size_t counts[FB__V_COUNT]);
 
 /* The change table of a live bench (the runner's suite) against base; the
  * rows are also kept in view (may be NULL) for the HTML report. */

@@ -7,6 +7,9 @@
 typedef struct fb__clock_info {
     double resolution_s; /* smallest observable step of the clock */
     double overhead_s;   /* cost of one clock read */
+    /* per iteration, a loop that holds only fb_do_not_optimize: the least an
+     * op can cost in FB_RUN's loop (0: not known, as under a custom clock) */
+    double empty_loop_s;
 } fb__clock_info;
 
 FB__PRIVATE uint64_t fb__clock_now_ns(void);

@@ -376,6 +376,7 @@ static fb_result *fb__cmp_result(struct fb__cmp_state *s, size_t i, size_t round
     res->callsite = s->ep.callsite;
     res->clock_resolution_s = s->ep.clock_info.resolution_s;
     res->clock_overhead_s = s->ep.clock_info.overhead_s;
+    res->empty_loop_s = s->ep.clock_info.empty_loop_s;
     res->name = s->names[i];
     s->names[i] = NULL;
     if (!res->config.title || !res->name) {

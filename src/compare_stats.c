@@ -1,8 +1,9 @@
 /* The immutable paired comparison: its statistics, release and accessors.
  *
- * Each round gives ln(t_baseline) - ln(t_i); the ratio is the exp of their
- * median, with a sign-test (binomial order statistic) interval,
- * Bonferroni-corrected over the K - 1 comparisons; the fastest alternative
+ * Each round gives ln(t_baseline) - ln(t_i), each epoch less its fixed clock
+ * cost; the ratio is the exp of their median, with a sign-test (binomial
+ * order statistic) interval, Bonferroni-corrected over the K - 1
+ * comparisons and never narrower than the clock resolves; the fastest alternative
  * is stated against the runner-up with that pair's own interval.
  * src/compare.c measures and calls these; docs/compare.md explains every
  * rule. Nothing here measures or prints. */
@@ -37,12 +38,18 @@ bool fb__cmp_interval(double *v, size_t n, double confidence, double *median, do
     *median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     /* k: the largest with P(Bin(n, 1/2) <= k - 1) <= alpha / 2, exactly */
     double half_alpha = (1.0 - confidence) / 2, cum = 0, dn = (double)n;
+    /* ln C(n, j) kept from term to term (ln C(n, j + 1) = ln C(n, j) +
+     * ln(n - j) - ln(j + 1)), not from lgamma: lgamma writes the global
+     * signgam, a data race when threads compare at once, and lgamma_r is in
+     * neither C11 nor POSIX */
+    double log_c = 0, log_half_n = dn * log(2.0);
     size_t k = 0;
     for (size_t j = 0; j < n / 2 + 1; ++j) {
         double dj = (double)j;
-        cum += exp(lgamma(dn + 1) - lgamma(dj + 1) - lgamma(dn - dj + 1) - dn * log(2.0));
+        cum += exp(log_c - log_half_n);
         if (cum > half_alpha) break;
         k = j + 1;
+        log_c += log(dn - dj) - log(dj + 1);
     }
     if (k == 0) return false;
     *low = v[k - 1];
@@ -64,22 +71,54 @@ size_t fb__cmp_preempted(const double *switches, size_t k, size_t stride, size_t
     return 0;
 }
 
+/* An alternative's time per iteration in round r, less the fixed cost every
+ * epoch carries (about one clock read, clock_overhead_s: left in, it pulls
+ * every ratio towards 1), and never below what the clock can show (its
+ * resolution an epoch). 0 when the round measured nothing. */
+static double fb__cmp_time(const fb_result *res, size_t r) {
+    double n = (double)res->iterations[r];
+    double epoch_s = res->values[FB_ELAPSED][r] * n;
+    if (!(epoch_s > 0) || !(n > 0)) return 0;
+    double t = epoch_s - res->clock_overhead_s;
+    if (t < res->clock_resolution_s) t = res->clock_resolution_s;
+    return t / n;
+}
+
 /* The paired log ratios ln t_a - ln t_b over the rounds of two results
  * with the same iteration count; dropped rounds (a side measured 0, or
  * skip[r]: preempted) are left out. Returns how many were kept; *tied:
- * rounds with equal times. */
+ * rounds with equal times; *res_log: what the clock resolves of one round's
+ * log ratio (a step of the clock in each side's median epoch). */
 static size_t fb__cmp_pairs(const fb_result *a, const fb_result *bb, size_t rounds,
-                            const bool *skip, double *out, size_t *tied) {
+                            const bool *skip, double *out, size_t *tied, double *res_log) {
     size_t kept = 0;
     *tied = 0;
     for (size_t r = 0; r < rounds; ++r) {
         if (skip && skip[r]) continue;
-        double ta = a->values[FB_ELAPSED][r], tb = bb->values[FB_ELAPSED][r];
+        double ta = fb__cmp_time(a, r), tb = fb__cmp_time(bb, r);
         if (!(ta > 0) || !(tb > 0)) continue;
-        if (ta == tb) ++*tied;
+        if (a->values[FB_ELAPSED][r] == bb->values[FB_ELAPSED][r]) ++*tied;
         out[kept++] = log(ta) - log(tb);
     }
+    /* the median epochs from the summaries (same iterations every round) */
+    double ea = fb_result_median(a, FB_ELAPSED) * (double)(a->epochs ? a->iterations[0] : 0);
+    double eb = fb_result_median(bb, FB_ELAPSED) * (double)(bb->epochs ? bb->iterations[0] : 0);
+    *res_log = ea > 0 && eb > 0 ? a->clock_resolution_s / ea + bb->clock_resolution_s / eb : 0;
     return kept;
+}
+
+/* The interval of one pair: the sign-test interval of the median log ratio,
+ * never narrower than what the clock resolves (rounds that tie at the
+ * clock's step would otherwise give an interval of a few millionths). */
+static void fb__cmp_pair_interval(double *v, size_t m, double confidence, double res_log,
+                                  double *ratio, double *low, double *high) {
+    double med, lo, hi;
+    fb__cmp_interval(v, m, confidence, &med, &lo, &hi);
+    if (lo > med - res_log) lo = med - res_log;
+    if (hi < med + res_log) hi = med + res_log;
+    *ratio = exp(med);
+    *low = exp(lo);
+    *high = exp(hi);
 }
 
 /* ------------------------------------------------------ the comparison */
@@ -117,16 +156,14 @@ int fb__comparison_analyze(fb_comparison *c, const bool *skip) {
     for (size_t i = 1; i < k; ++i) {
         const fb_result *base = c->results[0], *alt = c->results[i];
         for (size_t r = 0; r < rounds; ++r) {
-            double t0 = base->values[FB_ELAPSED][r], ti = alt->values[FB_ELAPSED][r];
+            double t0 = fb__cmp_time(base, r), ti = fb__cmp_time(alt, r);
             if (t0 > 0 && ti > 0 && !(skip && skip[r]))
                 c->log_ratio[i * rounds + r] = log(t0) - log(ti);
         }
-        size_t m = fb__cmp_pairs(base, alt, rounds, skip, scratch, &c->tied[i]);
-        double med, lo, hi;
-        fb__cmp_interval(scratch, m, c->confidence, &med, &lo, &hi);
-        c->ratio[i] = exp(med);
-        c->low[i] = exp(lo);
-        c->high[i] = exp(hi);
+        double res_log;
+        size_t m = fb__cmp_pairs(base, alt, rounds, skip, scratch, &c->tied[i], &res_log);
+        fb__cmp_pair_interval(scratch, m, c->confidence, res_log, &c->ratio[i], &c->low[i],
+                              &c->high[i]);
     }
     /* the fastest (lowest median time) against the runner-up, paired */
     size_t best = 0;
@@ -142,13 +179,11 @@ int fb__comparison_analyze(fb_comparison *c, const bool *skip) {
     c->fastest = best;
     c->runner_up = second;
     size_t tied_lead;
-    size_t m =
-        fb__cmp_pairs(c->results[second], c->results[best], rounds, skip, scratch, &tied_lead);
-    double med, lo, hi;
-    fb__cmp_interval(scratch, m, c->confidence, &med, &lo, &hi);
-    c->lead = exp(med);
-    c->lead_low = exp(lo);
-    c->lead_high = exp(hi);
+    double res_log;
+    size_t m = fb__cmp_pairs(c->results[second], c->results[best], rounds, skip, scratch,
+                             &tied_lead, &res_log);
+    fb__cmp_pair_interval(scratch, m, c->confidence, res_log, &c->lead, &c->lead_low,
+                          &c->lead_high);
     free(scratch);
     return FB_OK;
 }

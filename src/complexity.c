@@ -22,6 +22,7 @@
 #include "bench.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The err% of the best fit above which no model is said to fit. */
@@ -331,17 +332,28 @@ static double fb__cx_rss_union(const fb__cx_src *b, const char *name, const fb__
     return rss > 0 ? rss : 0;
 }
 
-/* Distinct N among the points (fb__cx_data counts only up to 3). */
+static int fb__cx_cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Distinct N among the points (fb__cx_data counts only up to 3), from a
+ * sorted copy: n log n. Out of memory: the scan's count, at most 3. */
 static size_t fb__cx_distinct(const fb__cx_src *b, const char *name) {
-    size_t distinct = 0;
-    for (size_t i = 0, count = b->n; i < count; i++) {
-        double ni, yi, nj, yj;
-        if (!fb__cx_point(b, name, i, &ni, &yi)) continue;
-        bool seen = false;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = fb__cx_point(b, name, j, &nj, &yj) && nj == ni;
-        distinct += !seen;
+    double *ns = malloc((b->n ? b->n : 1) * sizeof *ns);
+    size_t m = 0, distinct = 0;
+    if (!ns) {
+        fb__cx_data d;
+        fb__cx_scan(b, name, &d);
+        return d.distinct;
     }
+    for (size_t i = 0, count = b->n; i < count; i++) {
+        double n, y;
+        if (fb__cx_point(b, name, i, &n, &y)) ns[m++] = n;
+    }
+    qsort(ns, m, sizeof *ns, fb__cx_cmp_double);
+    for (size_t i = 0; i < m; i++) distinct += i == 0 || ns[i] != ns[i - 1];
+    free(ns);
     return distinct;
 }
 
@@ -471,6 +483,7 @@ void fb__fit_compute(const fb_result *const *results, size_t n_results, const ch
     fb__cx_data d;
     out->n = fb__cx_fit(&src, name, out->fits, FB_FIT_MODELS, &out->distinct, &v);
     fb__cx_scan(&src, name, &d);
+    if (out->distinct >= 3) out->distinct = fb__cx_distinct(&src, name); /* the note's count */
     out->verdict = v.verdict;
     out->candidates = v.candidates;
     memcpy(out->candidate_names, v.names, sizeof v.names);

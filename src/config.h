@@ -8,6 +8,45 @@
 #define FB_HAVE_LINUX 0
 #endif
 
+/* Windows (mingw-w64; docs/platforms.md): the Win32 platform files
+ * (clock, machine facts, files), no fork, no POSIX regex, no signals to
+ * block. */
+#if defined(_WIN32)
+#define FB_HAVE_WINDOWS 1
+#else
+#define FB_HAVE_WINDOWS 0
+#endif
+
+/* macOS: not built here, kept ready (docs/platforms.md lists what its port
+ * needs). It is POSIX: everything below but /proc, /sys and perf. */
+#if defined(__APPLE__)
+#define FB_HAVE_MACOS 1
+#else
+#define FB_HAVE_MACOS 0
+#endif
+
+/* POSIX processes and files: fork, pipe, poll, waitpid, sigaction and
+ * signal masks, getrusage, lstat/readlink, fsync (-isolate, -valgrind, the
+ * -filter child, the output files' signal window). */
+#define FB_HAVE_POSIX (!FB_HAVE_WINDOWS)
+/* <regex.h>: -filter's extended regular expressions; without it a small
+ * matcher of its own (src/filter_basic.c). */
+#define FB_HAVE_POSIX_REGEX FB_HAVE_POSIX
+/* fmemopen: a FILE over a caller's buffer; without it a temporary file. */
+#define FB_HAVE_FMEMOPEN FB_HAVE_POSIX
+
+/* The default clock (src/clock.c; docs/platforms.md, "Clocks"):
+ *   Windows: QueryPerformanceCounter, or rdtsc where the TSC is invariant
+ *            (FB_HAVE_RDTSC: x86-64 with GCC/Clang);
+ *   elsewhere: clock_gettime(CLOCK_MONOTONIC) (on Linux aarch64 too: the
+ *            vDSO reads cntvct_el0 itself and was measured no slower than
+ *            reading it by hand, docs/platforms.md). */
+#if FB_HAVE_WINDOWS && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define FB_HAVE_RDTSC 1
+#else
+#define FB_HAVE_RDTSC 0
+#endif
+
 /* perf_event_open counters (src/perf_linux.c, else src/perf_none.c). */
 /* Linux without the kernel's headers (musl-gcc, some cross toolchains): the
  * stub, with a note saying why (FB__NO_PERF_HEADER). */
@@ -51,7 +90,21 @@
 /* /sys and /proc checks for the environment warnings. */
 #define FB_HAVE_SYSFS FB_HAVE_LINUX
 
-#if defined(__GNUC__) || defined(__clang__)
+/* The core probe's kernels (src/probe.c): x86-64 assembly with GCC/Clang.
+ * Off elsewhere (aarch64 among them: its multiply latency differs between
+ * cores, and the chain kernel needs a known one; docs/platforms.md). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define FB_HAVE_PROBE 1
+#else
+#define FB_HAVE_PROBE 0
+#endif
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__MINGW32__)
+/* mingw-w64: C99 printf (%zu, %lld) from its own stdio, which the build
+ * selects with __USE_MINGW_ANSI_STDIO=1; gnu_printf checks that dialect. */
+#define FB__NOINLINE __attribute__((noinline))
+#define FB__PRINTF(a, b) __attribute__((format(gnu_printf, a, b)))
+#elif defined(__GNUC__) || defined(__clang__)
 #define FB__NOINLINE __attribute__((noinline))
 #define FB__PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else

@@ -55,6 +55,7 @@ int fb__epoch_open(fb__epoch *e, fb_bench *b, char *name, int callsite) {
         e->clock_ctx = b->clock_ctx;
         e->clock_info.resolution_s = b->clock_resolution_s;
         e->clock_info.overhead_s = 0;
+        e->clock_info.empty_loop_s = b->empty_loop_s; /* declared by tests (src/marks.c) */
     } else {
         e->clock = fb__epoch_default_clock;
         e->clock_info = fb__process_clock();
@@ -136,7 +137,7 @@ bool fb__epoch_remeasure(fb__epoch *e) {
     fb__epoch_probe_end(e);
     /* the scheduler fixed the epochs: the run is marked, never restarted */
     if (e->hook_epochs) return false;
-    if (e->remeasured >= FB__PROBE_RETRIES ||
+    if ((int)e->remeasured >= FB__PROBE_RETRIES ||
         !(e->probe_before >= FB__PROBE_SLOW || e->probe_after >= FB__PROBE_SLOW))
         return false;
     double p = fb__probe_wait(e->probe, e->probe_ctx, FB__PROBE_WAIT_S);

@@ -17,17 +17,20 @@
 #include "filter.h"
 
 #include <errno.h>
-#include <poll.h>
-#include <regex.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#if FB_HAVE_POSIX_REGEX /* else src/filter_basic.c matches */
+#include <poll.h>
+#include <regex.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+#endif
 
 int fb__filter_check(const char *pattern, char *why, size_t len) {
     size_t n = strlen(pattern);
@@ -68,6 +71,7 @@ int fb__filter_check(const char *pattern, char *why, size_t len) {
     return 0;
 }
 
+#if FB_HAVE_POSIX_REGEX
 /* The child's address space now, in bytes (0 when unknown). */
 static unsigned long long fb__filter_vm_bytes(void) {
     unsigned long long pages = 0;
@@ -91,7 +95,11 @@ static void fb__filter_put(int fd, const char *s, size_t n) {
 
 /* The child: limits, compile, match, report, _exit. */
 static void fb__filter_child(int fd, const char *pattern, const char *const *names, size_t n,
-                             bool anywhere) {
+                             bool anywhere, char *parents_buffer) {
+    /* nothing of the parent's is leaked: a leak checker that follows the
+     * fork (valgrind --leak-check=full --error-exitcode) would change the
+     * child's exit status */
+    free(parents_buffer);
     struct rlimit rl;
     rl.rlim_cur = rl.rlim_max = 0;
     setrlimit(RLIMIT_CORE, &rl);
@@ -114,6 +122,7 @@ static void fb__filter_child(int fd, const char *pattern, const char *const *nam
         regerror(err, &re, msg, sizeof msg);
         fb__filter_put(fd, "E", 1);
         fb__filter_put(fd, msg, strlen(msg));
+        regfree(&re);
         _exit(0);
     }
     char buf[256];
@@ -131,6 +140,7 @@ static void fb__filter_child(int fd, const char *pattern, const char *const *nam
     }
     buf[used++] = 'K';
     fb__filter_put(fd, buf, used);
+    regfree(&re);
     _exit(0);
 }
 
@@ -168,7 +178,7 @@ int fb__filter_select_mode(const char *pattern, const char *const *names, size_t
     }
     if (pid == 0) {
         close(fds[0]);
-        fb__filter_child(fds[1], pattern, names, n, anywhere);
+        fb__filter_child(fds[1], pattern, names, n, anywhere, got);
     }
     close(fds[1]);
     size_t have = 0;
@@ -206,8 +216,14 @@ int fb__filter_select_mode(const char *pattern, const char *const *names, size_t
         snprintf(why, len, "too complex: compiling it needs more than %d MiB of memory",
                  FB__FILTER_MAX_MEM_MB);
         rc = -1;
-    } else if (have == n + 1 && got[n] == 'K' && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    } else if (have == n + 1 && got[n] == 'K') {
+        /* every answer arrived: the child's exit status no longer matters
+         * (a checker such as valgrind --error-exitcode may have set it) */
         for (size_t i = 0; i < n; ++i) sel[i] = got[i] == '1';
+    } else if (!timed_out && WIFEXITED(status) && WEXITSTATUS(status) != 0) {
+        snprintf(why, len, "the matcher exited with status %d before it answered",
+                 WEXITSTATUS(status));
+        rc = -1;
     } else {
         char how[64];
         if (timed_out)
@@ -223,3 +239,4 @@ int fb__filter_select_mode(const char *pattern, const char *const *names, size_t
     free(got);
     return rc;
 }
+#endif /* FB_HAVE_POSIX_REGEX */

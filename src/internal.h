@@ -5,12 +5,18 @@
 #define FB_INTERNAL_H
 
 #include "base.h"
+#include "os.h"
 #include "text.h"
 #include "numfmt.h"
 #include "clock.h"
 #include "perf.h"
 #include "settings.h"
 #include "result.h"
+#include "ucounter.h"
+#include "misuse.h"
+#include "context.h"
+#include "manual.h"
+#include "marks.h"
 #include "valgrind.h"
 #include "stats.h"
 #include "sysfile.h"
@@ -36,9 +42,13 @@
 #include "baseline.h"
 #include "change.h"
 #include "setup.h"
+#include "product.h"
 #include "registry.h"
+#include "progress.h"
 #include "cli_check.h"
 #include "filter.h"
 #include "isolate.h"
+#include "passes_exec.h"
+#include "plugin.h"
 
 #endif

@@ -1,7 +1,7 @@
-/* Crash isolation (issue 17): the runner's -isolate runs each benchmark in a
- * forked child. The child publishes its results to one sink only, which
- * writes each as a compact binary record to a pipe; the parent reads the
- * records as they come, rebuilds each result and publishes it to its own
+/* Crash isolation: the runner's -isolate runs each benchmark in a forked
+ * child. The child publishes its results and comparisons to one sink each,
+ * which writes each as a compact binary record to a pipe; the parent reads
+ * the records as they come, rebuilds each and publishes it to its own
  * bench, so the table, the collector and every output file see exactly what
  * an in-process run would give them (the statistics are recomputed from the
  * same samples). After the last record the child writes an end record and
@@ -11,35 +11,65 @@
  * The record: 'R', a u32 payload length, then the payload: name and error
  * (u32 length + bytes; 0xffffffff = NULL error), the config (title, unit,
  * batch, time unit and label, relative, complexity N, counters, min_time,
- * every numeric key), callsite, clock resolution and overhead, epochs (u64),
+ * every numeric key), callsite, clock resolution and overhead, the empty
+ * loop's cost per iteration (f64 each), epochs (u64),
  * the measure mask (u32), iterations per epoch (u64 each) and one double per
- * epoch for each measure in the mask; then issue 19's facts: the pass (u32),
+ * epoch for each measure in the mask; then the pass (u32),
  * epochs asked (u64), a flag byte (1 explicit epochs, 2 disturbance known,
  * 4 slow core), stopped_by, rounds, remeasured (u32 each), the two probe
- * values (f64) and, without an error, one FB__EPOCH_* byte per epoch.
- * Native byte order: both ends are the
- * same program on the same machine. The end record is 'D' and one byte,
- * 1 when the run was interrupted. */
+ * values (f64) and, without an error, one FB__EPOCH_* byte per epoch; then
+ * the user counters: a u32 count, and per counter its name, value (f64) and
+ * flags (u32); then a family's arguments: u32 0 without, else 1 + their
+ * count, and each (u64); then the Callgrind counts (a byte, 1 with them, then struct fb__vg_result
+ * as it is).
+ *
+ * The comparison record: 'C', a u32 payload length, then the title and the
+ * error (strings as above), size, rounds, preempted, iterations (u64), the
+ * confidence (f64), fastest and runner-up (u64), the lead and its interval
+ * (f64), per alternative its ratio, low, high (f64) and tied (u64), the
+ * size x rounds log ratios (f64), and each alternative's result as a result
+ * record.
+ *
+ * Native byte order: both ends are the same program on the same machine.
+ * The end record is 'D' and one byte, 1 when the run was interrupted.
+ *
+ * The child leads its own process group, so that the deadline and the end
+ * of the run reach whatever it started (a grandchild that holds the pipe,
+ * or outlives it); signals that end the parent are passed on to that group
+ * first. */
 #include "isolate.h"
 
-#include "disturb.h" /* issue 19: FB__EPOCH_* */
+#include "numfmt.h"
+#include "compare.h"
+#include "disturb.h" /* FB__EPOCH_* */
 #include "process.h"
 #include "result.h"
+#include "stats.h"
 #include "text.h"
+#include "ucounter.h" /* user counters travel with the result */
+#include "valgrind.h"
 
 #include <errno.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#if FB_HAVE_POSIX /* fork, pipe, poll, waitpid; Windows: refused below */
+#include <poll.h>
+#include <signal.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+#endif
 
 #define FB__ISO_NULL 0xffffffffu
 /* A record larger than this is malformed (epochs are at most 10^6). */
 #define FB__ISO_MAX_RECORD (64u << 20)
+/* The child's own exit statuses: its result pipe failed (the parent is
+ * gone, or the benchmark closed the descriptor), or a record could not be
+ * built. The parent names them in words, never as numbers. */
+#define FB__ISO_EXIT_PIPE 121
+#define FB__ISO_EXIT_NOMEM 122
 
 /* ------------------------------------------------------------ encoding */
 
@@ -100,6 +130,7 @@ int fb__isolate_encode(const fb_result *r, unsigned char **buf, size_t *len, siz
     fb__iso_put_u32(&b, (uint32_t)r->callsite);
     fb__iso_put_f64(&b, r->clock_resolution_s);
     fb__iso_put_f64(&b, r->clock_overhead_s);
+    fb__iso_put_f64(&b, r->empty_loop_s);
     fb__iso_put_u64(&b, r->error ? 0 : (uint64_t)r->epochs);
     fb__iso_put_u32(&b, r->error ? 0 : r->has);
     if (!r->error) {
@@ -108,7 +139,7 @@ int fb__isolate_encode(const fb_result *r, unsigned char **buf, size_t *len, siz
             if (r->has & FB__BIT(m))
                 for (size_t i = 0; i < r->epochs; ++i) fb__iso_put_f64(&b, r->values[m][i]);
     }
-    /* issue 19: the pass, why the run stopped, the probe, disturbed epochs */
+    /* the pass, why the run stopped, the probe, disturbed epochs */
     fb__iso_put_u32(&b, c->pass);
     fb__iso_put_u64(&b, (uint64_t)r->epochs_asked);
     unsigned char f19 = (unsigned char)((r->epochs_explicit ? 1 : 0) | (r->disturb_known ? 2 : 0) |
@@ -124,6 +155,21 @@ int fb__isolate_encode(const fb_result *r, unsigned char **buf, size_t *len, siz
             unsigned char e = r->epoch_flags ? r->epoch_flags[i] : 0;
             fb__iso_put(&b, &e, 1);
         }
+    /* user counters (src/ucounter.h): a count, then name, value, flags */
+    size_t n_uc = r->ucounters ? r->ucounters->n : 0;
+    fb__iso_put_u32(&b, (uint32_t)n_uc);
+    for (size_t i = 0; i < n_uc; ++i) {
+        fb__iso_put_str(&b, r->ucounters->c[i].name);
+        fb__iso_put_f64(&b, r->ucounters->c[i].value);
+        fb__iso_put_u32(&b, r->ucounters->c[i].flags);
+    }
+    /* a family's arguments (FB_MAX_ARGS at most) */
+    fb__iso_put_u32(&b, c->has_arg ? (uint32_t)c->n_args + 1u : 0u);
+    for (size_t i = 0; c->has_arg && i < c->n_args; ++i) fb__iso_put_u64(&b, (uint64_t)c->args[i]);
+    /* the counts under Callgrind */
+    unsigned char has_vg = r->vg ? 1 : 0;
+    fb__iso_put(&b, &has_vg, 1);
+    if (r->vg) fb__iso_put(&b, r->vg, sizeof *r->vg);
     *buf = b.p;
     *cap = b.cap;
     if (b.oom) return FB_ENOMEM;
@@ -216,6 +262,7 @@ size_t fb__isolate_decode(const unsigned char *buf, size_t len, fb_result **out)
     r->callsite = (int)fb__iso_get_u32(&rd);
     r->clock_resolution_s = fb__iso_get_f64(&rd);
     r->clock_overhead_s = fb__iso_get_f64(&rd);
+    r->empty_loop_s = fb__iso_get_f64(&rd);
     uint64_t epochs = fb__iso_get_u64(&rd);
     r->has = fb__iso_get_u32(&rd);
     if (null_name || null_title || null_unit || (!r->error && !null_error) ||
@@ -235,7 +282,8 @@ size_t fb__isolate_decode(const unsigned char *buf, size_t len, fb_result **out)
                 r->values[m][i] = fb__iso_get_f64(&rd);
         }
     }
-    /* issue 19 (the statistics recomputed by the parent use the flags) */
+    /* why the run stopped, the probe, the epochs' flags (the statistics
+     * recomputed by the parent use them) */
     r->config.pass = fb__iso_get_u32(&rd);
     uint64_t asked = fb__iso_get_u64(&rd);
     unsigned char f19 = 0;
@@ -260,11 +308,148 @@ size_t fb__isolate_decode(const unsigned char *buf, size_t len, fb_result **out)
             if (r->epoch_flags[i] & FB__EPOCH_DISTURBED) r->disturbed++;
         }
     }
+    /* user counters, checked as fb_counter checks them */
+    uint32_t n_uc = fb__iso_get_u32(&rd);
+    if (n_uc > FB__UCOUNTER_MAX) rd.bad = true;
+    if (n_uc && !rd.bad && !(r->ucounters = calloc(1, sizeof *r->ucounters))) rd.bad = true;
+    for (uint32_t i = 0; i < n_uc && !rd.bad; ++i) {
+        bool null_uc;
+        char *name = fb__iso_get_str(&rd, &null_uc);
+        double v = fb__iso_get_f64(&rd);
+        uint32_t fl = fb__iso_get_u32(&rd);
+        if (!name || fb__ucounter_bad_name(r->ucounters, name) || v != v || fl > 2) {
+            rd.bad = true;
+        } else {
+            fb__ucounter *c = &r->ucounters->c[r->ucounters->n++];
+            memcpy(c->name, name, strlen(name) + 1);
+            c->value = v;
+            c->flags = fl;
+        }
+        free(name);
+    }
+    uint32_t has_args = fb__iso_get_u32(&rd);
+    if (has_args > FB_MAX_ARGS + 1u) rd.bad = true;
+    if (has_args && !rd.bad) {
+        r->config.has_arg = true;
+        r->config.n_args = has_args - 1u;
+        for (size_t i = 0; i < r->config.n_args; ++i)
+            r->config.args[i] = (int64_t)fb__iso_get_u64(&rd);
+        r->config.arg = r->config.n_args ? r->config.args[0] : 0;
+    }
+    unsigned char has_vg = 0;
+    fb__iso_get(&rd, &has_vg, 1);
+    if (has_vg > 1) rd.bad = true;
+    if (!rd.bad && has_vg) {
+        r->vg = malloc(sizeof *r->vg);
+        if (!r->vg)
+            rd.bad = true;
+        else
+            fb__iso_get(&rd, r->vg, sizeof *r->vg);
+    }
     if (rd.bad || rd.p != rd.end) {
         fb__result_free(r);
         return 0;
     }
     *out = r;
+    return 5 + (size_t)payload;
+}
+
+int fb__isolate_encode_comparison(const fb_comparison *c, unsigned char **buf, size_t *len,
+                                  size_t *cap) {
+    fb__iso_buf b = {*buf, *len, *cap, false};
+    size_t start = b.len;
+    fb__iso_put(&b, "C", 1);
+    fb__iso_put_u32(&b, 0); /* payload length, filled below */
+    fb__iso_put_str(&b, c->title);
+    fb__iso_put_str(&b, c->error);
+    fb__iso_put_u64(&b, (uint64_t)c->size);
+    fb__iso_put_u64(&b, (uint64_t)c->rounds);
+    fb__iso_put_u64(&b, (uint64_t)c->preempted);
+    fb__iso_put_u64(&b, c->iterations);
+    fb__iso_put_f64(&b, c->confidence);
+    fb__iso_put_u64(&b, (uint64_t)c->fastest);
+    fb__iso_put_u64(&b, (uint64_t)c->runner_up);
+    fb__iso_put_f64(&b, c->lead);
+    fb__iso_put_f64(&b, c->lead_low);
+    fb__iso_put_f64(&b, c->lead_high);
+    for (size_t i = 0; i < c->size; ++i) {
+        fb__iso_put_f64(&b, c->ratio[i]);
+        fb__iso_put_f64(&b, c->low[i]);
+        fb__iso_put_f64(&b, c->high[i]);
+        fb__iso_put_u64(&b, (uint64_t)c->tied[i]);
+    }
+    for (size_t i = 0; i < c->size * c->rounds; ++i) fb__iso_put_f64(&b, c->log_ratio[i]);
+    int rc = FB_OK;
+    for (size_t i = 0; i < c->size && !b.oom && rc == FB_OK; ++i)
+        rc = fb__isolate_encode(c->results[i], &b.p, &b.len, &b.cap);
+    *buf = b.p;
+    *cap = b.cap;
+    if (b.oom || rc != FB_OK) return FB_ENOMEM;
+    uint32_t payload = (uint32_t)(b.len - start - 5);
+    memcpy(b.p + start + 1, &payload, sizeof payload);
+    *len = b.len;
+    return FB_OK;
+}
+
+size_t fb__isolate_decode_comparison(const unsigned char *buf, size_t len, fb_comparison **out) {
+    *out = NULL;
+    if (len < 5 || buf[0] != 'C') return 0;
+    uint32_t payload;
+    memcpy(&payload, buf + 1, sizeof payload);
+    if (payload > FB__ISO_MAX_RECORD || len - 5 < payload) return 0;
+    fb__iso_rd rd = {buf + 5, buf + 5 + payload, false};
+    bool null_title, null_error;
+    char *title = fb__iso_get_str(&rd, &null_title);
+    char *error = fb__iso_get_str(&rd, &null_error);
+    uint64_t size = fb__iso_get_u64(&rd), rounds = fb__iso_get_u64(&rd);
+    /* every alternative holds at least a result record, every round a
+     * log ratio per alternative: sizes the payload cannot hold are refused
+     * before anything is allocated */
+    size_t left = (size_t)(rd.end - rd.p);
+    if (rd.bad || null_title || (!error && !null_error) || size < 1 || size > left / 5 ||
+        rounds > left / sizeof(double) / size) {
+        free(title);
+        free(error);
+        return 0;
+    }
+    fb_comparison *c = fb__comparison_alloc(title, (size_t)size, (size_t)rounds);
+    free(title);
+    if (!c) {
+        free(error);
+        return 0;
+    }
+    c->error = error;
+    c->preempted = (size_t)fb__iso_get_u64(&rd);
+    c->iterations = fb__iso_get_u64(&rd);
+    c->confidence = fb__iso_get_f64(&rd);
+    uint64_t fastest = fb__iso_get_u64(&rd), runner_up = fb__iso_get_u64(&rd);
+    if (fastest >= size || runner_up >= size || c->preempted > c->rounds) rd.bad = true;
+    c->fastest = (size_t)fastest;
+    c->runner_up = (size_t)runner_up;
+    c->lead = fb__iso_get_f64(&rd);
+    c->lead_low = fb__iso_get_f64(&rd);
+    c->lead_high = fb__iso_get_f64(&rd);
+    for (size_t i = 0; i < c->size; ++i) {
+        c->ratio[i] = fb__iso_get_f64(&rd);
+        c->low[i] = fb__iso_get_f64(&rd);
+        c->high[i] = fb__iso_get_f64(&rd);
+        c->tied[i] = (size_t)fb__iso_get_u64(&rd);
+    }
+    for (size_t i = 0; i < c->size * c->rounds; ++i) c->log_ratio[i] = fb__iso_get_f64(&rd);
+    for (size_t i = 0; i < c->size && !rd.bad; ++i) {
+        size_t k = fb__isolate_decode(rd.p, (size_t)(rd.end - rd.p), &c->results[i]);
+        if (!k) {
+            rd.bad = true;
+            break;
+        }
+        rd.p += k;
+        fb__stats_compute(c->results[i]);
+    }
+    if (rd.bad || rd.p != rd.end) {
+        fb__comparison_free(c);
+        return 0;
+    }
+    *out = c;
     return 5 + (size_t)payload;
 }
 
@@ -276,11 +461,19 @@ typedef struct fb__iso_child {
     size_t len, cap;
 } fb__iso_child;
 
+#if FB_HAVE_POSIX
+int fb__isolate_check(char *why, size_t len) {
+    (void)why;
+    (void)len;
+    return FB_OK;
+}
+
 static void fb__iso_write_all(int fd, const unsigned char *p, size_t n) {
     while (n) {
         ssize_t w = write(fd, p, n);
         if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) _exit(121); /* the parent is gone */
+        /* the parent is gone, or the benchmark closed the pipe */
+        if (w <= 0) _exit(FB__ISO_EXIT_PIPE);
         p += w;
         n -= (size_t)w;
     }
@@ -292,17 +485,30 @@ static void fb__iso_sink(void *ctx, const fb_bench *b, const fb_result *r) {
     fb__iso_child *c = ctx;
     (void)b;
     c->len = 0;
-    if (fb__isolate_encode(r, &c->buf, &c->len, &c->cap) != FB_OK) _exit(122);
+    if (fb__isolate_encode(r, &c->buf, &c->len, &c->cap) != FB_OK) _exit(FB__ISO_EXIT_NOMEM);
+    fb__iso_write_all(c->fd, c->buf, c->len);
+}
+
+/* ... and every comparison, likewise. */
+static void fb__iso_cmp_sink(void *ctx, const fb_bench *b, const fb_comparison *cmp) {
+    fb__iso_child *c = ctx;
+    (void)b;
+    c->len = 0;
+    if (fb__isolate_encode_comparison(cmp, &c->buf, &c->len, &c->cap) != FB_OK)
+        _exit(FB__ISO_EXIT_NOMEM);
     fb__iso_write_all(c->fd, c->buf, c->len);
 }
 
 static void fb__iso_child_main(int fd, fb_bench *b, fb__isolate_body body, void *ctx) {
+    setpgid(0, 0); /* its own group: the deadline ends whatever it starts */
     fb__process_forked();
     /* default dispositions: a Ctrl-C at the terminal ends the child too */
     signal(SIGPIPE, SIG_DFL);
     fb__iso_child c = {fd, NULL, 0, 0};
     b->n_sinks = 0; /* the parent publishes: no table, no collector here */
+    b->n_cmp_sinks = 0;
     fb__bench_add_sink(b, fb__iso_sink, &c);
+    fb__bench_add_comparison_sink(b, fb__iso_cmp_sink, &c);
     body(b, ctx);
     unsigned char end[2] = {'D', (unsigned char)(b->interrupted ? 1 : 0)};
     fb__iso_write_all(fd, end, sizeof end);
@@ -319,6 +525,80 @@ static double fb__iso_now_s(void) {
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* The child's process group while a child runs, for the handler below:
+ * a signal that ends the parent (Ctrl-C, a CI job cancelled) is passed on
+ * to the child's group first, which no longer shares the terminal's. */
+static volatile sig_atomic_t fb__iso_group;
+static volatile sig_atomic_t fb__iso_signal;
+
+static void fb__iso_on_signal(int sig) {
+    pid_t g = (pid_t)fb__iso_group;
+    if (g > 0) kill(-g, sig);
+    fb__iso_signal = sig;
+}
+
+static const int fb__iso_signals[4] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+/* Publishes every complete record of in (up to an end record); returns
+ * false when the bytes are not our protocol. */
+static bool fb__iso_publish(fb_bench *b, fb__iso_buf *in, bool *done, bool *interrupted) {
+    size_t used = 0;
+    bool ok = true;
+    while (used < in->len && !*done) {
+        unsigned char kind = in->p[used];
+        if (kind == 'D') {
+            if (in->len - used < 2) break;
+            *interrupted = in->p[used + 1] != 0;
+            *done = true;
+            used += 2;
+            break;
+        }
+        if (in->len - used < 5) break;
+        uint32_t payload;
+        memcpy(&payload, in->p + used + 1, sizeof payload);
+        if ((kind != 'R' && kind != 'C') || payload > FB__ISO_MAX_RECORD) {
+            ok = false; /* not our protocol: stop reading */
+            break;
+        }
+        if (in->len - used - 5 < payload) break; /* incomplete */
+        size_t k;
+        if (kind == 'R') {
+            fb_result *r = NULL;
+            k = fb__isolate_decode(in->p + used, in->len - used, &r);
+            if (k) {
+                size_t before = b->n_results;
+                fb__bench_publish(b, r);
+                if (b->n_results == before) ++b->dropped;
+            }
+        } else {
+            fb_comparison *c = NULL;
+            k = fb__isolate_decode_comparison(in->p + used, in->len - used, &c);
+            if (k && fb__bench_publish_comparison(b, c) != FB_OK) ++b->dropped;
+        }
+        if (!k) {
+            ok = false;
+            break;
+        }
+        used += k;
+    }
+    memmove(in->p, in->p + used, in->len - used);
+    in->len -= used;
+    return ok;
+}
+
+/* Reads what the pipe holds now (non-blocking): false at EOF or on error. */
+static bool fb__iso_read(int fd, fb__iso_buf *in) {
+    for (;;) {
+        unsigned char chunk[65536];
+        ssize_t n = read(fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return true;
+        if (n <= 0) return false; /* EOF: every writer closed it */
+        fb__iso_put(in, chunk, (size_t)n);
+        if (in->oom) return false;
+    }
+}
+
 int fb__isolate_run(fb_bench *b, const char *name, double timeout_s, fb__isolate_body body,
                     void *ctx, bool *interrupted, char *why, size_t len) {
     *interrupted = false;
@@ -330,93 +610,112 @@ int fb__isolate_run(fb_bench *b, const char *name, double timeout_s, fb__isolate
         snprintf(why, len, "%s: cannot isolate: %s", name, strerror(errno));
         return FB_EIO;
     }
+    /* the parent's end never blocks: a grandchild may hold the other end
+     * open after the child has gone */
+    fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
     fflush(NULL); /* nothing buffered is written twice */
+    struct sigaction old[4];
+    bool caught[4] = {false, false, false, false};
+    fb__iso_signal = 0;
+    for (int i = 0; i < 4; ++i) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = fb__iso_on_signal;
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(fb__iso_signals[i], NULL, &old[i]) == 0 && old[i].sa_handler != SIG_IGN)
+            caught[i] = sigaction(fb__iso_signals[i], &sa, NULL) == 0;
+    }
     pid_t pid = fork();
     if (pid < 0) {
         int e = errno;
         close(fds[0]);
         close(fds[1]);
+        for (int i = 0; i < 4; ++i)
+            if (caught[i]) sigaction(fb__iso_signals[i], &old[i], NULL);
         snprintf(why, len, "%s: cannot isolate: %s", name, strerror(e));
         return FB_EIO;
     }
     if (pid == 0) {
         close(fds[0]);
+        for (int i = 0; i < 4; ++i)
+            if (caught[i]) sigaction(fb__iso_signals[i], &old[i], NULL);
         fb__iso_child_main(fds[1], b, body, ctx);
     }
+    setpgid(pid, pid); /* as the child does: whichever runs first */
+    fb__iso_group = pid;
     close(fds[1]);
 
     fb__iso_buf in = {NULL, 0, 0, false};
-    bool done = false, timed_out = false, lost = false;
+    bool done = false, timed_out = false, lost = false, open_pipe = true, reaped = false;
     double deadline = timeout_s > 0 ? fb__iso_now_s() + timeout_s : 0;
-    int rc = FB_OK;
-    for (;;) {
-        int wait_ms = -1;
-        if (deadline > 0) {
-            double left = deadline - fb__iso_now_s();
-            if (left <= 0) {
-                timed_out = true;
-                break;
-            }
-            wait_ms = left > 3600 ? 3600000 : (int)(left * 1000) + 1;
-        }
-        struct pollfd pfd = {fds[0], POLLIN, 0};
-        int pr = poll(&pfd, 1, wait_ms);
-        if (pr < 0 && errno == EINTR) continue;
-        if (pr < 0) break;
-        if (pr == 0) continue; /* the deadline is checked above */
-        unsigned char chunk[65536];
-        ssize_t n = read(fds[0], chunk, sizeof chunk);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break; /* EOF: the child has ended (or closed the pipe) */
-        fb__iso_put(&in, chunk, (size_t)n);
-        if (in.oom) {
-            lost = true;
+    int status = 0, nap_ms = 1;
+    /* Until the child is reaped: read its records while the pipe is open
+     * and the end record has not come, then wait for it to exit. The
+     * deadline holds throughout; the child's exit is checked at least every
+     * 200 ms, so a grandchild that keeps the pipe open stalls nothing. */
+    while (!reaped) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid || (w < 0 && errno == ECHILD)) {
+            reaped = true;
             break;
         }
-        /* publish every complete record */
-        size_t used = 0;
-        while (used < in.len && !done) {
-            if (in.p[used] == 'D') {
-                if (in.len - used < 2) break;
-                *interrupted = in.p[used + 1] != 0;
-                done = true;
-                used += 2;
-                break;
-            }
-            if (in.len - used < 5) break;
-            uint32_t payload;
-            memcpy(&payload, in.p + used + 1, sizeof payload);
-            if (in.p[used] != 'R' || payload > FB__ISO_MAX_RECORD) {
-                lost = true; /* not our protocol: stop reading */
-                break;
-            }
-            if (in.len - used - 5 < payload) break; /* incomplete */
-            fb_result *r = NULL;
-            size_t k = fb__isolate_decode(in.p + used, in.len - used, &r);
-            if (!k) {
-                lost = true;
-                break;
-            }
-            used += k;
-            size_t before = b->n_results;
-            fb__bench_publish(b, r);
-            if (b->n_results == before) ++b->dropped;
+        double left = deadline > 0 ? deadline - fb__iso_now_s() : 3600;
+        if (left <= 0) {
+            timed_out = true;
+            break;
         }
-        memmove(in.p, in.p + used, in.len - used);
-        in.len -= used;
-        if (lost) break;
+        if (open_pipe && !done) {
+            int wait_ms = left < 0.2 ? (int)(left * 1000) + 1 : 200;
+            struct pollfd pfd = {fds[0], POLLIN, 0};
+            int pr = poll(&pfd, 1, wait_ms);
+            if (pr < 0 && errno != EINTR) open_pipe = false;
+            if (pr > 0) {
+                open_pipe = fb__iso_read(fds[0], &in);
+                if (in.oom || !fb__iso_publish(b, &in, &done, interrupted)) {
+                    lost = true;
+                    break;
+                }
+            }
+            continue;
+        }
+        if (deadline <= 0 && fb__iso_signal == 0) { /* no deadline: just wait */
+            while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR && !fb__iso_signal) {
+            }
+            if (w == pid) reaped = true;
+            continue;
+        }
+        /* the records are in: the child is exiting; a short, growing nap */
+        int ms = left * 1000 < nap_ms ? (int)(left * 1000) + 1 : nap_ms;
+        struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+        if (nap_ms < 50) nap_ms *= 2;
+    }
+    /* what arrived before the child ended */
+    if (reaped && !lost && open_pipe && !done) {
+        fb__iso_read(fds[0], &in);
+        if (in.oom || !fb__iso_publish(b, &in, &done, interrupted)) lost = true;
     }
     close(fds[0]);
     free(in.p);
-    if (timed_out || lost) kill(pid, SIGKILL);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    /* the whole group: the child if it still runs (timed out, unreadable),
+     * and whatever it left behind */
+    kill(-pid, SIGKILL);
+    if (!reaped) {
+        kill(pid, SIGKILL);
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
     }
+    fb__iso_group = 0;
+    for (int i = 0; i < 4; ++i)
+        if (caught[i]) sigaction(fb__iso_signals[i], &old[i], NULL);
+    if (fb__iso_signal) raise(fb__iso_signal); /* as if the parent had had it */
     char msg[200];
     msg[0] = '\0';
     if (timed_out) {
-        snprintf(msg, sizeof msg, "timed out: still running after %g s (-timeout), killed",
-                 timeout_s);
+        char t[32]; /* '.' whatever the locale */
+        fb__fmt_double(t, sizeof t, timeout_s, 6);
+        snprintf(msg, sizeof msg, "timed out: still running after %s s (-timeout), killed", t);
     } else if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
         const char *what = strsignal(sig);
@@ -425,15 +724,48 @@ int fb__isolate_run(fb_bench *b, const char *name, double timeout_s, fb__isolate
         snprintf(msg, sizeof msg,
                  "its results could not be read back (out of memory or "
                  "corrupted)");
+    } else if (!done && WIFEXITED(status) && WEXITSTATUS(status) == FB__ISO_EXIT_PIPE) {
+        snprintf(msg, sizeof msg,
+                 "its result pipe was closed before it finished (does the benchmark close "
+                 "descriptors it did not open?)");
+    } else if (!done && WIFEXITED(status) && WEXITSTATUS(status) == FB__ISO_EXIT_NOMEM) {
+        snprintf(msg, sizeof msg, "out of memory for its results");
     } else if (!done) {
         snprintf(msg, sizeof msg, "exited with status %d before it finished",
                  WIFEXITED(status) ? WEXITSTATUS(status) : -1);
     } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
         snprintf(msg, sizeof msg, "exited with status %d after it finished", WEXITSTATUS(status));
     }
+    int rc = FB_OK;
     if (msg[0] && fb__bench_error_row(b, name, msg) != FB_OK) {
         snprintf(why, len, "%s: %s (and out of memory for its error row)", name, msg);
         rc = FB_ENOMEM;
     }
     return rc;
 }
+#else
+/* Windows: -isolate is refused. The child must be this process with the
+ * bench already set up, which fork gives for free; CreateProcess starts a
+ * new program, so the runner would have to re-run itself for one benchmark
+ * (its command line narrowed to that name) and read the results back from
+ * a pipe: a protocol of its own, not written yet. docs/platforms.md. */
+int fb__isolate_check(char *why, size_t len) {
+    snprintf(why, len,
+             "not available on Windows: it runs each benchmark in a forked child, and "
+             "Windows has no fork (run the benchmarks one at a time with -filter instead)");
+    return FB_ENOTSUP;
+}
+
+int fb__isolate_run(fb_bench *b, const char *name, double timeout_s, fb__isolate_body body,
+                    void *ctx, bool *interrupted, char *why, size_t len) {
+    (void)b;
+    (void)timeout_s;
+    (void)body;
+    (void)ctx;
+    *interrupted = false;
+    char what[256];
+    fb__isolate_check(what, sizeof what);
+    snprintf(why, len, "%s: -isolate %s", name, what);
+    return FB_ENOTSUP;
+}
+#endif /* FB_HAVE_POSIX */

@@ -16,6 +16,9 @@ typedef void (*fb__isolate_body)(fb_bench *b, void *ctx);
  * *interrupted is set when the child's run was interrupted (endless mode).
  * FB_OK, or FB_ENOMEM / FB_EIO when the child could not be started or its
  * record not stored (with the reason in why). */
+/* FB_OK where -isolate works; else FB_ENOTSUP and why (Windows: no fork).
+ * The runner asks before anything runs. */
+FB__PRIVATE int fb__isolate_check(char *why, size_t len);
 FB__PRIVATE int fb__isolate_run(fb_bench *b, const char *name, double timeout_s,
                                 fb__isolate_body body, void *ctx, bool *interrupted, char *why,
                                 size_t len);
@@ -26,5 +29,10 @@ FB__PRIVATE int fb__isolate_run(fb_bench *b, const char *name, double timeout_s,
 FB__PRIVATE int fb__isolate_encode(const fb_result *r, unsigned char **buf, size_t *len,
                                    size_t *cap);
 FB__PRIVATE size_t fb__isolate_decode(const unsigned char *buf, size_t len, fb_result **out);
+/* The same for a comparison (its alternatives' statistics recomputed). */
+FB__PRIVATE int fb__isolate_encode_comparison(const fb_comparison *c, unsigned char **buf,
+                                              size_t *len, size_t *cap);
+FB__PRIVATE size_t fb__isolate_decode_comparison(const unsigned char *buf, size_t len,
+                                                 fb_comparison **out);
 
 #endif

@@ -8,6 +8,8 @@
  * text stopped making sense; running off the end is "truncated". */
 #include "json_read.h"
 
+#include "numfmt.h"
+
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,15 +267,18 @@ static int fb__jr_number(fb__jr_state *st, double *out) {
     if (i - start >= sizeof buf) return fb__jr_fail(st, "number longer than 63 characters");
     memcpy(buf, p + start, i - start);
     buf[i - start] = '\0';
-    const struct lconv *lc = localeconv();
-    char point = lc && lc->decimal_point && lc->decimal_point[0] ? lc->decimal_point[0] : '.';
-    char *dot = strchr(buf, '.');
-    if (dot) *dot = point;
-    char *end;
-    double v = strtod(buf, &end);
-    if (*end) return fb__jr_fail(st, "unreadable number");
-    if (v > 1.7976931348623157e308 || v < -1.7976931348623157e308)
-        return fb__jr_fail(st, "number out of range");
+    /* converted under any locale, a decimal point of several bytes
+     * included (src/numfmt.c); the grammar is checked above */
+    bool neg = buf[0] == '-';
+    double v;
+    if (!fb__parse_decimal(buf + neg, &v)) {
+        /* a value beyond the doubles; one too small for them is 0 */
+        bool tiny = false;
+        for (const char *e = strpbrk(buf, "eE"); e && !tiny; e = NULL) tiny = e[1] == '-';
+        if (!tiny) return fb__jr_fail(st, "number out of range");
+        v = 0;
+    }
+    if (neg) v = -v;
     *out = v;
     st->pos = i;
     return 0;
@@ -456,7 +461,9 @@ void fb__jr_free(fb__jr_doc *d) {
 
 uint32_t fb__jr_get(const fb__jr_doc *d, uint32_t obj, const char *key) {
     if (obj >= d->n || d->v[obj].type != FB__JR_OBJ) return 0;
+    /* a repeated key: the last value wins, as in Python's json and jq */
+    uint32_t found = 0;
     for (uint32_t i = d->v[obj].first; i; i = d->v[i].next)
-        if (strcmp(d->s + d->v[i].key, key) == 0) return i;
-    return 0;
+        if (strcmp(d->s + d->v[i].key, key) == 0) found = i;
+    return found;
 }

@@ -51,7 +51,8 @@ typedef struct fb__jr_doc {
 FB__PRIVATE int fb__jr_parse(fb__jr_doc *d, const char *text, size_t len, char *err, size_t errlen);
 FB__PRIVATE void fb__jr_free(fb__jr_doc *d);
 
-/* The member `key` of object obj (the first if repeated), 0 when absent or
+/* The member `key` of object obj (the last if repeated, as Python's json
+ * module and jq read it), 0 when absent or
  * when obj is not an object. */
 FB__PRIVATE uint32_t fb__jr_get(const fb__jr_doc *d, uint32_t obj, const char *key);
 static inline const char *fb__jr_str(const fb__jr_doc *d, uint32_t i) { return d->s + d->v[i].str; }

@@ -30,6 +30,10 @@ FB__PRIVATE void fb__env_print(FILE *f, const fb__env_report *r);
 /* Used by the checks (src/machine.c): adds a warning. */
 FB__PRIVATE void fb__env_add(fb__env_report *out, const char *fix, const char *fmt, ...)
     FB__PRINTF(3, 4);
+/* The Windows power plan's check, from the active plan's GUID in text
+ * ("381b4222-f694-41f0-9685-ff5bb260df2e"; NULL or "": unknown, no warning).
+ * Pure: src/machine_win.c reads the plan, the tests check every platform. */
+FB__PRIVATE void fb__env_check_power_plan(const char *guid, fb__env_report *out);
 /* The portable check: an unoptimized benchmark build (src/machine.c). */
 FB__PRIVATE void fb__env_check_build(int callsite, fb__env_report *out);
 

@@ -1,8 +1,9 @@
-/* The machine checks where there is no /sys and /proc to read: only the
- * portable checks of src/machine.c run. */
+/* The machine checks where there is no /sys and /proc to read and no
+ * Windows API (macOS today; docs/platforms.md): only the portable checks of
+ * src/machine.c run. */
 #include "machine.h"
 
-#if !FB_HAVE_SYSFS
+#if !FB_HAVE_SYSFS && !FB_HAVE_WINDOWS
 
 #include <string.h>
 

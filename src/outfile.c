@@ -28,26 +28,30 @@
  *   - the set is committed together (fb__outfile_write_set): every
  *     temporary is written and synced first, then all are renamed with the
  *     signals blocked, so after a Ctrl-C all files are new or all are old;
+ *   - an output is never a file the same run reads (fb__outfile_not_input:
+ *     the runner's -baseline, femtobench-compare's two files): replacing it
+ *     would turn a failed comparison into the next reference;
+ *   - the runner pins each output path before anything runs
+ *     (fb__outfile_pin): a benchmark that calls chdir() does not move them;
+ *   - the standard input, or a descriptor not open for writing, is refused
+ *     as an output before anything runs;
  *   - a temporary is named after its target and the writing process,
  *     ".<name>.tmp-<pid>": one left by a killed run (its pid is gone) is
  *     removed by the next run that writes the same target. */
 #include "outfile.h"
 
+#include "os.h" /* lstat, readlink, the signal window, rename over a file: POSIX or Windows */
+
 #include <errno.h>
 #include <dirent.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 /* The directory part of path ("." for a bare name) into dir. */
 static void fb__outfile_dir(const char *path, char *dir, size_t len) {
-    const char *slash = strrchr(path, '/');
+    const char *slash = fb__os_last_sep(path);
     if (!slash)
         snprintf(dir, len, ".");
     else if (slash == path)
@@ -118,16 +122,16 @@ static fb__of_kind fb__outfile_resolve(const char *path, char *target, size_t le
             }
             return FB__OF_FD;
         }
-        if (lstat(target, st) != 0) {
+        if (fb__os_lstat(target, st) != 0) {
             *e = errno;
             if (*e != ENOENT) return FB__OF_ERROR;
             return hops ? FB__OF_DANGLING : FB__OF_NEW;
         }
         if (S_ISDIR(st->st_mode)) return FB__OF_DIRECTORY;
         if (S_ISREG(st->st_mode)) return FB__OF_REGULAR;
-        if (!S_ISLNK(st->st_mode)) return FB__OF_IN_PLACE;
+        if (!fb__os_is_link(st)) return FB__OF_IN_PLACE;
         char link[PATH_MAX], next[PATH_MAX], dir[PATH_MAX];
-        ssize_t n = readlink(target, link, sizeof link - 1);
+        long n = fb__os_readlink(target, link, sizeof link - 1);
         if (n < 0) {
             *e = errno;
             return FB__OF_ERROR;
@@ -163,7 +167,7 @@ static void fb__outfile_clean_stale(const char *dir, const char *base) {
         for (; *p >= '0' && *p <= '9' && pid < 100000000; ++p) pid = pid * 10 + (*p - '0');
         if (*p && *p != '-') continue;
         if (pid <= 0 || (pid_t)pid == getpid()) continue;
-        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue; /* alive, or not ours to judge */
+        if (fb__os_pid_alive(pid) != 0) continue; /* alive, or not ours to judge */
         char stale[PATH_MAX];
         int w = snprintf(stale, sizeof stale, "%s/%s", dir, n);
         if (w > 0 && (size_t)w < sizeof stale) unlink(stale);
@@ -177,7 +181,7 @@ static void fb__outfile_clean_stale(const char *dir, const char *base) {
 static int fb__outfile_create(const char *target, char *tmp, size_t len, mode_t mode) {
     char dir[PATH_MAX];
     fb__outfile_dir(target, dir, sizeof dir);
-    const char *slash = strrchr(target, '/');
+    const char *slash = fb__os_last_sep(target);
     const char *base = slash ? slash + 1 : target;
     int w = snprintf(tmp, len, "%s/.%s.tmp-%ld", dir, base, (long)getpid());
     if (w < 0 || (size_t)w >= len || strlen(base) + 1 + 5 + 20 > NAME_MAX) {
@@ -185,11 +189,11 @@ static int fb__outfile_create(const char *target, char *tmp, size_t len, mode_t 
         return -1;
     }
     fb__outfile_clean_stale(dir, base);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, mode);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | FB__O_BINARY, mode);
     if (fd < 0 && errno == EEXIST) {
         /* our pid's name: left by an earlier process that had our pid */
         unlink(tmp);
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, mode);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | FB__O_BINARY, mode);
     }
     return fd;
 }
@@ -203,18 +207,6 @@ static int fb__outfile_fail(char *err, size_t len, int code, const char *fmt, ..
         va_end(ap);
     }
     return code;
-}
-
-/* Blocks the signals that end a process by default from a terminal or a
- * job control system, in the calling thread; *old gets the previous mask. */
-static void fb__outfile_block(sigset_t *old) {
-    sigset_t block;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigaddset(&block, SIGHUP);
-    sigaddset(&block, SIGQUIT);
-    pthread_sigmask(SIG_BLOCK, &block, old);
 }
 
 int fb__outfile_check(const char *path, char *err, size_t len) {
@@ -235,8 +227,18 @@ int fb__outfile_check(const char *path, char *err, size_t len) {
                                     "path too long (at most %d bytes, %d per name)", PATH_MAX - 1,
                                     NAME_MAX);
         return fb__outfile_fail(err, len, FB_EIO, "%s", strerror(e));
-    case FB__OF_FD:
-        return FB_OK; /* an open descriptor: written in place */
+    case FB__OF_FD: { /* an open descriptor: written in place, if it can be */
+        int fd = fb__outfile_std_fd(target);
+        if (fd == 0)
+            return fb__outfile_fail(err, len, FB_EINVAL,
+                                    "the standard input (an output needs a file or stdout)");
+        int fl = fcntl(fd, F_GETFL);
+        if (fl < 0) return fb__outfile_fail(err, len, FB_EINVAL, "descriptor %d is not open", fd);
+        if ((fl & O_ACCMODE) == O_RDONLY)
+            return fb__outfile_fail(err, len, FB_EINVAL, "descriptor %d is open for reading only",
+                                    fd);
+        return FB_OK;
+    }
     case FB__OF_IN_PLACE:
         if (access(target, W_OK) != 0)
             return fb__outfile_fail(err, len, FB_EIO, "not writable: %s", strerror(errno));
@@ -248,7 +250,7 @@ int fb__outfile_check(const char *path, char *err, size_t len) {
     case FB__OF_NEW:
         break;
     }
-    const char *slash = strrchr(target, '/');
+    const char *slash = fb__os_last_sep(target);
     size_t base_len = strlen(slash ? slash + 1 : target);
     if (base_len + FB__OUTFILE_TMP_EXTRA > NAME_MAX)
         return fb__outfile_fail(err, len, FB_EINVAL,
@@ -269,15 +271,15 @@ int fb__outfile_check(const char *path, char *err, size_t len) {
      * will be created. It catches what access() misses (read-only mounts
      * for root, ACLs, no inodes left). */
     char tmp[PATH_MAX];
-    sigset_t old;
-    fb__outfile_block(&old); /* a Ctrl-C must not leave the probe behind */
+    fb__os_sigmask old;
+    fb__os_block_signals(&old); /* a Ctrl-C must not leave the probe behind */
     int fd = fb__outfile_create(target, tmp, sizeof tmp, 0600);
     int ce = errno;
     if (fd >= 0) {
         close(fd);
         unlink(tmp);
     }
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    fb__os_unblock_signals(&old);
     if (fd < 0)
         return fb__outfile_fail(err, len, FB_EIO, "cannot create a file in directory '%s': %s", dir,
                                 strerror(ce));
@@ -290,8 +292,7 @@ int fb__outfile_check(const char *path, char *err, size_t len) {
 typedef struct fb__of_id {
     int fd;
     bool exists;
-    dev_t dev;
-    ino_t ino;
+    unsigned long long dev, ino; /* fb__os_file_id */
     mode_t mode;
     char name[NAME_MAX + 1];
 } fb__of_id;
@@ -306,8 +307,7 @@ static int fb__outfile_id(const char *path, fb__of_id *id) {
     if (kind == FB__OF_FD) id->fd = fb__outfile_std_fd(strcmp(path, "-") ? target : "-");
     if (kind == FB__OF_FD || kind == FB__OF_REGULAR || kind == FB__OF_IN_PLACE) {
         id->exists = true;
-        id->dev = st.st_dev;
-        id->ino = st.st_ino;
+        fb__os_file_id(target, id->fd, &st, &id->dev, &id->ino);
         id->mode = st.st_mode;
         return 0;
     }
@@ -315,13 +315,12 @@ static int fb__outfile_id(const char *path, fb__of_id *id) {
     char dir[PATH_MAX];
     fb__outfile_dir(target, dir, sizeof dir);
     if (stat(dir, &st) != 0) return -1;
-    const char *slash = strrchr(target, '/');
+    const char *slash = fb__os_last_sep(target);
     const char *base = slash ? slash + 1 : target;
     size_t blen = strlen(base);
     if (blen >= sizeof id->name) return -1;
     memcpy(id->name, base, blen + 1);
-    id->dev = st.st_dev;
-    id->ino = st.st_ino;
+    fb__os_file_id(dir, -1, &st, &id->dev, &id->ino);
     return 0;
 }
 
@@ -363,8 +362,7 @@ int fb__outfile_check_set(const fb__outfile_job *jobs, size_t n, int table_fd, c
             memset(&table, 0, sizeof table);
             table.fd = table_fd;
             table.exists = true;
-            table.dev = st.st_dev;
-            table.ino = st.st_ino;
+            fb__os_file_id(NULL, table_fd, &st, &table.dev, &table.ino);
             table.mode = st.st_mode;
             have_table = true;
         }
@@ -429,7 +427,7 @@ static int fb__outfile_in_place(const char *path, fb__of_kind kind, const char *
         if (fd == 1) return fb__outfile_direct(stdout, path, job, b, err, len);
         if (fd == 2) return fb__outfile_direct(stderr, path, job, b, err, len);
         int dfd = dup(fd);
-        FILE *f = dfd >= 0 ? fdopen(dfd, "w") : NULL;
+        FILE *f = dfd >= 0 ? fdopen(dfd, "wb") : NULL;
         if (!f) {
             int e = errno;
             if (dfd >= 0) close(dfd);
@@ -440,7 +438,7 @@ static int fb__outfile_in_place(const char *path, fb__of_kind kind, const char *
             rc = fb__outfile_fail(err, len, FB_EIO, "cannot write '%s': %s", path, strerror(errno));
         return rc;
     }
-    FILE *f = fopen(target, "w");
+    FILE *f = fopen(target, "wb");
     if (!f)
         return fb__outfile_fail(err, len, FB_EIO, "cannot write '%s': %s", path, strerror(errno));
     int rc = fb__outfile_direct(f, path, job, b, err, len);
@@ -460,8 +458,8 @@ static int fb__outfile_temp(const char *path, const char *target, bool exists, m
     if (fd < 0)
         return fb__outfile_fail(err, len, FB_EIO, "cannot write '%s': %s", path, strerror(errno));
     /* replacing a file: keep its permissions (a new one has the umask's) */
-    if (exists) (void)fchmod(fd, mode & 07777);
-    FILE *f = fdopen(fd, "w");
+    if (exists) (void)fb__os_fchmod(fd, mode & 07777);
+    FILE *f = fdopen(fd, "wb");
     if (!f) {
         saved = errno;
         close(fd);
@@ -470,7 +468,7 @@ static int fb__outfile_temp(const char *path, const char *target, bool exists, m
         rc = fb__outfile_run(job, b, f);
         if (rc == FB_OK && fflush(f) != 0) rc = FB_EIO;
         if (rc == FB_EIO) saved = errno;
-        if (rc == FB_OK && fsync(fileno(f)) != 0 && errno != EINVAL) {
+        if (rc == FB_OK && fb__os_fsync(fileno(f)) != 0 && errno != EINVAL) {
             saved = errno;
             rc = FB_EIO;
         }
@@ -523,8 +521,8 @@ int fb__outfile_write_set(const fb__outfile_job *jobs, size_t n, const fb_bench 
 
     /* 1. every file to be replaced: its complete temporary, with the
      * signals blocked until the last rename */
-    sigset_t old;
-    fb__outfile_block(&old);
+    fb__os_sigmask old;
+    fb__os_block_signals(&old);
     int rc = FB_OK;
     for (size_t i = 0; i < n && rc == FB_OK; ++i) {
         if (kind[i] != FB__OF_NEW && kind[i] != FB__OF_REGULAR) continue;
@@ -539,7 +537,7 @@ int fb__outfile_write_set(const fb__outfile_job *jobs, size_t n, const fb_bench 
             unlink(tmp[i]);
             continue;
         }
-        if (rename(tmp[i], target[i]) != 0) {
+        if (fb__os_replace(tmp[i], target[i]) != 0) {
             rc = fb__outfile_fail(err, len, FB_EIO, "cannot write '%s': %s", jobs[i].path,
                                   strerror(errno));
             unlink(tmp[i]);
@@ -550,11 +548,11 @@ int fb__outfile_write_set(const fb__outfile_job *jobs, size_t n, const fb_bench 
         fb__outfile_dir(target[i], dir, sizeof dir);
         int dfd = open(dir, O_RDONLY);
         if (dfd >= 0) {
-            (void)fsync(dfd);
+            (void)fb__os_fsync(dfd);
             close(dfd);
         }
     }
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    fb__os_unblock_signals(&old);
     /* 3. the outputs written in place (streams: nothing to commit) */
     for (size_t i = 0; i < n && rc == FB_OK; ++i)
         if (kind[i] == FB__OF_FD || kind[i] == FB__OF_IN_PLACE)
@@ -572,4 +570,45 @@ int fb__outfile_write_fn(const char *path, fb__outfile_fn fn, void *ctx, char *e
     if (!fn) return fb__outfile_fail(err, len, FB_EINVAL, "no writer");
     fb__outfile_job job = {"output", path, NULL, fn, ctx};
     return fb__outfile_write_set(&job, 1, NULL, err, len);
+}
+
+int fb__outfile_pin(const char *path, char **out, char *err, size_t len) {
+    *out = NULL;
+    size_t n = strlen(path);
+    if (path[0] == '/' || fb__outfile_std_fd(path) >= 0) {
+        *out = malloc(n + 1);
+        if (!*out) return fb__outfile_fail(err, len, FB_ENOMEM, "out of memory");
+        memcpy(*out, path, n + 1);
+        return FB_OK;
+    }
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        return fb__outfile_fail(err, len, FB_EIO, "cannot tell the current directory: %s",
+                                strerror(errno));
+    size_t c = strlen(cwd);
+    if (c + 1 + n >= PATH_MAX)
+        return fb__outfile_fail(err, len, FB_EINVAL,
+                                "path too long once the current directory is put in front (at "
+                                "most %d bytes)",
+                                PATH_MAX - 1);
+    *out = malloc(c + 1 + n + 1);
+    if (!*out) return fb__outfile_fail(err, len, FB_ENOMEM, "out of memory");
+    memcpy(*out, cwd, c);
+    (*out)[c] = '/';
+    memcpy(*out + c + 1, path, n + 1);
+    return FB_OK;
+}
+
+int fb__outfile_not_input(const char *out_path, const char *in_path, char *err, size_t len) {
+    struct stat in;
+    fb__of_id id;
+    if (!out_path || !in_path || stat(in_path, &in) != 0) return FB_OK; /* read as it may */
+    if (fb__outfile_id(out_path, &id) != 0 || !id.exists) return FB_OK;
+    if (id.dev != in.st_dev || id.ino != in.st_ino || S_ISCHR(in.st_mode)) return FB_OK;
+    char shown[200];
+    fb__outfile_show(in_path, shown, sizeof shown);
+    return fb__outfile_fail(err, len, FB_EINVAL,
+                            "the file '%s' this run reads (it would be replaced, even by a run "
+                            "that fails; write elsewhere, and copy the file once the run passes)",
+                            shown);
 }

@@ -54,4 +54,19 @@ FB__PRIVATE int fb__outfile_std_fd(const char *path);
  * into, or -1 for a file. */
 FB__PRIVATE int fb__outfile_fd_of(const char *path);
 
+/* Before anything runs: path as it will be written whatever the working
+ * directory is later (a benchmark may call chdir): "-", descriptor names
+ * and absolute paths unchanged, a relative path with the current directory
+ * in front. FB_OK with a new string in *out, or an error with the reason in
+ * err (the path would pass PATH_MAX, no current directory, no memory). */
+FB__PRIVATE int fb__outfile_pin(const char *path, char **out, char *err, size_t len);
+/* An output must not be a file the same run reads: FB_EINVAL with the
+ * reason in err when out_path is the file in_path names (after links,
+ * under any spelling: the same st_dev and st_ino); FB_OK otherwise,
+ * including when in_path cannot be read (its reader says why). Devices
+ * such as /dev/null are never the same input. Used by the runner
+ * (-baseline) and by tools/femtobench_compare.c (its two files). */
+FB__PRIVATE int fb__outfile_not_input(const char *out_path, const char *in_path, char *err,
+                                      size_t len);
+
 #endif

@@ -2,6 +2,7 @@
  * benchmark's value (median, spread between passes, modes). */
 #include "passes.h"
 
+#include "bench.h"
 #include "stats.h"
 
 #include <math.h>
@@ -62,4 +63,111 @@ void fb__passes_summarize(double *v, size_t n, fb__pass_summary *out) {
         }
     }
     free(scratch);
+}
+
+/* ------------------------------------------------------------ series */
+
+typedef struct fb__ps_ent {
+    const fb_result *r;
+    size_t i, occ, group;
+} fb__ps_ent;
+
+static int fb__ps_cmp_size(size_t a, size_t b) { return (a > b) - (a < b); }
+
+static int fb__ps_cmp_key(const fb_result *a, const fb_result *b) {
+    int c = strcmp(a->config.title ? a->config.title : "", b->config.title ? b->config.title : "");
+    if (!c) c = strcmp(a->name ? a->name : "", b->name ? b->name : "");
+    if (!c)
+        c = (a->config.complexity_n > b->config.complexity_n) -
+            (a->config.complexity_n < b->config.complexity_n);
+    return c;
+}
+
+static int fb__ps_cmp_pass(const void *pa, const void *pb) {
+    const fb__ps_ent *a = pa, *b = pb;
+    int c = fb__ps_cmp_key(a->r, b->r);
+    if (!c) c = fb__ps_cmp_size(a->r->config.pass, b->r->config.pass);
+    return c ? c : fb__ps_cmp_size(a->i, b->i);
+}
+
+static int fb__ps_cmp_occ(const void *pa, const void *pb) {
+    const fb__ps_ent *a = pa, *b = pb;
+    int c = fb__ps_cmp_key(a->r, b->r);
+    if (!c) c = fb__ps_cmp_size(a->occ, b->occ);
+    if (!c) c = fb__ps_cmp_size(a->r->config.pass, b->r->config.pass);
+    return c ? c : fb__ps_cmp_size(a->i, b->i);
+}
+
+/* groups by their first result (the order of the series) */
+typedef struct fb__ps_group {
+    size_t first, lo, hi; /* [lo, hi) in the sorted entries */
+} fb__ps_group;
+
+static int fb__ps_cmp_first(const void *pa, const void *pb) {
+    return fb__ps_cmp_size(((const fb__ps_group *)pa)->first, ((const fb__ps_group *)pb)->first);
+}
+
+void fb__passes_series_free(fb__pass_series *s) {
+    if (!s) return;
+    free(s->of);
+    free(s->start);
+    free(s->members);
+    free(s->sum);
+    memset(s, 0, sizeof *s);
+}
+
+int fb__passes_series(const fb_bench *b, fb__pass_series *out) {
+    memset(out, 0, sizeof *out);
+    size_t n = b->n_results;
+    fb__ps_ent *e = malloc((n ? n : 1) * sizeof *e);
+    fb__ps_group *g = malloc((n ? n : 1) * sizeof *g);
+    double *v = malloc((n ? n : 1) * sizeof *v);
+    out->of = malloc((n ? n : 1) * sizeof *out->of);
+    out->start = malloc((n + 1) * sizeof *out->start);
+    out->members = malloc((n ? n : 1) * sizeof *out->members);
+    out->sum = malloc((n ? n : 1) * sizeof *out->sum);
+    int rc = FB_OK;
+    if (!e || !g || !v || !out->of || !out->start || !out->members || !out->sum) {
+        rc = FB_ENOMEM;
+        goto done;
+    }
+    for (size_t i = 0; i < n; ++i) e[i] = (fb__ps_ent){b->results[i], i, 0, 0};
+    qsort(e, n, sizeof *e, fb__ps_cmp_pass);
+    for (size_t i = 1; i < n; ++i)
+        if (!fb__ps_cmp_key(e[i].r, e[i - 1].r) && e[i].r->config.pass == e[i - 1].r->config.pass)
+            e[i].occ = e[i - 1].occ + 1;
+    qsort(e, n, sizeof *e, fb__ps_cmp_occ);
+    size_t ng = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1, first = e[i].i;
+        while (j < n && !fb__ps_cmp_key(e[j].r, e[i].r) && e[j].occ == e[i].occ) {
+            if (e[j].i < first) first = e[j].i;
+            ++j;
+        }
+        g[ng++] = (fb__ps_group){first, i, j};
+        i = j;
+    }
+    qsort(g, ng, sizeof *g, fb__ps_cmp_first);
+    size_t m = 0;
+    for (size_t s = 0; s < ng; ++s) {
+        out->start[s] = m;
+        size_t k = 0;
+        for (size_t x = g[s].lo; x < g[s].hi; ++x) {
+            const fb_result *r = e[x].r;
+            out->of[e[x].i] = s;
+            out->members[m++] = e[x].i;
+            if (!r->error && (r->has & FB__BIT(FB_ELAPSED)) && r->epochs)
+                v[k++] = r->summary[FB_ELAPSED].median / r->config.batch;
+        }
+        if (g[s].hi - g[s].lo > out->max_passes) out->max_passes = (unsigned)(g[s].hi - g[s].lo);
+        fb__passes_summarize(v, k, &out->sum[s]);
+    }
+    out->start[ng] = m;
+    out->n = ng;
+done:
+    free(e);
+    free(g);
+    free(v);
+    if (rc != FB_OK) fb__passes_series_free(out);
+    return rc;
 }

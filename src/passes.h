@@ -38,4 +38,20 @@ typedef struct fb__pass_summary {
 #define FB__PASSES_MODE_GAP 0.05
 FB__PRIVATE void fb__passes_summarize(double *v, size_t n, fb__pass_summary *out);
 
+/* A bench's results grouped over passes: one series per title, name,
+ * complexity N and occurrence within its pass (a benchmark that records one
+ * name twice in a pass has two series), numbered in the order they first
+ * appear. O(n log n). */
+typedef struct fb__pass_series {
+    size_t n;              /* series */
+    size_t *of;            /* [results]: each result's series */
+    size_t *start;         /* [n + 1]: the series' members are members[start[s]..start[s+1]) */
+    size_t *members;       /* result indices, by series, then pass, then index */
+    fb__pass_summary *sum; /* [n]: over the passes' medians per unit (elapsed, seconds) of the
+                              series' results that measured a time */
+    unsigned max_passes;   /* the most results in one series */
+} fb__pass_series;
+FB__PRIVATE int fb__passes_series(const fb_bench *b, fb__pass_series *out);
+FB__PRIVATE void fb__passes_series_free(fb__pass_series *s);
+
 #endif

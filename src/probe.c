@@ -30,7 +30,7 @@ double fb__probe_wait(fb__probe_fn fn, void *ctx, double max_s) {
     return p;
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if FB_HAVE_PROBE /* x86-64 kernels; elsewhere off (docs/platforms.md) */
 static double fb__probe_loop_ns(void) {
     uint64_t x = 0, k = FB__PROBE_LOOP;
     uint64_t t0 = fb__clock_now_ns();

@@ -5,6 +5,7 @@
  * there is one thread. */
 #include "process.h"
 
+#include "os.h" /* a FILE over a buffer: fmemopen, or a temporary file on Windows */
 #include "text.h"
 
 #include <pthread.h>
@@ -31,6 +32,10 @@ static struct fb__process {
     int config_bad;
     char config_errors[FB__CONFIG_ERRORS_MAX]; /* the bad entries' lines */
     bool config_reported;
+    /* FEMTOBENCH_PASS: this process runs one pass of a parent's
+     * -repetitions (src/passes_exec.c); pass_fd < 0 when not */
+    unsigned pass, passes;
+    int pass_fd;
     /* measured once */
     bool clock_done;
     fb__clock_info clock;
@@ -121,11 +126,23 @@ static void fb__process_read_env_locked(void) {
     fb__proc.config_reported = false;
     v = getenv("FEMTOBENCH_CONFIG");
     if (v && *v) {
-        FILE *mem = fmemopen(fb__proc.config_errors, sizeof fb__proc.config_errors, "w");
+        FILE *mem = fb__os_memfile_open(fb__proc.config_errors, sizeof fb__proc.config_errors);
         fb__proc.config_bad = fb__config_parse(v, &fb__proc.config, mem);
-        if (mem) fclose(mem);
+        if (mem) fb__os_memfile_close(mem, fb__proc.config_errors, sizeof fb__proc.config_errors);
     }
     fb__process_read_callgrind_locked();
+    fb__proc.pass_fd = -1;
+    v = getenv("FEMTOBENCH_PASS");
+    if (v && *v) {
+        unsigned p = 0, n = 0;
+        int fd = -1, used = 0;
+        if (sscanf(v, "%u/%u:%d%n", &p, &n, &fd, &used) == 3 && v[used] == '\0' && p < n &&
+            n <= 1000 && fd > 2) {
+            fb__proc.pass = p;
+            fb__proc.passes = n;
+            fb__proc.pass_fd = fd;
+        }
+    }
     free(fb__proc.path);
     v = getenv("PATH");
     fb__proc.path = v && *v ? fb__strdup(v) : NULL;
@@ -294,6 +311,15 @@ const char *fb__process_tmpdir(void) {
     const char *t = fb__proc.tmpdir;
     fb__process_unlock();
     return t;
+}
+
+int fb__process_pass_child(unsigned *pass, unsigned *passes) {
+    fb__process_lock();
+    int fd = fb__proc.pass_fd;
+    *pass = fb__proc.pass;
+    *passes = fb__proc.passes;
+    fb__process_unlock();
+    return fd;
 }
 
 char **fb__process_child_env(const char *const *set, size_t n) {

@@ -12,7 +12,8 @@
  *     FEMTOBENCH_VALGRIND and FEMTOBENCH_CALLGRIND_OUT, read once, and the
  *     number of Callgrind dumps made so far, under a lock;
  *   - for the runner's -valgrind: PATH and TMPDIR, read once, and the
- *     environment a child process gets.
+ *     environment a child process gets;
+ *   - FEMTOBENCH_PASS, set by the runner for the processes of -repetitions.
  * Nothing else in femtobench reads the environment or keeps process-wide
  * mutable state (except run.c's signal flag, which the OS forces). */
 #ifndef FB_PROCESS_H
@@ -83,6 +84,10 @@ FB__PRIVATE void fb__process_callgrind_expand(const char *pattern, long pid, cha
  * or empty). */
 FB__PRIVATE const char *fb__process_path(void);
 FB__PRIVATE const char *fb__process_tmpdir(void);
+/* FEMTOBENCH_PASS=<pass>/<passes>:<fd>, read once: this process is one pass
+ * of a parent runner's -repetitions and sends its results to fd
+ * (src/passes_exec.c). The fd, with *pass and *passes, or -1 when not. */
+FB__PRIVATE int fb__process_pass_child(unsigned *pass, unsigned *passes);
 /* The environment for a child process: this process's, with each "NAME=value"
  * of set[0..n) replacing NAME's entry or added. A malloc'd NULL-terminated
  * array (free the array only: its strings are borrowed), or NULL when out of

@@ -3,6 +3,7 @@
  * registrations, and the grouping of their results for complexity fits. */
 #include "registry.h"
 
+#include "product.h" /* FB_BENCHMARK_PRODUCT */
 #include "report.h"
 #include "stats.h"
 
@@ -12,34 +13,13 @@
 
 /* ------------------------------------------------------------ expansion */
 
-size_t fb__range_args(int64_t lo, int64_t hi, int64_t mult, int64_t *out, size_t cap) {
-    size_t n = 0;
-    int64_t v = lo;
-    if (v == 0) { /* 0, then the powers of mult from 1 */
-        if (out && n < cap) out[n] = 0;
-        n++;
-        if (hi == 0) return n;
-        v = 1;
-    }
-    for (;;) {
-        if (out && n < cap) out[n] = v;
-        n++;
-        if (v >= hi) break;
-        if (v > hi / mult) { /* the next step passes hi: hi closes the range */
-            if (out && n < cap) out[n] = hi;
-            n++;
-            break;
-        }
-        v *= mult; /* <= hi: cannot overflow */
-    }
-    return n;
-}
-
 /* "FB_BENCHMARK_RANGE(name, lo, hi, mult)" or "FB_BENCHMARK_ARGS(name, ...)". */
 static void fb__reg_describe(const fb__registration *r, char *buf, size_t len) {
     if (r->kind == FB__REG_RANGE)
         snprintf(buf, len, "FB_BENCHMARK_RANGE(%s, %" PRId64 ", %" PRId64 ", %" PRId64 ")", r->name,
                  r->lo, r->hi, r->mult);
+    else if (r->kind == FB__REG_PRODUCT)
+        snprintf(buf, len, "FB_BENCHMARK_PRODUCT(%s, ...)", r->name);
     else if (r->kind == FB__REG_ARGS) {
         /* the arguments as written, "..." for those that do not fit */
         size_t k = (size_t)snprintf(buf, len, "FB_BENCHMARK_ARGS(%s,", r->name);
@@ -52,7 +32,13 @@ static void fb__reg_describe(const fb__registration *r, char *buf, size_t len) {
         snprintf(buf, len, "FB_BENCHMARK(%s)", r->name);
 }
 
-/* Checks one registration; FB_OK, or FB_EINVAL with the reason in err. */
+static int fb__cmp_i64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Checks one registration; FB_OK, or FB_EINVAL (FB_ENOMEM) with the reason
+ * in err. */
 static int fb__reg_check(const fb__registration *r, char *err, size_t len) {
     char what[200];
     fb__reg_describe(r, what, sizeof what);
@@ -62,15 +48,25 @@ static int fb__reg_check(const fb__registration *r, char *err, size_t len) {
                      what);
             return FB_EINVAL;
         }
+        /* a repeated argument, found in a sorted copy: n log n (10^6
+         * arguments take a fraction of a second, not minutes) */
+        int64_t *sorted = malloc(r->n_args * sizeof *sorted);
+        if (!sorted) {
+            snprintf(err, len, "benchmark '%s': out of memory", r->name);
+            return FB_ENOMEM;
+        }
+        memcpy(sorted, r->args, r->n_args * sizeof *sorted);
+        qsort(sorted, r->n_args, sizeof *sorted, fb__cmp_i64);
         for (size_t i = 1; i < r->n_args; ++i)
-            for (size_t k = 0; k < i; ++k)
-                if (r->args[i] == r->args[k]) {
-                    snprintf(err, len,
-                             "benchmark '%s' (%s): argument %" PRId64
-                             " is given twice (instance names must be unique)",
-                             r->name, what, r->args[i]);
-                    return FB_EINVAL;
-                }
+            if (sorted[i] == sorted[i - 1]) {
+                snprintf(err, len,
+                         "benchmark '%s' (%s): argument %" PRId64
+                         " is given twice (instance names must be unique)",
+                         r->name, what, sorted[i]);
+                free(sorted);
+                return FB_EINVAL;
+            }
+        free(sorted);
     } else if (r->kind == FB__REG_RANGE) {
         const char *why = r->mult < 2     ? "mult must be at least 2"
                           : r->lo < 0     ? "lo must not be negative"
@@ -80,6 +76,8 @@ static int fb__reg_check(const fb__registration *r, char *err, size_t len) {
             snprintf(err, len, "benchmark '%s' (%s): %s", r->name, what, why);
             return FB_EINVAL;
         }
+    } else if (r->kind == FB__REG_PRODUCT) { /* src/product.c */
+        return fb__product_check(r, err, len);
     } else if (r->kind != FB__REG_ONE) {
         snprintf(err, len, "benchmark '%s': unknown registration kind %d", r->name, r->kind);
         return FB_EINVAL;
@@ -87,18 +85,28 @@ static int fb__reg_check(const fb__registration *r, char *err, size_t len) {
     return FB_OK;
 }
 
-static fb__instance *fb__instance_new(const fb__registration *r, bool has_arg, int64_t arg) {
-    char suffix[24] = "";
-    if (has_arg) snprintf(suffix, sizeof suffix, "/%" PRId64, arg);
-    size_t n = strlen(r->name), k = strlen(suffix);
+/* An instance with n_args arguments (0: a plain benchmark). */
+static fb__instance *fb__instance_new_args(const fb__registration *r, const int64_t *args,
+                                           size_t n_args) {
+    char suffix[24 * FB_MAX_ARGS] = "";
+    size_t k = 0;
+    for (size_t i = 0; i < n_args && i < FB_MAX_ARGS; ++i)
+        k += (size_t)snprintf(suffix + k, sizeof suffix - k, "/%" PRId64, args[i]);
+    size_t n = strlen(r->name);
     fb__instance *in = malloc(sizeof *in + n + k + 1);
     if (!in) return NULL;
     in->reg = r;
-    in->has_arg = has_arg;
-    in->arg = arg;
+    in->has_arg = n_args > 0;
+    in->arg = n_args ? args[0] : 0;
+    in->n_args = n_args < FB_MAX_ARGS ? n_args : FB_MAX_ARGS;
+    for (size_t i = 0; i < in->n_args; ++i) in->args[i] = args[i];
     memcpy(in->name, r->name, n);
     memcpy(in->name + n, suffix, k + 1);
     return in;
+}
+
+static fb__instance *fb__instance_new(const fb__registration *r, bool has_arg, int64_t arg) {
+    return fb__instance_new_args(r, &arg, has_arg ? 1 : 0);
 }
 
 void fb__instance_free(fb__instance *in) { free(in); }
@@ -122,9 +130,10 @@ static int fb__expand_sorted(const fb__registration *const *regs, size_t n, fb__
     size_t total = 0;
     for (size_t i = 0; i < n; ++i) {
         const fb__registration *r = regs[i];
-        total += r->kind == FB__REG_ARGS    ? r->n_args
-                 : r->kind == FB__REG_RANGE ? fb__range_args(r->lo, r->hi, r->mult, NULL, 0)
-                                            : 1;
+        total += r->kind == FB__REG_ARGS      ? r->n_args
+                 : r->kind == FB__REG_RANGE   ? fb__range_args(r->lo, r->hi, r->mult, NULL, 0)
+                 : r->kind == FB__REG_PRODUCT ? fb__product_count(r)
+                                              : 1;
     }
     fb__instance **v = calloc(total + 1, sizeof *v);
     if (!v) return FB_ENOMEM;
@@ -133,6 +142,12 @@ static int fb__expand_sorted(const fb__registration *const *regs, size_t n, fb__
         const fb__registration *r = regs[i];
         if (r->kind == FB__REG_ONE) {
             v[k++] = fb__instance_new(r, false, 0);
+        } else if (r->kind == FB__REG_PRODUCT) { /* src/product.c */
+            for (size_t a = 0, m = fb__product_count(r); a < m; ++a) {
+                int64_t args[FB_MAX_ARGS];
+                size_t na = fb__product_args(r, a, args);
+                v[k++] = na ? fb__instance_new_args(r, args, na) : NULL;
+            }
         } else if (r->kind == FB__REG_ARGS) {
             for (size_t a = 0; a < r->n_args; ++a) v[k++] = fb__instance_new(r, true, r->args[a]);
         } else {
@@ -223,10 +238,12 @@ int fb__registry_expand(const fb__registration *head, fb__instance ***out, char 
     return FB_OK;
 }
 
+#if FB_HAVE_POSIX_REGEX
 bool fb__instance_selected(const fb__instance *in, const regex_t *re) {
     if (regexec(re, in->name, 0, NULL, 0) == 0) return true;
     return in->has_arg && regexec(re, in->reg->name, 0, NULL, 0) == 0;
 }
+#endif
 
 /* --------------------------------------------------------- fit groups */
 

@@ -9,14 +9,18 @@
 #include "result.h"
 #include "stats.h"
 
+#if FB_HAVE_POSIX_REGEX
 #include <regex.h>
+#endif
 
 /* One benchmark to run: a plain registration, or one argument of a family. */
 typedef struct fb__instance {
     const fb__registration *reg; /* shared by the instances of a family */
     bool has_arg;
     int64_t arg;
-    char name[]; /* reg->name, or "reg->name/arg" */
+    size_t n_args;             /* several for FB_BENCHMARK_PRODUCT (src/product.c) */
+    int64_t args[FB_MAX_ARGS]; /* args[0] == arg */
+    char name[];               /* reg->name, or "reg->name/arg", "reg->name/a/b" */
 } fb__instance;
 
 /* Expands the registrations listed from head into instances, sorted by
@@ -32,12 +36,8 @@ FB__PRIVATE void fb__instance_free(fb__instance *in);
 FB__PRIVATE void fb__instances_free(fb__instance **v); /* each instance, then the array */
 /* -filter: the instance's whole name matches re, or its family's name does
  * (so -filter=Copy selects every Copy/arg). */
+#if FB_HAVE_POSIX_REGEX
 FB__PRIVATE bool fb__instance_selected(const fb__instance *in, const regex_t *re);
-/* The arguments of a range: lo, lo*mult, ... up to and including hi (hi
- * added when the steps miss it; lo = 0 gives 0, 1, mult, ...). Writes up to
- * cap of them to out (NULL to count) and returns how many there are. Needs
- * mult >= 2 and 0 <= lo <= hi; never overflows. */
-FB__PRIVATE size_t fb__range_args(int64_t lo, int64_t hi, int64_t mult, int64_t *out, size_t cap);
 
 /* Complexity fits over families, on results rs[0..n). A result is fitted
  * with its *group*: the results of the same name, except for an instance of

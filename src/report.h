@@ -16,6 +16,10 @@ typedef struct fb__table {
     FILE *out;             /* NULL: silent */
     char last_header[512]; /* signature of the last header printed */
     FILE *last_out;        /* stream it was printed to */
+    /* called before a row is printed (the runner's status line erases
+     * itself, src/progress.c); NULL: none */
+    void (*before_row)(void *ctx);
+    void *before_row_ctx;
 } fb__table;
 
 /* The sink function (a fb__sink_fn of src/bench.h): ctx is a fb__table; the

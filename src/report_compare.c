@@ -106,6 +106,27 @@ void fb__comparison_summary(FILE *f, const fb_comparison *c) {
                 "%zu of %zu rounds tied at the clock's resolution: longer epochs "
                 "(min_epoch_time) resolve the ratio finer\n",
                 tied, c->rounds);
+    /* the marks of the alternatives (src/marks.c): the ratio of an op the
+     * compiler deleted measures the loop; an epoch the clock cannot resolve
+     * gives a ratio no better than the clock's step */
+    for (size_t i = 0; i < c->size; ++i) {
+        const fb_result *r = c->results[i];
+        if (r->error) continue;
+        if (r->optimized_away) {
+            fb__md_code(f, r->name);
+            fputs(" costs no more than an empty loop: optimized away? Keep its result alive "
+                  "with fb_do_not_optimize()\n",
+                  f);
+        }
+        if (r->unresolved) {
+            fb__md_code(f, r->name);
+            fprintf(f,
+                    ": %llu iterations an epoch (the count all alternatives share) are under "
+                    "100 clock resolutions; its interval is widened to what the clock resolves: "
+                    "compare ops of similar cost\n",
+                    (unsigned long long)c->iterations);
+        }
+    }
 }
 
 static void fb__rcmp_table(FILE *f, const fb_comparison *c) {
@@ -147,6 +168,7 @@ void fb__table_comparison_sink(void *ctx, const fb_bench *b, const fb_comparison
     FILE *f = t->out;
     (void)b;
     if (!f) return;
+    if (t->before_row) t->before_row(t->before_row_ctx); /* the status line, if any */
     if (t->last_out == f) fputc('\n', f);
     fb__rcmp_table(f, c);
     /* the comparison printed its own header: the next ordinary row prints

@@ -9,7 +9,10 @@
  * NaN/infinite, is an empty cell. Text is written as UTF-8, ill-formed bytes replaced by U+FFFD. */
 #include "report.h"
 
+#include "context.h" /* -context: a column per key */
 #include "json.h"
+#include "passes.h"   /* -repetitions: the value over passes */
+#include "ucounter.h" /* user counters: a column per label */
 #include "valgrind.h" /* counted results (-valgrind) */
 
 #include <inttypes.h>
@@ -49,6 +52,8 @@ static void fb__csv_num(FILE *f, double v) {
 }
 
 static void fb__csv_row(FILE *f, const fb_result *r, const fb_comparison *cmp, size_t alt);
+static void fb__csv_extra(FILE *f, const fb_bench *b, const fb_result *r,
+                          const fb__ucounter_cols *ucols);
 
 int fb_write_csv(const fb_bench *b, FILE *f) {
     if (!b || !f) return FB_EINVAL;
@@ -61,15 +66,42 @@ int fb_write_csv(const fb_bench *b, FILE *f) {
     }
     for (int m = 0; m < FB_VG_MEASURE_COUNT; ++m) /* -valgrind: exact counts */
         fprintf(f, ",valgrind_%s_per_unit", fb_vg_measure_name((fb_vg_measure)m));
-    fputs(",total_s,error,relative,ci_low,ci_high\n", f);
+    fputs(",total_s,error,relative,ci_low,ci_high,marks,passes,passes_median_ns_per_unit,"
+          "between_passes_pct",
+          f);
+    /* then a column per user counter label (src/ucounter.c) */
+    fb__ucounter_cols ucols;
+    ucols.n = 0;
+    for (size_t i = 0; i < fb_result_count(b); ++i)
+        fb__ucounter_cols_add(&ucols, fb_result_at(b, i));
+    fb__csv_extra(f, b, NULL, &ucols);
+    fputc('\n', f);
 
-    for (size_t i = 0; i < fb_result_count(b); ++i) fb__csv_row(f, fb_result_at(b, i), NULL, 0);
+    /* -repetitions: each row also carries its benchmark's value over the
+     * passes (src/passes.c): the same on every pass's row */
+    fb__pass_series ps;
+    if (fb__passes_series(b, &ps) != FB_OK) return FB_ENOMEM;
+    for (size_t i = 0; i < fb_result_count(b); ++i) {
+        fb__csv_row(f, fb_result_at(b, i), NULL, 0);
+        const fb__pass_summary *sum = &ps.sum[ps.of[i]];
+        fprintf(f, ",%zu,", ps.start[ps.of[i] + 1] - ps.start[ps.of[i]]);
+        fb__csv_num(f, sum->median * 1e9);
+        fputc(',', f);
+        if (sum->passes > 1) fb__csv_num(f, sum->err_pct);
+        fb__csv_extra(f, b, fb_result_at(b, i), &ucols);
+        fputc('\n', f);
+    }
+    fb__passes_series_free(&ps);
     /* then each comparison: one row per alternative, with its ratio to the
      * baseline and the interval (src/compare.c) */
     for (size_t c = 0; c < fb_comparison_count(b); ++c) {
         const fb_comparison *cmp = fb_comparison_at(b, c);
-        for (size_t a = 0; a < fb_comparison_size(cmp); ++a)
+        for (size_t a = 0; a < fb_comparison_size(cmp); ++a) {
             fb__csv_row(f, fb_comparison_result(cmp, a), cmp, a);
+            fputs(",,,", f);
+            fb__csv_extra(f, b, fb_comparison_result(cmp, a), &ucols);
+            fputc('\n', f);
+        }
     }
     return fb__writer_finish(f);
 }
@@ -125,6 +157,33 @@ static void fb__csv_row(FILE *f, const fb_result *r, const fb_comparison *cmp, s
         if (cmp && !r->error && alt) fb__csv_num(f, fb_comparison_low(cmp, alt));
         fputc(',', f);
         if (cmp && !r->error && alt) fb__csv_num(f, fb_comparison_high(cmp, alt));
-        fputc('\n', f);
+        fputc(',', f);
+        /* the result's marks (src/marks.c), space-separated */
+        if (r->optimized_away) fputs(r->unresolved ? "optimized_away " : "optimized_away", f);
+        if (r->unresolved) fputs("unresolved", f);
+    }
+}
+
+/* The columns after the passes' columns: one per user counter label, then one per
+ * -context key ("context.<key>", the same value on every row). With r NULL:
+ * their headers. */
+static void fb__csv_extra(FILE *f, const fb_bench *b, const fb_result *r,
+                          const fb__ucounter_cols *ucols) {
+    for (size_t u = 0; u < ucols->n; ++u) {
+        fputc(',', f);
+        if (!r)
+            fb__csv_text(f, ucols->label[u]);
+        else
+            fb__csv_num(f, fb__ucounter_col_value(r, ucols->label[u]));
+    }
+    for (size_t k = 0; k < fb__context_count(b); ++k) {
+        fputc(',', f);
+        if (!r) {
+            char head[FB__CONTEXT_KEY_MAX + 16];
+            snprintf(head, sizeof head, "context.%s", fb__context_key(b, k));
+            fb__csv_text(f, head);
+        } else {
+            fb__csv_text(f, fb__context_value(b, k));
+        }
     }
 }

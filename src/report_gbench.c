@@ -22,11 +22,14 @@
 #include "disturb.h"
 #include "json.h"
 #include "numfmt.h"
+#include "passes.h" /* -repetitions: passes are repetitions of one name */
 #include "process.h"
 #include "registry.h" /* issue 15: a family's instances are one GB family */
 #include "result.h"
 #include "text.h"
 #include "valgrind.h" /* counted results (-valgrind) */
+#include "ucounter.h" /* user counters: numbers in each row */
+#include "context.h"  /* -context: keys of "context", as GB's --benchmark_context */
 
 #include <math.h>
 #include <stdlib.h>
@@ -52,12 +55,12 @@ static void fb__gb_unit(const fb_result *r, const char **label, double *seconds)
     *seconds = 1e-9;
 }
 
-/* "name", "name/N" with a complexity N; a repeated run name gets "#2",
- * "#3", ... so that every run is its own benchmark for the tools. An
- * instance of a family is named "fn/arg" already (GB's own convention):
- * "/N" is only added when N is not its argument. */
-static char *fb__gb_run_name(const fb_bench *b, size_t i, char **names) {
-    const fb_result *r = fb_result_at(b, i);
+/* "name", or "name/N" with a complexity N. An instance of a family is
+ * named "fn/arg" already (GB's own convention): "/N" is only added when N is
+ * not its argument. A name that two series share gets "#2", "#3", ... in
+ * the writer, so that each is its own benchmark for the tools; the passes
+ * of one series (-repetitions) share its name, as GB's repetitions do. */
+static char *fb__gb_run_name(const fb_result *r) {
     const char *name = r->name ? r->name : "";
     char n[64] = "";
     if (r->config.complexity_n > 0 &&
@@ -67,15 +70,8 @@ static char *fb__gb_run_name(const fb_bench *b, size_t i, char **names) {
     }
     size_t len = strlen(name) + strlen(n) + 32;
     char *s = malloc(len);
-    if (!s) return NULL;
-    snprintf(s, len, "%s%s", name, n);
-    size_t base = strlen(s);
-    for (unsigned k = 2;; ++k) {
-        bool dup = false;
-        for (size_t q = 0; q < i && !dup; ++q) dup = names[q] && strcmp(names[q], s) == 0;
-        if (!dup) return s;
-        snprintf(s + base, len - base, "#%u", k);
-    }
+    if (s) snprintf(s, len, "%s%s", name, n);
+    return s;
 }
 
 /* One GB family per name, the instances of a family ("fn/8", "fn/64")
@@ -108,10 +104,53 @@ static void fb__gb_times(fb__json *j, const fb__gb_row *w, double t) {
     fb__json_kstr(j, "time_unit", w->unit);
 }
 
+/* Google Benchmark's "label" (a string its tools show and never compare)
+ * carries the result's marks (src/marks.c), when it has any. */
+static void fb__gb_label(fb__json *j, const fb_result *r) {
+    if (r->optimized_away && r->unresolved)
+        fb__json_kstr(j, "label", "optimized away? not resolved by the clock");
+    else if (r->optimized_away)
+        fb__json_kstr(j, "label", "optimized away?");
+    else if (r->unresolved)
+        fb__json_kstr(j, "label", "not resolved by the clock");
+}
+
 /* Counters are plain numbers to the tools: a counter with no finite value
  * (never scheduled, NAN) is left out of the row rather than written null. */
 static void fb__gb_counter(fb__json *j, fb_measure m, double v) {
     if (isfinite(v)) fb__json_knum(j, fb_measure_name(m), v);
+}
+
+static void fb__gb_spread(double *v, size_t n, double out[3]);
+
+/* User counters (fb_counter) as GB writes state.counters: a number per
+ * counter in the row, under its name; a rate at s_per_call seconds per
+ * call. A counter with no finite value is left out, as above. */
+static void fb__gb_ucounters(fb__json *j, const fb_result *r, double s_per_call) {
+    for (size_t i = 0; i < fb_result_counter_count(r); ++i) {
+        double v = fb__ucounter_shown(r, i, s_per_call);
+        if (isfinite(v)) fb__json_knum(j, fb_result_counter_name(r, i), v);
+    }
+}
+
+/* The aggregate a (0 mean, 1 median, 2 stddev) of each user counter over
+ * the epochs the statistics use (a rate changes from epoch to epoch; any
+ * other counter is the same in each, its stddev 0). */
+static void fb__gb_ucounters_agg(fb__json *j, const fb_result *r, int a) {
+    double *v = malloc((r->epochs ? r->epochs : 1) * sizeof *v);
+    for (size_t i = 0; v && i < fb_result_counter_count(r); ++i) {
+        size_t n = 0;
+        for (size_t e = 0; e < r->epochs; ++e) {
+            if (r->epoch_flags && (r->epoch_flags[e] & FB__EPOCH_DROPPED)) continue;
+            double x = fb__ucounter_shown(r, i, r->values[FB_ELAPSED][e]);
+            if (isfinite(x)) v[n++] = x;
+        }
+        if (n < 2) continue;
+        double out[3];
+        fb__gb_spread(v, n, out);
+        fb__json_knum(j, fb_result_counter_name(r, i), out[a]);
+    }
+    free(v);
 }
 
 /* The rate field of a batched result ("bytes_per_second" or
@@ -170,6 +209,7 @@ static void fb__gb_counted(fb__json *j, const fb_result *r, fb__gb_row *w) {
         snprintf(key, sizeof key, "valgrind_%s", fb_vg_measure_name((fb_vg_measure)m));
         if (isfinite(v)) fb__json_knum(j, key, v);
     }
+    fb__gb_ucounters(j, r, NAN); /* no time: the rates are left out */
     fb__json_end_obj(j);
 }
 
@@ -192,11 +232,13 @@ static int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row,
         /* one row: the median per call; iterations: every call measured */
         w.repetitions = 1;
         fb__gb_head(j, &w, "", false);
+        fb__gb_label(j, r);
         fb__json_ku64(j, "repetition_index", 0);
         fb__json_ku64(j, "threads", 1);
         fb__json_ku64(j, "iterations", r->total_iterations);
         fb__gb_times(j, &w, el->median * t_scale);
         fb__gb_rate(j, r, el->median);
+        fb__gb_ucounters(j, r, el->median);
         for (int m = 1; m < FB_MEASURE_COUNT; ++m)
             if ((r->has & FB__BIT(m)) && r->values[m])
                 fb__gb_counter(j, (fb_measure)m, r->summary[m].median / r->config.batch);
@@ -213,11 +255,13 @@ static int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row,
     for (size_t e = 0, index = 0; epoch_rows && e < r->epochs; ++e) {
         if (r->epoch_flags && (r->epoch_flags[e] & FB__EPOCH_DROPPED)) continue;
         fb__gb_head(j, &w, "", false);
+        fb__gb_label(j, r);
         fb__json_ku64(j, "repetition_index", index++);
         fb__json_ku64(j, "threads", 1);
         fb__json_ku64(j, "iterations", r->iterations[e]);
         fb__gb_times(j, &w, r->values[FB_ELAPSED][e] * t_scale);
         fb__gb_rate(j, r, r->values[FB_ELAPSED][e]);
+        fb__gb_ucounters(j, r, r->values[FB_ELAPSED][e]);
         for (int m = 1; m < FB_MEASURE_COUNT; ++m)
             if ((r->has & FB__BIT(m)) && r->values[m])
                 fb__gb_counter(j, (fb_measure)m, r->values[m][e] / r->config.batch);
@@ -247,6 +291,7 @@ static int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row,
         char suffix[16];
         snprintf(suffix, sizeof suffix, "_%s", aggs[a]);
         fb__gb_head(j, &w, suffix, true);
+        fb__gb_label(j, r);
         fb__json_ku64(j, "threads", 1);
         fb__json_kstr(j, "aggregate_name", aggs[a]);
         fb__json_kstr(j, "aggregate_unit", "time");
@@ -263,12 +308,188 @@ static int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row,
                 fb__gb_counter(j, (fb_measure)m, v);
             }
         }
+        fb__gb_ucounters_agg(j, r, a);
         fb__json_end_obj(j);
     }
     return FB_OK;
 }
 
-static void fb__gb_context(fb__json *j, const fb__sysinfo *si) {
+/* Values over passes: the pass medians of the series' timed results. */
+typedef struct fb__gb_pass_vals {
+    const fb_result **r; /* timed results, in pass order */
+    size_t n;
+} fb__gb_pass_vals;
+
+/* mean, median, stddev over the passes of value(r) */
+static void fb__gb_over(const fb__gb_pass_vals *pv, double *scratch, int m, double scale,
+                        double out[3]) {
+    for (size_t k = 0; k < pv->n; ++k) scratch[k] = pv->r[k]->summary[m].median * scale;
+    fb__gb_spread(scratch, pv->n, out);
+}
+
+/* One series run in several passes (-repetitions): the passes are GB's
+ * repetitions of one name. Median layout: one row, the median over the
+ * passes of each pass's median; repetitions layout: a row per pass (its
+ * median), then _mean, _median and _stddev over the passes; aggregates
+ * layout: those three only. A failed pass is an error row of its own.
+ * FB_OK or FB_ENOMEM. */
+static int fb__gb_passes(fb__json *j, const fb_bench *b, const fb__pass_series *ps, size_t s,
+                         const fb__gb_row *row, int rows) {
+    size_t lo = ps->start[s], hi = ps->start[s + 1];
+    const fb_result *first = fb_result_at(b, ps->members[lo]);
+    fb__gb_row w = *row;
+    double tu_s;
+    fb__gb_unit(first, &w.unit, &tu_s);
+    if (first->vg && !first->error) { /* exact counts: the same in every pass */
+        fb__gb_counted(j, first, &w);
+        return FB_OK;
+    }
+    fb__gb_pass_vals pv = {malloc((hi - lo) * sizeof *pv.r), 0};
+    double *scratch = malloc((hi - lo) * sizeof *scratch);
+    if (!pv.r || !scratch) {
+        free(pv.r);
+        free(scratch);
+        return FB_ENOMEM;
+    }
+    for (size_t x = lo; x < hi; ++x) {
+        const fb_result *r = fb_result_at(b, ps->members[x]);
+        if (!r->error && (r->has & FB__BIT(FB_ELAPSED)) && r->values[FB_ELAPSED] && r->epochs)
+            pv.r[pv.n++] = r;
+    }
+    double t_scale = 1.0 / tu_s;
+    const char *rate_key = fb__gb_rate_key(first);
+    if (rows == FB_GBENCH_MEDIAN && pv.n > 0) {
+        w.repetitions = 1;
+        fb__gb_head(j, &w, "", false);
+        fb__json_ku64(j, "repetition_index", 0);
+        fb__json_ku64(j, "threads", 1);
+        uint64_t iters = 0;
+        for (size_t k = 0; k < pv.n; ++k) iters += pv.r[k]->total_iterations;
+        fb__json_ku64(j, "iterations", iters);
+        double agg[3];
+        fb__gb_over(&pv, scratch, FB_ELAPSED, 1.0, agg);
+        fb__gb_times(j, &w, agg[1] * t_scale);
+        fb__gb_rate(j, first, agg[1]);
+        fb__gb_ucounters(j, first, agg[1]);
+        for (int m = 1; m < FB_MEASURE_COUNT; ++m) {
+            bool all = true;
+            for (size_t k = 0; k < pv.n && all; ++k)
+                all = (pv.r[k]->has & FB__BIT(m)) && pv.r[k]->values[m];
+            if (!all) continue;
+            fb__gb_over(&pv, scratch, m, 1.0 / first->config.batch, agg);
+            fb__gb_counter(j, (fb_measure)m, agg[1]);
+        }
+        fb__json_end_obj(j);
+    }
+    w.repetitions = pv.n;
+    bool pass_rows = rows == FB_GBENCH_REPETITIONS || pv.n < 2;
+    for (size_t x = lo, index = 0; x < hi; ++x) {
+        const fb_result *r = fb_result_at(b, ps->members[x]);
+        bool timed =
+            !r->error && (r->has & FB__BIT(FB_ELAPSED)) && r->values[FB_ELAPSED] && r->epochs;
+        if (!timed) {
+            fb__gb_error_row(j, r, w);
+            continue;
+        }
+        if (!pass_rows || rows == FB_GBENCH_MEDIAN) continue;
+        fb__gb_head(j, &w, "", false);
+        fb__json_ku64(j, "repetition_index", index++);
+        fb__json_ku64(j, "threads", 1);
+        fb__json_ku64(j, "iterations", r->total_iterations);
+        fb__gb_times(j, &w, r->summary[FB_ELAPSED].median * t_scale);
+        fb__gb_rate(j, r, r->summary[FB_ELAPSED].median);
+        fb__gb_ucounters(j, r, r->summary[FB_ELAPSED].median);
+        for (int m = 1; m < FB_MEASURE_COUNT; ++m)
+            if ((r->has & FB__BIT(m)) && r->values[m])
+                fb__gb_counter(j, (fb_measure)m, r->summary[m].median / r->config.batch);
+        fb__json_end_obj(j);
+    }
+    if (rows != FB_GBENCH_MEDIAN && pv.n >= 2) {
+        static const char *const aggs[3] = {"mean", "median", "stddev"};
+        double t[3], rate[3] = {0, 0, 0};
+        fb__gb_over(&pv, scratch, FB_ELAPSED, t_scale, t);
+        if (rate_key) {
+            size_t k = 0;
+            for (size_t q = 0; q < pv.n; ++q)
+                if (pv.r[q]->summary[FB_ELAPSED].median > 0)
+                    scratch[k++] = first->config.batch / pv.r[q]->summary[FB_ELAPSED].median;
+            if (k >= 2)
+                fb__gb_spread(scratch, k, rate);
+            else
+                rate_key = NULL;
+        }
+        for (int a = 0; a < 3; ++a) {
+            char suffix[16];
+            snprintf(suffix, sizeof suffix, "_%s", aggs[a]);
+            fb__gb_head(j, &w, suffix, true);
+            fb__json_ku64(j, "threads", 1);
+            fb__json_kstr(j, "aggregate_name", aggs[a]);
+            fb__json_kstr(j, "aggregate_unit", "time");
+            fb__json_ku64(j, "iterations", pv.n);
+            fb__gb_times(j, &w, t[a]);
+            if (rate_key) fb__json_knum(j, rate_key, rate[a]);
+            for (int m = 1; m < FB_MEASURE_COUNT; ++m) {
+                bool all = true;
+                for (size_t k = 0; k < pv.n && all; ++k)
+                    all = (pv.r[k]->has & FB__BIT(m)) && pv.r[k]->values[m];
+                if (!all) continue;
+                double c[3];
+                fb__gb_over(&pv, scratch, m, 1.0 / first->config.batch, c);
+                fb__gb_counter(j, (fb_measure)m, c[a]);
+            }
+            fb__json_end_obj(j);
+        }
+    }
+    free(pv.r);
+    free(scratch);
+    return FB_OK;
+}
+
+/* The names of the series, "#k" for the k-th series of one name (sorted:
+ * O(S log S)). */
+typedef struct fb__gb_named {
+    char *name;
+    size_t s;
+} fb__gb_named;
+
+static int fb__gb_cmp_named(const void *pa, const void *pb) {
+    const fb__gb_named *a = pa, *b = pb;
+    int c = strcmp(a->name, b->name);
+    return c ? c : (a->s > b->s) - (a->s < b->s);
+}
+
+static int fb__gb_series_names(const fb_bench *b, const fb__pass_series *ps, char **names) {
+    fb__gb_named *v = malloc((ps->n ? ps->n : 1) * sizeof *v);
+    if (!v) return FB_ENOMEM;
+    for (size_t s = 0; s < ps->n; ++s) {
+        v[s].name = fb__gb_run_name(fb_result_at(b, ps->members[ps->start[s]]));
+        v[s].s = s;
+        if (!v[s].name) {
+            for (size_t k = 0; k < s; ++k) free(v[k].name);
+            free(v);
+            return FB_ENOMEM;
+        }
+    }
+    qsort(v, ps->n, sizeof *v, fb__gb_cmp_named);
+    int rc = FB_OK;
+    for (size_t i = 0, k = 1; i < ps->n; ++i) {
+        k = i > 0 && strcmp(v[i].name, v[i - 1].name) == 0 ? k + 1 : 1;
+        if (k == 1) {
+            names[v[i].s] = v[i].name;
+            continue;
+        }
+        size_t len = strlen(v[i].name) + 24;
+        char *n = malloc(len);
+        if (n) snprintf(n, len, "%s#%zu", v[i].name, k);
+        free(v[i].name);
+        names[v[i].s] = n;
+        if (!n) rc = FB_ENOMEM;
+    }
+    free(v);
+    return rc;
+}
+
+static void fb__gb_context(fb__json *j, const fb__sysinfo *si, const fb_bench *b) {
     fb__json_obj(j, "context", false);
     fb__json_kstr(j, "date", si->date);
     fb__json_kstr(j, "host_name", si->host_name);
@@ -285,34 +506,37 @@ static void fb__gb_context(fb__json *j, const fb__sysinfo *si) {
     /* GB's meaning: "release" when the library was built with NDEBUG */
     fb__json_kstr(j, "library_build_type", (si->library_build & 4) ? "release" : "debug");
     fb__json_kint(j, "json_schema_version", 1);
+    /* -context=key=value: beside GB's own keys (their names are refused) */
+    for (size_t i = 0; i < fb__context_count(b); ++i)
+        fb__json_kstr(j, fb__context_key(b, i), fb__context_value(b, i));
     fb__json_end_obj(j);
 }
 
 int fb__write_gbench_json_rows_with(const fb_bench *b, FILE *f, const fb__sysinfo *si, int rows) {
     if (!b || !f || !si || rows < FB_GBENCH_MEDIAN || rows > FB_GBENCH_AGGREGATES) return FB_EINVAL;
-    size_t n = fb_result_count(b);
+    fb__pass_series ps;
+    if (fb__passes_series(b, &ps) != FB_OK) return FB_ENOMEM;
+    size_t n = ps.n;
     char **names = calloc(n ? n : 1, sizeof *names);
     size_t *family = calloc(n ? n : 1, sizeof *family);
-    int rc = names && family ? FB_OK : FB_ENOMEM;
-    for (size_t i = 0; i < n && rc == FB_OK; ++i)
-        if (!(names[i] = fb__gb_run_name(b, i, names))) rc = FB_ENOMEM;
+    int rc = names && family ? fb__gb_series_names(b, &ps, names) : FB_ENOMEM;
 
     if (rc == FB_OK) {
         fb__json j;
         fb__json_init(&j, f);
         j.digits = 15; /* derived values: no 14.999999999999998 */
         fb__json_obj(&j, NULL, false);
-        fb__gb_context(&j, si);
+        fb__gb_context(&j, si, b);
         fb__json_arr(&j, "benchmarks", false);
         size_t families = 0;
         for (size_t i = 0; i < n; ++i) {
             /* family: the distinct name, in order of first appearance;
-             * instance: the result's index among those with its name */
-            const fb_result *r = fb_result_at(b, i);
+             * instance: the series' index among those with its name */
+            const fb_result *r = fb_result_at(b, ps.members[ps.start[i]]);
             fb__gb_row row = {names[i], 0, 0, 0, "ns"};
             size_t first = i;
             for (size_t q = 0; q < i; ++q) {
-                if (!fb__gb_same_name(fb_result_at(b, q), r)) continue;
+                if (!fb__gb_same_name(fb_result_at(b, ps.members[ps.start[q]]), r)) continue;
                 if (first == i) first = q;
                 ++row.instance;
             }
@@ -322,7 +546,11 @@ int fb__write_gbench_json_rows_with(const fb_bench *b, FILE *f, const fb__sysinf
                 family[i] = family[first];
             }
             row.family = family[i];
-            if (rc == FB_OK) rc = fb__gb_result(&j, r, &row, rows);
+            if (rc != FB_OK) break;
+            if (ps.start[i + 1] - ps.start[i] == 1)
+                rc = fb__gb_result(&j, r, &row, rows);
+            else
+                rc = fb__gb_passes(&j, b, &ps, i, &row, rows);
         }
         /* each alternative of a comparison: rows named title/name, a family
          * of their own (src/compare.c) */
@@ -362,6 +590,7 @@ int fb__write_gbench_json_rows_with(const fb_bench *b, FILE *f, const fb__sysinf
     for (size_t i = 0; names && i < n; ++i) free(names[i]);
     free(names);
     free(family);
+    fb__passes_series_free(&ps);
     return rc;
 }
 

@@ -5,6 +5,9 @@
  * warnings), one strip/box chart and results table per title/unit group,
  * complexity charts and fits, the legend. */
 #include "report_html.h"
+#include "ucounter.h" /* user counters: a column each */
+#include "context.h"  /* -context: rows of the context table */
+#include "passes.h"   /* -repetitions: the value over passes */
 #include "svg.h"
 
 #include "bench.h"
@@ -26,6 +29,11 @@
 #define FB__H_LABEL 250.0 /* left column for names */
 #define FB__H_RIGHT 24.0  /* right margin */
 #define FB__H_ROW 26.0    /* one row per benchmark */
+/* A chart draws at most this many rows (5,200 px); the table lists all. */
+#define FB__H_MAX_ROWS 200
+/* A title or unit is written in full once, in its group's heading; every
+ * other place (tooltips, labels, table headers) shows this many bytes. */
+#define FB__H_TEXT_MAX 60
 #define FB__H_TOP 8.0
 #define FB__H_AXIS 44.0  /* below the rows: tick labels and the axis title */
 #define FB__H_NAME_CP 34 /* code points of a name shown in a chart label */
@@ -79,6 +87,18 @@ static double fb__html_per_unit(const fb_result *r, size_t e) {
 static bool fb__html_measured(const fb_result *r) {
     return !r->error && (r->has & FB__BIT(FB_ELAPSED)) && r->values[FB_ELAPSED] && r->epochs > 0 &&
            r->config.batch > 0;
+}
+
+/* The result's marks (src/marks.c) as hints after its name. */
+static void fb__html_marks(FILE *f, const fb_result *r) {
+    if (r->optimized_away)
+        fputs(" <span class=\"hint\">optimized away? it costs no more than a loop holding only "
+              "<code>fb_do_not_optimize</code></span>",
+              f);
+    if (r->unresolved)
+        fputs(" <span class=\"hint\">not resolved by the clock: its epochs are under 100 clock "
+              "resolutions</span>",
+              f);
 }
 
 static bool fb__html_same(const char *a, const char *b) {
@@ -159,6 +179,8 @@ static void fb__html_context_row(FILE *f, const char *key, const char *value) {
     fputs("</td></tr>\n", f);
 }
 
+const char *fb__html_style(void) { return fb__html_css; }
+
 static void fb__html_header(FILE *f, const fb_bench *b, const fb__sysinfo *si) {
     size_t n = fb_result_count(b);
     /* the distinct titles, in order of appearance */
@@ -194,7 +216,7 @@ static void fb__html_header(FILE *f, const fb_bench *b, const fb__sysinfo *si) {
         if (seen) continue;
         fputs(titles++ ? " &middot; " : "", f);
         fputs("<b>", f);
-        fb__svg_text(f, r->config.title);
+        fb__svg_text_max(f, r->config.title, FB__H_TEXT_MAX);
         fputs("</b>", f);
     }
     fprintf(f, "%s%zu result%s</p>\n", titles ? " &middot; " : "", n, n == 1 ? "" : "s");
@@ -234,6 +256,9 @@ static void fb__html_header(FILE *f, const fb_bench *b, const fb__sysinfo *si) {
             snprintf(counters + strlen(counters), sizeof counters - strlen(counters), "%s%s",
                      counters[0] ? ", " : "on: ", fb_measure_name((fb_measure)m));
     fb__html_context_row(f, "counters", counters[0] ? counters : "off or unavailable");
+    /* -context=key=value (src/context.c); keys are plain ASCII */
+    for (size_t i = 0; i < fb__context_count(b); ++i)
+        fb__html_context_row(f, fb__context_key(b, i), fb__context_value(b, i));
     fputs("</table>\n", f);
 
     if (si->env && si->env->count) {
@@ -262,6 +287,7 @@ static void fb__html_header(FILE *f, const fb_bench *b, const fb__sysinfo *si) {
 
 /* One chart for the results idx[0..m) (one title/unit group). */
 static int fb__html_strip(FILE *f, const fb_bench *b, const size_t *idx, size_t m, size_t gno) {
+    if (m > FB__H_MAX_ROWS) m = FB__H_MAX_ROWS; /* the caller says so under the chart */
     double lo = INFINITY, hi = -INFINITY;
     size_t max_epochs = 0;
     for (size_t k = 0; k < m; ++k) {
@@ -289,7 +315,8 @@ static int fb__html_strip(FILE *f, const fb_bench *b, const size_t *idx, size_t 
     double rows_h = FB__H_ROW * (double)m;
     double h = FB__H_TOP + rows_h + FB__H_AXIS;
     char label[512];
-    snprintf(label, sizeof label, "%s: time per %s", first->config.title ? first->config.title : "",
+    snprintf(label, sizeof label, "%.60s: time per %.60s",
+             first->config.title ? first->config.title : "",
              first->config.unit ? first->config.unit : "");
     fb__html_svg_open(f, "strip", h, label);
     for (size_t k = 0; k < m; k += 2) {
@@ -330,7 +357,7 @@ static int fb__html_strip(FILE *f, const fb_bench *b, const size_t *idx, size_t 
         fb__svg_si(c, sizeof c, q3, "s", 4);
         fb__svg_si(md, sizeof md, med, "s", 4);
         fprintf(f, "><title>quartiles %s to %s, median %s per ", a, c, md);
-        fb__svg_text(f, r->config.unit);
+        fb__svg_text_max(f, r->config.unit, FB__H_TEXT_MAX);
         fputs("</title></rect>", f);
         double xm = fb__svg_at(&sc, med);
         fb__svg_line(f, "median", xm, yc - FB__H_ROW * 0.38, xm, yc + FB__H_ROW * 0.38);
@@ -347,7 +374,7 @@ static int fb__html_strip(FILE *f, const fb_bench *b, const size_t *idx, size_t 
             fb__svg_si(t, sizeof t, v, "s", 6);
             fb__svg_fixed(it, sizeof it, (double)r->iterations[e], 0, true);
             fprintf(f, "%s per ", t);
-            fb__svg_text(f, r->config.unit);
+            fb__svg_text_max(f, r->config.unit, FB__H_TEXT_MAX);
             fprintf(f, " (epoch %zu of %zu, %s iteration%s)</title></circle>", e + 1, r->epochs, it,
                     r->iterations[e] == 1 ? "" : "s");
         }
@@ -357,7 +384,7 @@ static int fb__html_strip(FILE *f, const fb_bench *b, const size_t *idx, size_t 
     fb__svg_attr_num(f, "x", (FB__H_LABEL + FB__H_W - FB__H_RIGHT) / 2);
     fb__svg_attr_num(f, "y", h - 6);
     fputs(">time per ", f);
-    fb__svg_text(f, first->config.unit);
+    fb__svg_text_max(f, first->config.unit, FB__H_TEXT_MAX);
     fprintf(f, "%s</text>\n</svg>\n", log ? " (log scale)" : "");
     free(sorted);
     return FB_OK;
@@ -432,10 +459,10 @@ static void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t
         case FB__HC_TIME:
             fb__svg_text(f, r0->config.time_unit_label);
             fputc('/', f);
-            fb__svg_text(f, r0->config.unit);
+            fb__svg_text_max(f, r0->config.unit, FB__H_TEXT_MAX);
             break;
         case FB__HC_RATE:
-            fb__svg_text(f, r0->config.unit);
+            fb__svg_text_max(f, r0->config.unit, FB__H_TEXT_MAX);
             fputs("/s", f);
             break;
         case FB__HC_ERR:
@@ -445,7 +472,7 @@ static void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t
         case FB__HC_CYC:
         case FB__HC_BRA:
             fputs(c == FB__HC_INS ? "ins/" : c == FB__HC_CYC ? "cyc/" : "bra/", f);
-            fb__svg_text(f, r0->config.unit);
+            fb__svg_text_max(f, r0->config.unit, FB__H_TEXT_MAX);
             break;
         case FB__HC_IPC:
             fputs("IPC", f);
@@ -459,8 +486,17 @@ static void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t
         }
         fputs("</th>", f);
     }
+    /* user counters (src/ucounter.c): a column per label in the group */
+    fb__ucounter_cols ucols;
+    ucols.n = 0;
+    for (size_t k = 0; k < m; ++k) fb__ucounter_cols_add(&ucols, fb_result_at(b, idx[k]));
+    for (size_t u = 0; u < ucols.n; ++u) {
+        fputs("<th>", f);
+        fb__svg_text(f, ucols.label[u]);
+        fputs("</th>", f);
+    }
     fputs("<th class=\"name\">", f);
-    fb__svg_text(f, r0->config.title);
+    fb__svg_text_max(f, r0->config.title, FB__H_TEXT_MAX);
     fputs("</th></tr></thead>\n<tbody>\n", f);
     bool quiet = fb__process_suppressed();
     for (size_t k = 0; k < m; ++k) {
@@ -522,6 +558,13 @@ static void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t
                 break;
             }
         }
+        for (size_t u = 0; u < ucols.n; ++u) {
+            double v = ok ? fb__ucounter_col_value(r, ucols.label[u]) : NAN;
+            if (isfinite(v))
+                fb__html_cell(f, v, 2, "");
+            else
+                fputs("<td>-</td>", f);
+        }
         fputs("<td class=\"name\"><code>", f);
         fb__svg_text(f, r->name);
         fputs("</code>", f);
@@ -539,6 +582,7 @@ static void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t
                     "<code>min_epoch_iterations</code> to e.g. %s</span>",
                     a, s);
         }
+        if (ok) fb__html_marks(f, r);
         fputs("</td></tr>\n", f);
     }
     fputs("</tbody></table>\n", f);
@@ -722,6 +766,15 @@ static void fb__html_comparison(FILE *f, const fb_comparison *c) {
     snprintf(title, sizeof title, "%.120s: speed relative to %.30s (higher is faster)",
              fb_comparison_title(c) ? fb_comparison_title(c) : "comparison", n ? names[0] : "");
     fb__html_forest(f, title, n, names, v, v + n, v + 2 * n);
+    for (size_t i = 0; i < n; ++i) {
+        const fb_result *r = fb_comparison_result(c, i);
+        if (!r || !(r->optimized_away || r->unresolved)) continue;
+        fputs("<p class=\"marks\"><code>", f);
+        fb__svg_text(f, names[i]);
+        fputs("</code>:", f);
+        fb__html_marks(f, r);
+        fputs("</p>\n", f);
+    }
     free(names);
     free(v);
 }
@@ -762,6 +815,37 @@ static void fb__html_baseline(FILE *f, const fb__change_view *v) {
     free(verdict);
 }
 
+/* With -repetitions: each benchmark's median over the passes (each pass a
+ * process) and the spread between them, as the runner's summary. */
+static int fb__html_passes(FILE *f, const fb_bench *b) {
+    fb__pass_series ps;
+    if (fb__passes_series(b, &ps) != FB_OK) return FB_ENOMEM;
+    if (ps.max_passes > 1) {
+        fprintf(f,
+                "<section class=\"passes\">\n<h2>Over %u passes</h2>\n<table>\n<tr>"
+                "<th>benchmark</th><th>median ns/unit</th><th>between passes</th>"
+                "<th>passes</th><th>min ns/unit</th><th>max ns/unit</th></tr>\n",
+                ps.max_passes);
+        for (size_t s = 0; s < ps.n; ++s) {
+            const fb_result *r = fb_result_at(b, ps.members[ps.start[s]]);
+            const fb__pass_summary *sum = &ps.sum[s];
+            if (sum->passes == 0) continue;
+            fputs("<tr><td><code>", f);
+            fb__svg_text(f, r->name);
+            fputs("</code></td>", f);
+            fb__html_cell(f, sum->median * 1e9, 2, "");
+            fb__html_cell(f, sum->err_pct, 1, "%");
+            fprintf(f, "<td>%zu</td>", sum->passes);
+            fb__html_cell(f, sum->min * 1e9, 2, "");
+            fb__html_cell(f, sum->max * 1e9, 2, "");
+            fputs("</tr>\n", f);
+        }
+        fputs("</table>\n</section>\n", f);
+    }
+    fb__passes_series_free(&ps);
+    return FB_OK;
+}
+
 int fb__write_html_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
     if (!b || !f || !si) return FB_EINVAL;
     size_t n = fb_result_count(b);
@@ -791,12 +875,18 @@ int fb__write_html_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
         fprintf(f, ", %zu benchmark%s)</small></h2>\n", m, m == 1 ? "" : "s");
         rc = fb__html_strip(f, b, idx, m, gno);
         if (rc != FB_OK) break;
+        if (m > FB__H_MAX_ROWS)
+            fprintf(f,
+                    "<p class=\"key\">The chart shows the first %d of %zu benchmarks; the table "
+                    "lists every one.</p>\n",
+                    FB__H_MAX_ROWS, m);
         fputs("<p class=\"key\">dots: epochs &middot; box: quartiles &middot; bar: median "
               "&middot; hover a dot for its value</p>\n",
               f);
         fb__html_table(f, b, idx, m);
         fputs("</section>\n", f);
     }
+    if (rc == FB_OK) rc = fb__html_passes(f, b);
     /* paired comparisons: a forest plot each (ratio and interval, line at 1) */
     for (size_t c = 0; rc == FB_OK && c < fb_comparison_count(b); ++c)
         fb__html_comparison(f, fb_comparison_at(b, c));

@@ -5,7 +5,10 @@
 #include "report.h"
 
 #include "bench.h"
+#include "context.h" /* -context: "custom" in "context" */
 #include "json.h"
+#include "ucounter.h" /* "user_counters" */
+#include "passes.h"   /* -repetitions: the value over passes */
 #include "process.h"
 #include "valgrind.h" /* counted results (-valgrind) */
 #include "registry.h" /* issue 15: fit groups of families */
@@ -22,7 +25,16 @@ static void fb__jr_build(fb__json *j, const char *key, int bits) {
     fb__json_end_obj(j);
 }
 
-static void fb__jr_context(fb__json *j, const fb__sysinfo *si) {
+/* -context's pairs (src/context.c), inside "context" as "custom". */
+static void fb__jr_custom(fb__json *j, const fb_bench *b) {
+    if (!fb__context_count(b)) return; /* absent without -context */
+    fb__json_obj(j, "custom", true);
+    for (size_t i = 0; i < fb__context_count(b); ++i)
+        fb__json_kstr(j, fb__context_key(b, i), fb__context_value(b, i));
+    fb__json_end_obj(j);
+}
+
+static void fb__jr_context(fb__json *j, const fb__sysinfo *si, const fb_bench *b) {
     fb__json_obj(j, "context", false);
     fb__json_kstr(j, "host_name", si->host_name);
     fb__json_kstr(j, "executable", si->executable);
@@ -56,6 +68,7 @@ static void fb__jr_context(fb__json *j, const fb__sysinfo *si) {
     } else {
         fb__json_knull(j, "warnings");
     }
+    fb__jr_custom(j, b);
     fb__json_end_obj(j);
 }
 
@@ -124,6 +137,33 @@ static void fb__jr_valgrind(fb__json *j, const fb_result *r) {
     fb__json_end_obj(j);
 }
 
+/* "user_counters" (fb_counter, src/ucounter.c): each as given, its kind,
+ * its column label and the value shown (null when it cannot be computed). */
+static void fb__jr_ucounters(fb__json *j, const fb_result *r) {
+    if (!fb_result_counter_count(r)) return; /* absent without counters */
+    fb__json_arr(j, "user_counters", false);
+    for (size_t i = 0; i < fb_result_counter_count(r); ++i) {
+        unsigned fl = fb_result_counter_flags(r, i);
+        char label[FB__UCOUNTER_LABEL_MAX];
+        fb__ucounter_label(r, i, label, sizeof label);
+        fb__json_obj(j, NULL, true);
+        fb__json_kstr(j, "name", fb_result_counter_name(r, i));
+        fb__json_knum(j, "value", r->ucounters->c[i].value);
+        fb__json_kstr(j, "kind",
+                      (fl & FB_COUNTER_RATE)            ? "rate"
+                      : (fl & FB_COUNTER_PER_ITERATION) ? "per_iteration"
+                                                        : "plain");
+        fb__json_kstr(j, "label", label);
+        double v = fb_result_counter(r, i);
+        if (v == v)
+            fb__json_knum(j, "shown", v);
+        else
+            fb__json_knull(j, "shown");
+        fb__json_end_obj(j);
+    }
+    fb__json_end_arr(j);
+}
+
 static void fb__jr_result(fb__json *j, const fb_result *r) {
     fb__json_obj(j, NULL, false);
     fb__json_kstr(j, "title", r->config.title);
@@ -132,6 +172,11 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
         fb__json_kint(j, "arg", r->config.arg);
     else
         fb__json_knull(j, "arg");
+    if (r->config.n_args) { /* every argument (several for FB_BENCHMARK_PRODUCT) */
+        fb__json_arr(j, "args", true);
+        for (size_t i = 0; i < r->config.n_args; ++i) fb__json_kint(j, NULL, r->config.args[i]);
+        fb__json_end_arr(j);
+    }
     fb__json_kstr(j, "unit", r->config.unit);
     fb__json_kstr(j, "error", r->error);
     fb__json_knum(j, "batch", r->config.batch);
@@ -149,6 +194,13 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
     fb__json_end_obj(j);
     fb__json_knum(j, "clock_resolution_s", r->clock_resolution_s);
     fb__json_knum(j, "clock_overhead_s", r->clock_overhead_s);
+    if (r->empty_loop_s > 0) /* a loop holding only the barrier, per iteration */
+        fb__json_knum(j, "empty_loop_s", r->empty_loop_s);
+    else
+        fb__json_knull(j, "empty_loop_s");
+    /* marks derived from the result's own numbers (src/marks.c) */
+    fb__json_kbool(j, "optimized_away", r->optimized_away);
+    fb__json_kbool(j, "unresolved", r->unresolved);
     fb__json_ku64(j, "epochs", r->epochs);
     fb__json_ku64(j, "total_iterations", r->total_iterations);
     fb__json_knum(j, "total_s", r->total_s);
@@ -181,6 +233,7 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
     }
     fb__json_end_arr(j);
     fb__jr_valgrind(j, r);
+    fb__jr_ucounters(j, r);
     fb__json_end_obj(j);
 }
 
@@ -276,6 +329,39 @@ static void fb__jr_comparisons(fb__json *j, const fb_bench *b) {
     fb__json_end_arr(j);
 }
 
+/* With -repetitions: each benchmark's value over the passes, one object per
+ * series (src/passes.c) in the order they first ran. Absent with one pass. */
+static int fb__jr_over_passes(fb__json *j, const fb_bench *b) {
+    fb__pass_series ps;
+    if (fb__passes_series(b, &ps) != FB_OK) return FB_ENOMEM;
+    if (ps.max_passes > 1) {
+        fb__json_arr(j, "over_passes", false);
+        for (size_t s = 0; s < ps.n; ++s) {
+            const fb_result *r = fb_result_at(b, ps.members[ps.start[s]]);
+            const fb__pass_summary *sum = &ps.sum[s];
+            double batch = r->config.batch;
+            fb__json_obj(j, NULL, true);
+            fb__json_kstr(j, "title", r->config.title);
+            fb__json_kstr(j, "name", r->name);
+            if (r->config.complexity_n > 0)
+                fb__json_knum(j, "complexityN", r->config.complexity_n);
+            else
+                fb__json_knull(j, "complexityN");
+            fb__json_ku64(j, "passes", ps.start[s + 1] - ps.start[s]);
+            fb__json_ku64(j, "passes_measured", sum->passes);
+            fb__json_knum(j, "median", sum->median * batch);
+            fb__json_knum(j, "between_pct", sum->err_pct);
+            fb__json_knum(j, "min", sum->min * batch);
+            fb__json_knum(j, "max", sum->max * batch);
+            fb__json_kbool(j, "two_modes", sum->two_modes);
+            fb__json_end_obj(j);
+        }
+        fb__json_end_arr(j);
+    }
+    fb__passes_series_free(&ps);
+    return FB_OK;
+}
+
 int fb__write_json_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
     if (!b || !f || !si) return FB_EINVAL;
     fb__json j;
@@ -284,14 +370,16 @@ int fb__write_json_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
     fb__json_kstr(&j, "schema", "femtobench/1");
     fb__json_kstr(&j, "version", si->version);
     fb__json_kstr(&j, "date", si->date);
-    fb__jr_context(&j, si);
+    fb__jr_context(&j, si, b);
     fb__json_arr(&j, "results", false);
     for (size_t i = 0; i < fb_result_count(b); ++i) fb__jr_result(&j, fb_result_at(b, i));
     fb__json_end_arr(&j);
+    int rc = fb__jr_over_passes(&j, b);
     fb__jr_complexity(&j, b);
     fb__jr_comparisons(&j, b);
     fb__json_end_obj(&j);
-    return fb__writer_finish(f);
+    int frc = fb__writer_finish(f);
+    return rc != FB_OK ? rc : frc;
 }
 
 int fb_write_json(const fb_bench *b, FILE *f) {

@@ -2,8 +2,10 @@
 #include "report.h"
 
 #include "numfmt.h"
+#include "os.h" /* a FILE over a buffer: fmemopen, or a temporary file on Windows */
 #include "process.h"
 #include "text.h"
+#include "ucounter.h" /* user counters: a column each */
 #include "valgrind.h" /* counted results (-valgrind) */
 
 #include <math.h>
@@ -111,20 +113,53 @@ static void fb__md_put_code(FILE *f, const char *s) {
  * time-unit label too), then right-aligned. */
 static void fb__md_cell(FILE *f, fb__col c, const char *text) {
     char esc[512];
-    FILE *m = fmemopen(esc, sizeof esc, "w");
+    FILE *m = fb__os_memfile_open(esc, sizeof esc);
     if (!m) {
         fprintf(f, "| %*s ", fb__md_width[c] - 3, "?");
         return;
     }
     fb__md_put_text(m, text);
-    long n = ftell(m);
-    fclose(m);
+    long n = fb__os_memfile_close(m, esc, sizeof esc);
     if (n < 0 || (size_t)n >= sizeof esc) { /* never cut an escape in two */
         fprintf(f, "| %*s ", fb__md_width[c] - 3, "...");
         return;
     }
     esc[n] = '\0';
     fprintf(f, "| %*s ", fb__md_width[c] - 3, esc);
+}
+
+/* User counters (fb_counter, src/ucounter.c): a column each after the
+ * fixed ones, as wide as its label. */
+static int fb__md_uc_width(const fb_result *r, size_t i) {
+    char label[96];
+    fb__ucounter_label(r, i, label, sizeof label);
+    int w = (int)strlen(label) + 3;
+    return w < 14 ? 14 : w;
+}
+
+static void fb__md_uc_text(FILE *f, int width, const char *text) {
+    fprintf(f, "| %*s ", width - 3, text);
+}
+
+/* mode 0: the header cells, 1: the separator, 2: the row's values. */
+static void fb__md_uc_cells(FILE *f, const fb_result *r, int mode) {
+    for (size_t i = 0; i < fb_result_counter_count(r); ++i) {
+        int w = fb__md_uc_width(r, i);
+        if (mode == 0) {
+            char label[96];
+            fb__ucounter_label(r, i, label, sizeof label);
+            fb__md_uc_text(f, w, label);
+        } else if (mode == 1) {
+            fputc('|', f);
+            for (int k = 0; k < w - 2; ++k) fputc('-', f);
+            fputc(':', f);
+        } else {
+            double v = r->error ? NAN : fb_result_counter(r, i);
+            char num[64];
+            fb__fmt_grouped(num, sizeof num, v, 2);
+            fb__md_uc_text(f, w, r->error ? "-" : num);
+        }
+    }
 }
 
 /* The header cell of column c for result r. */
@@ -171,6 +206,13 @@ static void fb__md_header_text(const fb_result *r, char *out, size_t len) {
         if (n < 0) break;
         o += (size_t)n;
     }
+    for (size_t i = 0; i < fb_result_counter_count(r) && o < len; ++i) {
+        char label[96];
+        fb__ucounter_label(r, i, label, sizeof label);
+        int n = snprintf(out + o, len - o, "u:%s;", label);
+        if (n < 0) break;
+        o += (size_t)n;
+    }
     if (o < len) snprintf(out + o, len - o, "|%s", r->config.title);
 }
 
@@ -185,6 +227,7 @@ void fb__md_header_lead(FILE *f, const fb_result *r, size_t n_lead, const char *
         fb__md_col_name(r, (fb__col)c, name, sizeof name);
         fb__md_cell(f, (fb__col)c, name);
     }
+    fb__md_uc_cells(f, r, 0);
     fputs("| ", f);
     fb__md_put_text(f, r->config.title);
     fputc('\n', f);
@@ -199,6 +242,7 @@ void fb__md_header_lead(FILE *f, const fb_result *r, size_t n_lead, const char *
         for (int i = 0; i < fb__md_width[c] - 2; ++i) fputc('-', f);
         fputc(':', f);
     }
+    fb__md_uc_cells(f, r, 1);
     fputs("|:----------\n", f);
 }
 
@@ -229,6 +273,7 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
                 else
                     fb__md_cell(f, (fb__col)c, "-");
             }
+        fb__md_uc_cells(f, r, 2);
         fputs("| :boom: ", f);
         fb__md_put_code(f, r->name);
         fputs(" (", f);
@@ -303,6 +348,7 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
             break;
         }
     }
+    fb__md_uc_cells(f, r, 2);
     fputs("| ", f);
     bool unstable = fb_result_unstable(r) && !quiet;
     bool slow = r->slow_core && !quiet; /* issue 19: measured in a slow episode of the core */
@@ -323,6 +369,19 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
                       1);
         fprintf(f, " (core in a slow episode: a 1-cycle loop ran at %s cycles)", c);
     }
+    /* marks from the result's own numbers (src/marks.c); never suppressed:
+     * they say the value is not the op's */
+    if (r->optimized_away) {
+        char v[64], e[64];
+        fb__fmt_fixed(v, sizeof v, fb_result_median(r, FB_ELAPSED) * 1e9, 2);
+        fb__fmt_fixed(e, sizeof e, r->empty_loop_s * 1e9, 2);
+        fprintf(f,
+                " (optimized away? %s ns per iteration, about what a loop holding only "
+                "fb_do_not_optimize costs: %s ns)",
+                v, e);
+    }
+    if (r->unresolved)
+        fputs(" (not resolved by the clock: its epochs are under 100 clock resolutions)", f);
     fputc('\n', f);
 }
 
@@ -337,6 +396,7 @@ void fb__table_sink(void *ctx, const fb_bench *b, const fb_result *r) {
     fb__table *t = ctx;
     FILE *f = t->out;
     if (!f) return;
+    if (t->before_row) t->before_row(t->before_row_ctx);
     char sig[sizeof t->last_header];
     fb__md_header_text(r, sig, sizeof sig);
     if (t->last_out != f || strcmp(sig, t->last_header) != 0) {

@@ -22,6 +22,7 @@ void fb__result_free(fb_result *r) {
     free(r->epoch_flags);
     for (int m = 0; m < FB_MEASURE_COUNT; ++m) free(r->values[m]);
     free(r->vg); /* Callgrind counts (src/valgrind.c) */
+    free(r->ucounters);
     free(r);
 }
 
@@ -76,6 +77,8 @@ uint64_t fb_result_iterations(const fb_result *r, size_t epoch) {
 }
 uint64_t fb_result_total_iterations(const fb_result *r) { return r->total_iterations; }
 double fb_result_total_s(const fb_result *r) { return r->total_s; }
+bool fb_result_optimized_away(const fb_result *r) { return r && r->optimized_away; }
+bool fb_result_unresolved(const fb_result *r) { return r && r->unresolved; }
 bool fb_result_unstable(const fb_result *r) {
     return !r->error && r->epochs > 1 && r->summary[FB_ELAPSED].err_pct >= 5.0;
 }

@@ -17,6 +17,7 @@ struct fb_result {
     int callsite;      /* FB__CALLSITE of the run */
     double clock_resolution_s;
     double clock_overhead_s;
+    double empty_loop_s; /* a loop holding only the barrier, per iteration (0: unknown) */
     /* per epoch */
     size_t epochs;
     uint64_t *iterations;
@@ -34,12 +35,19 @@ struct fb_result {
     double probe[2];            /* the core probe before and after the run (NAN: none) */
     bool slow_core;             /* a probe was >= FB__PROBE_SLOW: measured in a slow episode */
     unsigned remeasured;        /* times the run started again after a slow episode */
+    /* derived once by fb__stats_compute (src/marks.c): the median is within
+     * FB__EMPTY_LOOP_FACTOR of the empty loop; the epochs are shorter than
+     * FB__RESOLVED_MULTIPLE clock resolutions */
+    bool optimized_away;
+    bool unresolved;
     /* derived once by fb__stats_compute */
     fb__summary summary[FB_MEASURE_COUNT];
     uint64_t total_iterations;
     double total_s;
     /* counted under Callgrind (-valgrind; src/valgrind.h), else NULL */
     struct fb__vg_result *vg;
+    /* user counters (fb_counter, src/ucounter.h), NULL when none */
+    struct fb__ucounters *ucounters;
 };
 
 /* Why a run stopped recording epochs (struct fb_result's stopped_by). */

@@ -6,8 +6,10 @@
  * seconds; docs/design.md explains every rule and default. */
 #include "bench.h"
 #include "clock.h"
+#include "manual.h" /* manual timing, excluded regions */
 #include "disturb.h"
 #include "epoch.h"
+#include "os.h" /* endless mode's Ctrl-C: sigaction, or signal() on Windows */
 #include "perf.h"
 #include "probe.h"
 #include "process.h"
@@ -61,7 +63,7 @@ struct fb__run {
     fb__rounds rounds0;   /* the rounds and the target at the start, for a re-measurement */
     double target0;
     uint64_t remeasure_n;
-    struct sigaction old_int, old_term; /* restored when endless mode ends */
+    fb__os_sig_saved old_int, old_term; /* restored when endless mode ends */
 };
 
 /* Endless mode stops on SIGINT/SIGTERM. A signal handler can only talk
@@ -128,13 +130,8 @@ static uint64_t fb__run_upscale(struct fb__run *r, uint64_t n, double elapsed_s)
 /* Endless mode: SIGINT and SIGTERM end the run, except a signal that was
  * ignored when the run began (nohup, a shell's background job): it stays
  * ignored. */
-static void fb__run_catch(int sig, struct sigaction *old) {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = fb__run_on_signal;
-    sigemptyset(&sa.sa_mask);
-    if (sigaction(sig, NULL, old) == 0 && old->sa_handler == SIG_IGN) return;
-    sigaction(sig, &sa, old);
+static void fb__run_catch(int sig, fb__os_sig_saved *old) {
+    fb__os_sig_catch(sig, fb__run_on_signal, old);
 }
 
 fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
@@ -242,6 +239,7 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
 
 int fb__loop_next(fb__loop *l) {
     if (l->state == FB__ST_DONE) return 0;
+    fb__manual_epoch_begin(l->bench);    /* src/manual.c: manual time, excluded regions */
     fb__epoch_start(&l->bench->run->ep); /* its last act reads the clock */
     return 1;
 }
@@ -335,6 +333,8 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
     struct fb__run *r = l->bench->run;
     fb__epoch_out o;
     fb__epoch_stop(&r->ep, l->n, &o);
+    o.elapsed_s = fb__manual_epoch_time(l->bench, o.elapsed_s); /* the time given, or less
+                                                                 * excluded (src/manual.c) */
     double e = o.elapsed_s;
     uint64_t n = l->n;
     r->spent_s += e;
@@ -383,8 +383,8 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
         if (fb__run_stop_flag) {
             l->state = FB__ST_DONE;
             l->bench->interrupted = true;
-            sigaction(SIGINT, &r->old_int, NULL);
-            sigaction(SIGTERM, &r->old_term, NULL);
+            fb__os_sig_restore(SIGINT, &r->old_int);
+            fb__os_sig_restore(SIGTERM, &r->old_term);
             fb__bench_diag(l->bench, "'%s' stopped after %llu endless epochs", r->ep.name,
                            (unsigned long long)r->endless_epochs);
             fb__run_finish(l->bench); /* records nothing: the bench is interrupted */
@@ -433,6 +433,7 @@ static void fb__run_finish(fb_bench *b) {
     res->callsite = r->ep.callsite;
     res->clock_resolution_s = r->ep.clock_info.resolution_s;
     res->clock_overhead_s = r->ep.clock_info.overhead_s;
+    res->empty_loop_s = r->ep.clock_info.empty_loop_s;
     res->epochs_asked = r->rounds.asked; /* issue 19 */
     res->epochs_explicit = r->rounds.epochs_explicit;
     if (!res->error) {

@@ -6,6 +6,8 @@
 #include "isolate.h"
 #include "outfile.h"
 #include "passes.h"
+#include "passes_exec.h"
+#include "plugin.h"
 #include "process.h"
 #include "registry.h" /* issue 15: families expanded into instances */
 #include "report_passes.h"
@@ -14,6 +16,9 @@
 #include "setup.h"
 #include "text.h"
 #include "valgrind.h" /* -valgrind */
+#include "misuse.h"   /* error rows made by a bad API argument */
+#include "context.h"  /* -context */
+#include "progress.h" /* the status line on a terminal */
 
 #include "change.h" /* -baseline, -threshold, -fail_on_slower (issue 13) */
 
@@ -52,7 +57,21 @@ typedef struct fb__opts {
     double min_epoch_time_s;           /* --benchmark_min_time=<t>[s]; < 0: not given */
     double epoch_iterations;           /* --benchmark_min_time=<n>x; 0: not given */
     int valgrind;                      /* 0, 1 = -valgrind, 2 = -valgrind=cache */
+    /* -context=key=value (src/context.c; its pairs in every file),
+     * -output_bmf, and the notes on Google Benchmark flags that change
+     * nothing here (printed once the options are read, unless -quiet) */
+    fb__context context;
+    const char *out_bmf;
+    const char *gb_notes[16];
+    size_t n_gb_notes;
+    /* the outputs (csv, json, gbench, html) as given, and pinned to an
+     * absolute path before anything runs (src/outfile.c) */
+    const char *shown[4];
+    char *pinned[4];
 } fb__opts;
+
+static const char *const fb__runner_out_option[4] = {"output_csv", "output_json", "output_gbench",
+                                                     "output_html"};
 
 /* takes_value: FB__V_NONE, FB__V_REQUIRED, or FB__V_BOOL (Google Benchmark's
  * boolean flags: bare, or =true/false/1/0/yes/no). */
@@ -81,8 +100,8 @@ static const fb__opt_spec fb__opt_specs[] = {
     {"output_json", true, "<file>", "write all results as femtobench JSON ('-' = stdout)"},
     {"output_gbench", true, "<file>", "write all results as Google Benchmark JSON ('-' = stdout)"},
     {"repetitions", true, "<n>",
-     "run the selected suite n times (default 1), each pass in a fresh random order; per "
-     "benchmark the median over passes and the spread between them"},
+     "run the selected suite n times (default 1), each pass in a fresh process and a fresh "
+     "random order; per benchmark the median over passes and the spread between them"},
     {"output_html", true, "<file>",
      "write a self-contained HTML report with charts ('-' = stdout)"},
     {"quiet", false, "",
@@ -91,11 +110,16 @@ static const fb__opt_spec fb__opt_specs[] = {
      "compare with a femtobench JSON written earlier by -output_json: print a change table"},
     {"threshold", true, "<pct>",
      "with -baseline: changes within this % are 'same' (default: 10; docs/baselines.md)"},
-    {"fail_on_slower", false, "", "with -baseline: exit status 3 when a benchmark is slower"},
+    {"fail_on_slower", false, "",
+     "with -baseline: exit status 3 when a benchmark is slower, or none is in common"},
     {"gbench_rows", true, "<layout>",
      "Google Benchmark JSON rows: median (one per benchmark, the default), repetitions (one per "
      "epoch + _mean/_median/_stddev) or aggregates (the three aggregates only)"},
     {"version", false, "", "print the femtobench version and exit"},
+    {"context", true, "<key>=<value>",
+     "record key=value (the commit, the branch, ...) in every output file; repeatable"},
+    {"output_bmf", true, "<file>",
+     "write all results in Bencher Metric Format JSON for bencher.dev ('-' = stdout)"},
     /* Google Benchmark's names (README.md, "Google Benchmark's flags") */
     {"benchmark_filter", true, "<regex>",
      "as GB: run the benchmarks whose name contains a match of this POSIX extended regex; a "
@@ -119,6 +143,23 @@ static const fb__opt_spec fb__opt_specs[] = {
      "run each benchmark in a child process: a crash or exit() becomes an error row"},
     {"timeout", true, "<seconds>",
      "kill a benchmark that runs longer than this (an error row); implies -isolate"},
+    /* Google Benchmark flags that change nothing here: accepted with a note */
+    {"benchmark_context", true, "<k>=<v>,...", "as -context=<k>=<v> for each pair"},
+    {"benchmark_dry_run", FB__V_BOOL, "[=true]", "as -sanity_check"},
+    {"benchmark_color", FB__V_OPTIONAL, "[=<v>]", "accepted: the table has no colours"},
+    {"benchmark_counters_tabular", FB__V_OPTIONAL, "[=<v>]",
+     "accepted: counters are always columns"},
+    {"benchmark_display_aggregates_only", FB__V_OPTIONAL, "[=<v>]",
+     "accepted: the table shows one row per benchmark"},
+    {"benchmark_enable_random_interleaving", FB__V_OPTIONAL, "[=<v>]",
+     "accepted: -repetitions=<n> runs passes in random order"},
+    {"benchmark_min_warmup_time", FB__V_OPTIONAL, "[=<t>]",
+     "accepted: femtobench scales up before it measures"},
+    {"benchmark_time_unit", FB__V_OPTIONAL, "[=<unit>]",
+     "accepted: each row picks its unit (fb_set_time_unit)"},
+    {"benchmark_perf_counters", FB__V_OPTIONAL, "[=<list>]",
+     "accepted: the hardware counters are read when available"},
+    {"v", FB__V_OPTIONAL, "[=<n>]", "accepted: verbosity has no levels here"},
 };
 #define FB__N_OPTS (sizeof fb__opt_specs / sizeof fb__opt_specs[0])
 
@@ -238,6 +279,65 @@ static int fb__parse_gb_flag(const char *name, const char *val, fb__opts *o) {
     return 0;
 }
 
+/* -context=key=value: checked as fb_set_context checks it (src/context.c). */
+static int fb__parse_context(const char *opt, const char *val, fb__opts *o) {
+    const char *eq = strchr(val, '=');
+    if (!eq) return fb__runner_error("-%s=%s: expected key=value", opt, val);
+    char key[FB__CONTEXT_KEY_MAX + 2];
+    size_t klen = (size_t)(eq - val);
+    snprintf(key, sizeof key, "%.*s", (int)(klen < sizeof key - 1 ? klen : sizeof key - 1), val);
+    if (klen >= sizeof key - 1) key[sizeof key - 2] = 'x'; /* too long: refused below */
+    const char *why = fb__context_bad_in(&o->context, key, eq + 1);
+    if (why) return fb__runner_error("-%s=%s: %s", opt, val, why);
+    if (fb__context_add(&o->context, key, eq + 1) != FB_OK)
+        return fb__runner_error("-%s: out of memory", opt);
+    return 0;
+}
+
+/* The options added for dashboards and Google Benchmark users: -context,
+ * -output_bmf, --benchmark_context, --benchmark_dry_run and the GB flags
+ * that change nothing. -1: not one of these; else 0 or the exit status. */
+static int fb__parse_feature_flag(const char *name, const char *val, fb__opts *o) {
+    if (!strcmp(name, "context")) return fb__parse_context(name, val, o);
+    if (!strcmp(name, "output_bmf")) {
+        if (!*val) return fb__runner_error("-%s: empty file name", name);
+        o->out_bmf = val;
+        return 0;
+    }
+    if (!strcmp(name, "benchmark_context")) { /* GB: k1=v1,k2=v2 */
+        char pair[FB__CONTEXT_KEY_MAX + FB__CONTEXT_VALUE_MAX + 4];
+        for (const char *p = val;;) {
+            const char *comma = strchr(p, ',');
+            size_t len = comma ? (size_t)(comma - p) : strlen(p);
+            if (len >= sizeof pair)
+                return fb__runner_error("-%s: an entry is longer than %zu bytes", name,
+                                        sizeof pair - 1);
+            memcpy(pair, p, len);
+            pair[len] = '\0';
+            int rc = fb__parse_context(name, pair, o);
+            if (rc) return rc;
+            if (!comma) break;
+            p = comma + 1;
+        }
+        return 0;
+    }
+    if (!strcmp(name, "benchmark_dry_run")) {
+        bool on = false;
+        int rc = fb__parse_gb_bool(name, val, &on);
+        if (rc) return rc;
+        o->sanity = o->sanity || on;
+        return 0;
+    }
+    for (size_t k = 0; k < FB__N_OPTS; ++k) {
+        const fb__opt_spec *s = &fb__opt_specs[k];
+        if (strcmp(s->name, name) != 0 || strncmp(s->help, "accepted: ", 10) != 0) continue;
+        if (o->n_gb_notes < sizeof o->gb_notes / sizeof o->gb_notes[0])
+            o->gb_notes[o->n_gb_notes++] = s->name;
+        return 0;
+    }
+    return -1;
+}
+
 static int fb__parse_asymptote(const char *text, fb__opts *o) {
     size_t cap = 1;
     for (const char *p = text; *p; ++p) cap += *p == ',';
@@ -308,6 +408,10 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
             if (gb) return gb;
             continue;
         }
+        if ((gb = fb__parse_feature_flag(spec->name, val, o)) >= 0) {
+            if (gb) return gb;
+            continue;
+        }
         bool on = false;
         if (!strcmp(spec->name, "benchmark_list_tests")) {
             if ((gb = fb__parse_gb_bool(spec->name, val, &on)) != 0) return gb;
@@ -358,10 +462,11 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
                                         val);
             if (fb__cli_range(o->min_time_ms, 0, FB__CLI_MAX_MIN_TIME_MS, "ms", why, sizeof why))
                 return fb__runner_error("-min_time=%s: %s", val, why); /* issue 17 */
-        } else if (!strcmp(spec->name, "repetitions")) {               /* issue 19: src/passes.c */
-            char *end = NULL;
-            long n = strtol(val, &end, 10);
-            if (!*val || *end || n < 1 || n > 1000)
+        } else if (!strcmp(spec->name, "repetitions")) {               /* src/passes.c */
+            /* the grammar of every other number (no blank, no sign) */
+            double n;
+            if (!fb__parse_nonneg(val, &n) || n != floor(n) || n < 1 || n > 1000 ||
+                strpbrk(val, ".eE"))
                 return fb__runner_error("-repetitions=%s: not a whole number from 1 to 1000", val);
             o->repetitions = (unsigned)n;
         } else if (!strcmp(spec->name, "asymptote")) {
@@ -413,6 +518,7 @@ static void fb__runner_configure(fb_bench *b, const fb__opts *o) {
 typedef struct fb__collector {
     bool sanity;
     size_t failed;
+    size_t misused; /* error rows made by a bad API argument (src/misuse.h) */
 } fb__collector;
 
 static void fb__collector_sink(void *ctx, const fb_bench *b, const fb_result *r) {
@@ -420,6 +526,7 @@ static void fb__collector_sink(void *ctx, const fb_bench *b, const fb_result *r)
     (void)b;
     if (!fb_result_error(r)) return;
     ++c->failed;
+    if (fb__result_misuse(r)) ++c->misused;
     if (c->sanity) fprintf(stderr, "femtobench: %s: %s\n", fb_result_name(r), fb_result_error(r));
 }
 
@@ -436,6 +543,25 @@ static void fb__collector_cmp_sink(void *ctx, const fb_bench *b, const fb_compar
             fprintf(stderr, "femtobench: %s/%s: %s\n", fb_comparison_title(cmp), fb_result_name(r),
                     fb_result_error(r));
     }
+}
+
+/* A pass of -repetitions run in its own process: the bench its results
+ * are published to in this process. The pass process prints the table and
+ * names failures itself, so here only the collector counts them. */
+typedef struct fb__runner_pass_ctx {
+    fb__collector *collector;
+} fb__runner_pass_ctx;
+
+static fb_bench *fb__runner_pass_bench(void *ctx, unsigned pass) {
+    fb__runner_pass_ctx *pc = ctx;
+    (void)pass;
+    fb_bench *b = fb_bench_new();
+    if (b) b->n_sinks = 0; /* no live table of its own: the pass printed its rows */
+    if (b && fb__bench_add_sink(b, fb__collector_sink, pc->collector) != FB_OK) {
+        fb_bench_free(b);
+        return NULL;
+    }
+    return b;
 }
 
 /* The Google Benchmark JSON writer of each row layout (FB_GBENCH_*). */
@@ -493,16 +619,22 @@ static void fb__runner_body(fb_bench *b, void *ctx) {
     }
 }
 
-static int fb__runner_write(const fb__outfile_job *jobs, size_t n, const fb_bench *suite) {
+static int fb__runner_write(const fb__opts *o, const fb__outfile_job *jobs, size_t n,
+                            const fb_bench *suite) {
     char err[1024];
     if (!n) return 0;
     if (fb__outfile_write_set(jobs, n, suite, err, sizeof err) != FB_OK) {
         fprintf(stderr, "femtobench: error: %s\n", err);
         return 1;
     }
-    for (size_t i = 0; i < n; ++i)
-        if (fb__outfile_fd_of(jobs[i].path) < 0)
-            fprintf(stderr, "femtobench: wrote '%s'\n", jobs[i].path);
+    for (size_t i = 0; i < n; ++i) {
+        if (fb__outfile_fd_of(jobs[i].path) >= 0) continue;
+        const char *shown = jobs[i].path; /* the path as given, not as pinned */
+        for (int k = 0; k < 4; ++k)
+            if (o->pinned[k] && !strcmp(jobs[i].option, fb__runner_out_option[k]))
+                shown = o->shown[k];
+        fprintf(stderr, "femtobench: wrote '%s'\n", shown);
+    }
     return 0;
 }
 
@@ -518,6 +650,7 @@ static size_t fb__runner_jobs(const fb__opts *o, fb__outfile_job *jobs) {
     if (o->out_gbench) jobs[n++] = (fb__outfile_job){"output_gbench", o->out_gbench, gb, 0, 0};
     if (o->out_html) jobs[n++] = (fb__outfile_job){"output_html", o->out_html, fb_write_html, 0, 0};
     if (o->gb_stdout) jobs[n++] = (fb__outfile_job){"benchmark_format=json", "-", gb, 0, 0};
+    if (o->out_bmf) jobs[n++] = (fb__outfile_job){"output_bmf", o->out_bmf, fb_write_bmf, 0, 0};
     return n;
 }
 
@@ -544,9 +677,18 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__instance ***sel_ou
         return -1;
     }
     if (o->version) {
-        printf("femtobench %s\n", fb_version());
+        /* through the plugin entry point: a suite linked from the static
+         * library then always carries it (femtobench-ab, docs/ab.md) */
+        const fb__plugin_api *api = fb__plugin_entry();
+        printf("femtobench %s (plugin interface %u)\n", api->version, api->abi);
         return -1;
     }
+    /* Google Benchmark flags that change nothing here: said, not refused */
+    for (size_t i = 0; i < o->n_gb_notes && !o->quiet; ++i)
+        for (size_t k = 0; k < FB__N_OPTS; ++k)
+            if (!strcmp(fb__opt_specs[k].name, o->gb_notes[i]))
+                fprintf(stderr, "femtobench: note: --%s %s\n", o->gb_notes[i],
+                        fb__opt_specs[k].help);
     /* the Google Benchmark JSON layout: -gbench_rows, else GB's flags */
     if (o->gb_rows < 0)
         o->gb_rows = o->gb_aggregates_only == 1                    ? FB_GBENCH_AGGREGATES
@@ -615,6 +757,8 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__instance ***sel_ou
     char why[1024];
     if (fb__outfile_check_set(jobs, n_jobs, table_fd, why, sizeof why) != FB_OK)
         return fb__runner_error("%s", why);
+    if (o->isolate && fb__isolate_check(why, sizeof why) != FB_OK) /* Windows: no fork */
+        return fb__runner_error("%s: %s", o->timeout_s > 0 ? "-timeout" : "-isolate", why);
     if (o->valgrind) { /* -valgrind: what cannot work is refused before anything runs */
         const char *opt = o->valgrind == 2 ? "-valgrind=cache" : "-valgrind";
         if (o->sanity) return fb__runner_error("%s and -sanity_check do not go together", opt);
@@ -635,10 +779,34 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__instance ***sel_ou
     if (!o->baseline && o->fail_on_slower)
         return fb__runner_error("-fail_on_slower needs -baseline=<file>");
     if (o->baseline) {
+        for (size_t i = 0; i < n_jobs; ++i) /* never the file it compares with */
+            if (fb__outfile_not_input(jobs[i].path, o->baseline, why, sizeof why) != FB_OK)
+                return fb__runner_error("-%s=%s: %s", jobs[i].option, jobs[i].path, why);
         if (fb__baseline_load(o->baseline, &o->base, why, sizeof why))
             return fb__runner_error("-baseline=%s: %s", o->baseline, why);
     }
+    /* each output pinned to where it was checked: a benchmark that calls
+     * chdir() moves nothing (src/outfile.c) */
+    const char **outs[4] = {&o->out_csv, &o->out_json, &o->out_gbench, &o->out_html};
+    for (int i = 0; i < 4; ++i) {
+        if (!*outs[i]) continue;
+        if (fb__outfile_pin(*outs[i], &o->pinned[i], why, sizeof why) != FB_OK)
+            return fb__runner_error("-%s=%s: %s", fb__runner_out_option[i], *outs[i], why);
+        o->shown[i] = *outs[i];
+        *outs[i] = o->pinned[i];
+    }
     return 0;
+}
+
+/* What the options allocated (the -asymptote list, the pinned outputs). */
+static void fb__runner_opts_free(fb__opts *o) {
+    free(o->asymptote);
+    o->asymptote = NULL;
+    fb__context_clear(&o->context);
+    for (int i = 0; i < 4; ++i) {
+        free(o->pinned[i]);
+        o->pinned[i] = NULL;
+    }
 }
 
 int fb_main(int argc, char **argv) {
@@ -651,20 +819,20 @@ int fb_main(int argc, char **argv) {
     int rc = fb__runner(argc, argv, &o, &sel);
     if (rc) {
         fb__instances_free(sel);
-        free(o.asymptote);
+        fb__runner_opts_free(&o);
         fb__baseline_free(&o.base);
         return rc < 0 ? 0 : rc;
     }
     if (o.list) {
         for (size_t i = 0; sel[i]; ++i) printf("%s\n", sel[i]->name);
         fb__instances_free(sel);
-        free(o.asymptote);
+        fb__runner_opts_free(&o);
         fb__baseline_free(&o.base);
         return 0;
     }
     if (o.valgrind) { /* the same options again, in a child under Callgrind */
         free(sel);
-        free(o.asymptote);
+        fb__runner_opts_free(&o);
         return fb__vg_runner_exec(argc, argv, o.valgrind == 2);
     }
     if (o.quiet) fb__process_set_quiet(true);
@@ -679,10 +847,16 @@ int fb_main(int argc, char **argv) {
      * benchmark alone: each benchmark starts from the suite's stream */
     FILE *const suite_out = table.out;
     FILE *tout = to_stdout ? stderr : stdout;
-    fb__collector collector = {o.sanity, 0};
+    fb__collector collector = {o.sanity, 0, 0};
 
     fb_bench *suite = fb_bench_new();
     if (!suite) return fb__runner_error("out of memory");
+    /* -context: every file the suite writes records the pairs */
+    for (size_t i = 0; i < o.context.n; ++i)
+        if (fb_set_context(suite, o.context.key[i], o.context.value[i]) != FB_OK) {
+            fb_bench_free(suite);
+            return fb__runner_error("-context: out of memory");
+        }
     int status = 0;
     size_t ran = 0;
     bool interrupted = false;
@@ -695,7 +869,7 @@ int fb_main(int argc, char **argv) {
     if (!order) {
         fb_bench_free(suite);
         free(sel);
-        free(o.asymptote);
+        fb__runner_opts_free(&o);
         return fb__runner_error("out of memory");
     }
     /* issue 15 with issue 19: where each instance's results start and end
@@ -706,15 +880,43 @@ int fb_main(int argc, char **argv) {
         free(order);
         fb_bench_free(suite);
         free(sel);
-        free(o.asymptote);
+        fb__runner_opts_free(&o);
         return fb__runner_error("out of memory");
     }
     size_t *res_hi = res_lo + n_sel + 1, *ran_in = res_hi + n_sel + 1;
+    /* the status line on a terminal (src/progress.c), erased before rows */
+    fb__progress prog;
+    fb__progress_init(&prog, stderr, n_sel * passes,
+                      !o.quiet && !o.sanity && isatty(2) && !fb__process_endless());
+    table.before_row = fb__progress_clear;
+    table.before_row_ctx = &prog;
     for (size_t k = 0; k < n_sel; ++k) ran_in[k] = SIZE_MAX;
-    for (size_t step = 0; step < n_sel * passes && !interrupted; ++step) {
-        unsigned pass = (unsigned)(step / n_sel);
-        if (step % n_sel == 0) fb__passes_order(order, n_sel, pass, passes);
+    /* -repetitions: each pass a fresh process (src/passes_exec.c), unless
+     * this process is one of them (it runs its one pass), under Valgrind
+     * (exact counts: passes add nothing, and a new process would not be
+     * counted) or in endless mode (in-process passes) */
+    unsigned my_pass = 0, all_passes = 0;
+    int pass_fd = fb__process_pass_child(&my_pass, &all_passes);
+    bool exec_passes = pass_fd < 0 && passes > 1 && !fb__process_endless() &&
+                       !fb__process_callgrind()->on && !o.sanity;
+    unsigned first_pass = pass_fd >= 0 ? my_pass : 0;
+    unsigned order_passes = pass_fd >= 0 ? all_passes : passes;
+    unsigned run_passes = pass_fd >= 0 ? 1 : exec_passes ? 0 : passes;
+    if (exec_passes) {
+        fb__runner_pass_ctx pc = {&collector};
+        char pwhy[512];
+        if (fb__passes_exec(argc, argv, passes, suite, fb__runner_pass_bench, &pc, tout,
+                            &interrupted, pwhy, sizeof pwhy) != FB_OK) {
+            fb__runner_error("%s", pwhy);
+            status = 1;
+        }
+        ran = n_sel * passes;
+    }
+    for (size_t step = 0; step < n_sel * run_passes && !interrupted; ++step) {
+        unsigned pass = first_pass + (unsigned)(step / n_sel);
+        if (step % n_sel == 0) fb__passes_order(order, n_sel, pass, order_passes);
         size_t i = order[step % n_sel];
+        fb__progress_step(&prog, step, sel[i]->name);
         fb_bench *b = fb_bench_new();
         if (!b || fb__bench_add_sink(b, fb__collector_sink, &collector) != FB_OK ||
             fb__bench_add_comparison_sink(b, fb__collector_cmp_sink, &collector) != FB_OK) {
@@ -724,11 +926,17 @@ int fb_main(int argc, char **argv) {
         }
         table.out = suite_out;
         fb__bench_share_table(b, &table);
+        /* one pass of a parent's -repetitions: every result goes back to it */
+        if (pass_fd >= 0 && fb__bench_add_sink(b, fb__passes_exec_sink, &pass_fd) != FB_OK) {
+            fb_bench_free(b);
+            status = fb__runner_error("out of memory");
+            break;
+        }
         fb__runner_configure(b, &o);
         b->cfg.pass = pass;
         b->name = fb__strdup(sel[i]->name); /* FB_RUN(b, NULL) runs under it */
         /* issue 15: the instance's argument (fb_arg), and where its family starts */
-        if (sel[i]->has_arg) fb__bench_set_arg(b, sel[i]->arg);
+        if (sel[i]->has_arg) fb__bench_set_args(b, sel[i]->args, sel[i]->n_args);
         res_lo[i] = suite->n_results;
         fb__runner_job job = {&o, sel[i], false};
         if (o.isolate && !fb__process_endless()) { /* issue 17: crash isolation */
@@ -748,14 +956,25 @@ int fb_main(int argc, char **argv) {
         } else {
             fb__runner_body(b, &job);
         }
+        fb__progress_clear(&prog); /* before anything else is printed */
         if (job.unreported) ++collector.failed;
         interrupted = b->interrupted;
         ++ran;
-        for (size_t r = 0; r < b->n_results && !status; ++r) /* issue 18 */
+        for (size_t r = 0; r < b->n_results && !status; ++r) /* dashboards' limits */
             if (fb__runner_bad_name(b->results[r]->name))
                 status =
                     fb__runner_error("%s: a run's name '%.40s' %s; nothing written", sel[i]->name,
                                      b->results[r]->name, fb__runner_bad_name(b->results[r]->name));
+        for (size_t c = 0; c < b->n_comparisons && !status; ++c) /* ... and alternatives' */
+            for (size_t a = 0; a < fb_comparison_size(b->comparisons[c]) && !status; ++a) {
+                const char *an = fb_comparison_name(b->comparisons[c], a);
+                if (fb__runner_bad_name(an))
+                    status = fb__runner_error(
+                        "%s: comparison '%.40s': an alternative's name '%.40s' %s; nothing "
+                        "written",
+                        sel[i]->name, fb_comparison_title(b->comparisons[c]), an ? an : "",
+                        fb__runner_bad_name(an));
+            }
         if (o.n_asymptote && !o.sanity && !interrupted &&
             !(sel[i]->has_arg && !fb__fit_alone((const fb_result *const *)b->results,
                                                 b->n_results))) { /* else with its family */
@@ -800,8 +1019,18 @@ int fb_main(int argc, char **argv) {
             free((void *)fam);
         }
     }
+    fb__progress_clear(&prog);
+    table.before_row = NULL;
     free(order);
     free(res_lo);
+    if (pass_fd >= 0) { /* a pass process: the parent reports and writes the files */
+        if (!status || interrupted) fb__passes_exec_end(pass_fd, interrupted);
+        fb_bench_free(suite);
+        fb__instances_free(sel);
+        fb__runner_opts_free(&o);
+        fb__baseline_free(&o.base);
+        return interrupted ? 130 : status ? status : collector.failed ? 1 : 0;
+    }
     if (passes > 1 && !interrupted && !o.sanity && !status) {
         fprintf(tout,
                 "\nOver %u passes (median of the passes' medians; between passes: half the "
@@ -811,7 +1040,7 @@ int fb_main(int argc, char **argv) {
     }
     if (interrupted) {
         fprintf(stderr, "femtobench: interrupted%s\n",
-                o.out_csv || o.out_json || o.out_gbench || o.out_html || o.gb_stdout
+                o.out_csv || o.out_json || o.out_gbench || o.out_html || o.gb_stdout || o.out_bmf
                     ? "; no output file written"
                     : "");
         status = 130;
@@ -833,13 +1062,30 @@ int fb_main(int argc, char **argv) {
                     : 0;
             if (cerr) fb__runner_error("out of memory");
         }
-        int werr = fb__runner_write(jobs, n_jobs, suite); /* all together (issue 17) */
+        /* a baseline that shares no benchmark with the run compared nothing:
+         * said, and a -fail_on_slower gate fails on it */
+        bool none = false;
+        if (o.baseline && !o.sanity && !cerr) {
+            size_t total = 0;
+            for (int v = 0; v < FB__V_COUNT; ++v) total += counts[v];
+            none = counts[FB__V_NEW] + counts[FB__V_GONE] == total;
+            if (none)
+                fprintf(stderr,
+                        "femtobench: warning: no benchmark in common with the baseline: nothing "
+                        "was compared%s\n",
+                        o.fail_on_slower ? " (-fail_on_slower: exit status 3)" : "");
+        }
+        int werr = fb__runner_write(&o, jobs, n_jobs, suite); /* all together */
         status = werr || cerr ? 1 : collector.failed ? 1 : 0;
-        if (!status && o.fail_on_slower && counts[FB__V_SLOWER]) status = 3;
+        if (collector.misused) /* bad input, given through the API (src/misuse.h) */
+            status = fb__runner_error("%zu benchmark run%s refused a bad argument to the API (see "
+                                      "the error rows)",
+                                      collector.misused, collector.misused == 1 ? "" : "s");
+        if (!status && o.fail_on_slower && (counts[FB__V_SLOWER] || none)) status = 3;
     }
     fb_bench_free(suite);
     fb__instances_free(sel);
-    free(o.asymptote);
+    fb__runner_opts_free(&o);
     fb__baseline_free(&o.base);
     return status;
 }

@@ -3,6 +3,8 @@
  * ("Defaults"). */
 #include "settings.h"
 
+#include "numfmt.h"
+
 #include "text.h"
 
 #include <ctype.h>
@@ -75,16 +77,16 @@ void fb__config_free(fb__config *c) {
 }
 
 void fb__key_format(const fb__key_info *info, double v, char *buf, size_t len) {
-    if (!info->is_duration)
-        snprintf(buf, len, "%.0f", v);
-    else if (v == 0 || v >= 1)
-        snprintf(buf, len, "%gs", v);
-    else if (v >= 1e-3)
-        snprintf(buf, len, "%gms", v * 1e3);
-    else if (v >= 1e-6)
-        snprintf(buf, len, "%gus", v * 1e6);
-    else
-        snprintf(buf, len, "%gns", v * 1e9);
+    /* '.' whatever the locale (src/numfmt.c) */
+    char num[24]; /* %.6g: at most 13 bytes */
+    if (!info->is_duration) {
+        fb__fmt_fixed(buf, len, v, 0);
+        return;
+    }
+    const char *unit = v == 0 || v >= 1 ? "s" : v >= 1e-3 ? "ms" : v >= 1e-6 ? "us" : "ns";
+    double scale = v == 0 || v >= 1 ? 1 : v >= 1e-3 ? 1e3 : v >= 1e-6 ? 1e6 : 1e9;
+    fb__fmt_double(num, sizeof num, v * scale, 6);
+    snprintf(buf, len, "%s%s", num, unit);
 }
 
 /* ------------------------------------------------------ FEMTOBENCH_CONFIG */
@@ -176,6 +178,30 @@ static void fb__config_trim(const char **b, const char **e) {
 }
 
 /* into may be NULL: then the text is only checked (and errors reported). */
+/* s[0, n) for a message: control characters (ESC, newlines...) as \xNN, so
+ * that an entry stays one harmless line; cut with "..." past cap - 1. */
+static void fb__config_show(const char *s, size_t n, char *out, size_t cap) {
+    size_t o = 0;
+    for (size_t i = 0; i < n; ++i) {
+        unsigned char c = (unsigned char)s[i];
+        bool ctl = c < 0x20 || c == 0x7f;
+        size_t need = ctl ? 4 : 1;
+        if (o + need + 4 > cap) { /* room for "..." and the NUL */
+            memcpy(out + o, "...", 3);
+            o += 3;
+            break;
+        }
+        if (ctl)
+            o += (size_t)snprintf(out + o, cap - o, "\\x%02x", c);
+        else
+            out[o++] = (char)c;
+    }
+    out[o] = '\0';
+}
+
+/* At most this many bad entries are listed; the rest are counted. */
+#define FB__CONFIG_LISTED 10
+
 int fb__config_parse(const char *text, fb__layer *into, FILE *err) {
     int bad = 0;
     if (!text) return 0;
@@ -187,10 +213,9 @@ int fb__config_parse(const char *text, fb__layer *into, FILE *err) {
         fb__config_trim(&eb, &ee);
         if (eb == ee) continue; /* empty entry */
 
-        char entry[256], why[160], key[128], val[128];
+        char entry[256], why[200], key[128], val[128], shown_key[48];
         const char *reason = NULL;
-        int elen = (int)(ee - eb);
-        snprintf(entry, sizeof entry, "%.*s", elen, eb);
+        fb__config_show(eb, (size_t)(ee - eb), entry, sizeof entry);
         const char *eq = memchr(eb, '=', (size_t)(ee - eb));
         if (!eq) {
             reason = "expected key=value";
@@ -200,6 +225,7 @@ int fb__config_parse(const char *text, fb__layer *into, FILE *err) {
             fb__config_trim(&vb, &ve);
             snprintf(key, sizeof key, "%.*s", (int)(ke - kb), kb);
             snprintf(val, sizeof val, "%.*s", (int)(ve - vb), vb);
+            fb__config_show(kb, (size_t)(ke - kb), shown_key, sizeof shown_key);
             int k = 0;
             while (k < FB__K_COUNT && strcmp(fb__keys[k].name, key) != 0) ++k;
             if (!*key) {
@@ -207,10 +233,10 @@ int fb__config_parse(const char *text, fb__layer *into, FILE *err) {
             } else if (k == FB__K_COUNT) {
                 const char *hint = fb__config_suggest(key);
                 if (hint)
-                    snprintf(why, sizeof why, "unknown key '%.40s' (did you mean '%s'?)", key,
+                    snprintf(why, sizeof why, "unknown key '%s' (did you mean '%s'?)", shown_key,
                              hint);
                 else
-                    snprintf(why, sizeof why, "unknown key '%.40s'", key);
+                    snprintf(why, sizeof why, "unknown key '%s'", shown_key);
                 reason = why;
             } else if ((size_t)(ve - vb) >= sizeof val) {
                 reason = "value too long";
@@ -222,7 +248,7 @@ int fb__config_parse(const char *text, fb__layer *into, FILE *err) {
                     char lo[32], hi[32];
                     fb__key_format(&fb__keys[k], fb__keys[k].min, lo, sizeof lo);
                     fb__key_format(&fb__keys[k], fb__keys[k].max, hi, sizeof hi);
-                    snprintf(why, sizeof why, "out of range ('%.40s' is %s to %s)", key, lo, hi);
+                    snprintf(why, sizeof why, "out of range ('%s' is %s to %s)", shown_key, lo, hi);
                     reason = why;
                 }
                 if (!reason && into) fb__layer_set(into, (fb__key)k, v);
@@ -230,9 +256,12 @@ int fb__config_parse(const char *text, fb__layer *into, FILE *err) {
         }
         if (reason) {
             ++bad;
-            if (err)
+            if (err && bad <= FB__CONFIG_LISTED)
                 fprintf(err, "femtobench: FEMTOBENCH_CONFIG: bad entry '%s': %s\n", entry, reason);
         }
     }
+    if (err && bad > FB__CONFIG_LISTED)
+        fprintf(err, "femtobench: FEMTOBENCH_CONFIG: ... and %d more bad entr%s\n",
+                bad - FB__CONFIG_LISTED, bad - FB__CONFIG_LISTED == 1 ? "y" : "ies");
     return bad;
 }

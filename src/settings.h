@@ -78,6 +78,10 @@ typedef struct fb__config {
     double min_time_s;       /* the runner's -min_time, spread over the epochs; 0 = none */
     double num[FB__K_COUNT]; /* resolved numeric keys */
     unsigned pass;           /* issue 19: the runner's -repetitions pass (0-based) */
+    /* all arguments of a family's instance (args[0] == arg), FB_MAX_ARGS
+     * at most: several for FB_BENCHMARK_PRODUCT (src/product.c) */
+    size_t n_args;
+    int64_t args[FB_MAX_ARGS];
 } fb__config;
 
 /* Deep copy (FB_OK or FB_ENOMEM, dst untouched on failure) and release. */

@@ -28,9 +28,32 @@ void fb__teardown_after_epoch(fb_bench *b) {
 
 int64_t fb_arg(const fb_bench *b) { return b->cfg.has_arg ? b->cfg.arg : 0; }
 
-void fb__bench_set_arg(fb_bench *b, int64_t arg) {
-    b->cfg.has_arg = true;
-    b->cfg.arg = arg;
+void fb__bench_set_arg(fb_bench *b, int64_t arg) { fb__bench_set_args(b, &arg, 1); }
+
+void fb__bench_set_args(fb_bench *b, const int64_t *args, size_t n) {
+    if (n > FB_MAX_ARGS) n = FB_MAX_ARGS;
+    b->cfg.has_arg = n > 0;
+    b->cfg.arg = n ? args[0] : 0;
+    b->cfg.n_args = n;
+    for (size_t i = 0; i < n; ++i) b->cfg.args[i] = args[i];
+}
+
+int64_t fb_arg_at(const fb_bench *b, size_t i) { return i < b->cfg.n_args ? b->cfg.args[i] : 0; }
+size_t fb_arg_count(const fb_bench *b) { return b->cfg.n_args; }
+size_t fb_result_arg_count(const fb_result *r) { return r->config.n_args; }
+int64_t fb_result_arg_at(const fb_result *r, size_t i) {
+    return i < r->config.n_args ? r->config.args[i] : 0;
+}
+
+/* "/a" or "/a/b/...": the suffix of a family's instance. */
+static void fb__args_suffix(const fb__config *c, char *buf, size_t len) {
+    size_t o = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < c->n_args && o < len; ++i) {
+        int k = snprintf(buf + o, len - o, "/%" PRId64, c->args[i]);
+        if (k < 0) break;
+        o += (size_t)k;
+    }
 }
 
 bool fb_result_has_arg(const fb_result *r) { return r->config.has_arg; }
@@ -39,8 +62,8 @@ int64_t fb_result_arg(const fb_result *r) { return r->config.has_arg ? r->config
 char *fb__run_name(const fb_bench *b, const char *name) {
     const char *base = name ? name : b->name ? b->name : "noname";
     if (!b->cfg.has_arg) return fb__strdup(base);
-    char suffix[24];
-    snprintf(suffix, sizeof suffix, "/%" PRId64, b->cfg.arg);
+    char suffix[24 * FB_MAX_ARGS];
+    fb__args_suffix(&b->cfg, suffix, sizeof suffix);
     size_t n = strlen(base), k = strlen(suffix);
     if (n >= k && strcmp(base + n - k, suffix) == 0) return fb__strdup(base);
     char *s = malloc(n + k + 1);

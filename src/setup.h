@@ -16,6 +16,9 @@ FB__PRIVATE void fb__teardown_after_epoch(fb_bench *b);
 /* Gives b an argument: fb_arg(b) returns it, and the results of b's runs
  * carry it, with "/<arg>" appended to their names (src/registry.c). */
 FB__PRIVATE void fb__bench_set_arg(fb_bench *b, int64_t arg);
+/* The same with the n arguments of a product's instance (n <= FB_MAX_ARGS):
+ * "/a/b" appended. */
+FB__PRIVATE void fb__bench_set_args(fb_bench *b, const int64_t *args, size_t n);
 /* The name a run on b records: name, or b's registered name, or "noname";
  * when b has an argument and the name does not end in "/<arg>" already, with
  * "/<arg>" appended. Allocated; NULL when out of memory. */

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if FB_HAVE_POSIX
 #include <unistd.h>
+#endif
 
 #if defined(__clang__)
 #define FB__COMPILER "clang " __clang_version__
@@ -26,6 +28,12 @@
 #define FB__BUILD_FLAGS "unknown"
 #endif
 
+/* A value read from /proc or /sys as a count: 0 (unknown) when it is
+ * negative, not finite or too large to convert (issue 17: a huge number in
+ * a file must not be undefined behaviour). */
+static long long fb__sys_ll(double v, double max) { return v >= 0 && v <= max ? (long long)v : 0; }
+
+#if FB_HAVE_SYSFS /* the facts in /proc and /sys (Linux) */
 /* The value after "key<spaces/tabs>:" on a line of /proc/cpuinfo, or NULL. */
 static const char *fb__sys_cpuinfo_value(const char *line, const char *key) {
     size_t kl = strlen(key);
@@ -69,11 +77,6 @@ static int fb__sys_count_cpu_list(const char *s) {
     fb__cpuset set;
     return fb__cpuset_parse(&set, s) == 0 ? (int)fb__cpuset_count(&set) : 0;
 }
-
-/* A value read from /proc or /sys as a count: 0 (unknown) when it is
- * negative, not finite or too large to convert (issue 17: a huge number in
- * a file must not be undefined behaviour). */
-static long long fb__sys_ll(double v, double max) { return v >= 0 && v <= max ? (long long)v : 0; }
 
 /* "32K" / "1024K" / "32M" / "12345" -> bytes */
 static long long fb__sys_size(const char *s) {
@@ -121,6 +124,7 @@ static int fb__sys_scaling(const char *root, int cpus) {
     }
     return seen ? 0 : -1;
 }
+#endif /* FB_HAVE_SYSFS */
 
 void fb__sysinfo_read(const char *root, fb__sysinfo *out) {
     memset(out, 0, sizeof *out);
@@ -128,10 +132,19 @@ void fb__sysinfo_read(const char *root, fb__sysinfo *out) {
 
     time_t now = time(NULL);
     struct tm tm;
-    if (gmtime_r(&now, &tm)) strftime(out->date, sizeof out->date, "%Y-%m-%dT%H:%M:%S+00:00", &tm);
+#if FB_HAVE_WINDOWS
+    if (gmtime_s(&tm, &now) == 0)
+#else
+    if (gmtime_r(&now, &tm))
+#endif
+        strftime(out->date, sizeof out->date, "%Y-%m-%dT%H:%M:%S+00:00", &tm);
 
+#if FB_HAVE_WINDOWS
+    fb__sysinfo_platform(out); /* src/machine_win.c */
+#else
     if (gethostname(out->host_name, sizeof out->host_name - 1) != 0) out->host_name[0] = '\0';
     out->host_name[sizeof out->host_name - 1] = '\0';
+#endif
 #if FB_HAVE_LINUX
     ssize_t n = readlink("/proc/self/exe", out->executable, sizeof out->executable - 1);
     out->executable[n > 0 ? (size_t)n : 0] = '\0';
@@ -160,16 +173,20 @@ void fb__sysinfo_read(const char *root, fb__sysinfo *out) {
         out->n_load_avg = k == 3 ? 3 : 0;
     }
 #endif
+#if FB_HAVE_POSIX
     if (out->num_cpus <= 0) {
         long c = sysconf(_SC_NPROCESSORS_ONLN);
         out->num_cpus = c > 0 ? (int)c : 0;
     }
+#endif
 #if FB_HAVE_SYSFS
     out->cpu_scaling = fb__sys_scaling(root, out->num_cpus);
+#elif FB_HAVE_WINDOWS
+    out->cpu_scaling = -1;
 #else
     out->cpu_scaling = -1;
 #endif
-    out->mhz_per_cpu = mhz > 0 ? fb__sys_ll(mhz + 0.5, 1e12) : 0;
+    if (mhz > 0) out->mhz_per_cpu = fb__sys_ll(mhz + 0.5, 1e12); /* else the platform's, or 0 */
     if (!out->cpu_model[0]) snprintf(out->cpu_model, sizeof out->cpu_model, "unknown");
 
     out->version = fb_version();

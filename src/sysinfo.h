@@ -37,5 +37,10 @@ typedef struct fb__sysinfo {
  * host name, executable and date always come from the running system).
  * out->env is left NULL: the process state attaches its report. */
 FB__PRIVATE void fb__sysinfo_read(const char *root, fb__sysinfo *out);
+#if FB_HAVE_WINDOWS
+/* The Windows facts (src/machine_win.c): host, executable, CPU name, rated
+ * MHz and core count. */
+FB__PRIVATE void fb__sysinfo_platform(fb__sysinfo *out);
+#endif
 
 #endif

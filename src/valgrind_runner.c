@@ -15,15 +15,18 @@
 
 #include "process.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if FB_HAVE_POSIX /* Valgrind runs on Linux and macOS only: on Windows, refused */
+#include <dirent.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#endif
 
 #if FB_HAVE_VALGRIND
 #include <valgrind/valgrind.h>
@@ -35,6 +38,24 @@
 #define FB__VG_D1 "--D1=32768,8,64"
 #define FB__VG_LL "--LL=8388608,16,64"
 
+#if !FB_HAVE_POSIX
+int fb__vg_runner_check(char *err, size_t len) {
+    snprintf(err, len,
+             "not available on Windows: Valgrind runs on Linux and macOS only (count under "
+             "Linux, or use the times)");
+    return FB_ENOTSUP;
+}
+
+int fb__vg_runner_exec(int argc, char **argv, bool cache) {
+    (void)argc;
+    (void)argv;
+    (void)cache;
+    char why[256];
+    fb__vg_runner_check(why, sizeof why);
+    fprintf(stderr, "femtobench: error: -valgrind: %s\n", why);
+    return 2;
+}
+#else
 /* The executable `prog` in PATH (the process state's): true with its path
  * in full, else false. */
 static bool fb__vg_in_path(const char *prog, char *full, size_t len) {
@@ -206,3 +227,4 @@ int fb__vg_runner_exec(int argc, char **argv, bool cache) {
     fb__vg_rmdir(dir);
     return rc;
 }
+#endif /* FB_HAVE_POSIX */

@@ -9,7 +9,10 @@ FB_BENCHMARK(Alpha) {
     if (getenv("SUITE_CLI_EPOCHS")) fb_set_epochs(b, (size_t)atoi(getenv("SUITE_CLI_EPOCHS")));
     uint64_t x = 1;
     FB_RUN(b, NULL) { /* runs under the registered name */
-        x += x;
+        /* two dependent multiplies, 6 cycles: more than 2x an empty loop even
+         * when the empty loop was timed in a slow episode of the core (2 cycles) */
+        x *= 0x9E3779B97F4A7C15u;
+        x *= 0x9E3779B97F4A7C15u;
         fb_do_not_optimize(x);
     }
 }
@@ -42,8 +45,24 @@ static uint64_t frozen_clock(void *ctx) {
     return 42;
 }
 
+/* A clock that moves only when an op moves it: under it, a comparison
+ * alternative that does not is an error row while the other measures. */
+static uint64_t manual_clock(void *ctx) { return *(uint64_t *)ctx; }
+
+/* SUITE_CLI_BROKEN=compare: a comparison whose second alternative fails (an
+ * error row, exit status 1); any other value: a run that fails. */
 FB_BENCHMARK(Broken) {
-    if (!getenv("SUITE_CLI_BROKEN")) return; /* only when asked */
+    const char *how = getenv("SUITE_CLI_BROKEN");
+    if (!how) return; /* only when asked */
+    if (!strcmp(how, "compare")) {
+        uint64_t now_ns = 0;
+        fb_set_clock(b, manual_clock, &now_ns, 1e-9);
+        FB_COMPARE(b, "Broken") {
+            FB_ALTERNATIVE("works") { now_ns += 100; }
+            FB_ALTERNATIVE("fails") {}
+        }
+        return;
+    }
     fb_set_clock(b, frozen_clock, NULL, 1e-9);
     FB_RUN(b, "Broken") {}
 }

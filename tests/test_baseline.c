@@ -33,12 +33,13 @@ static void check_reader(void) {
     char err[256];
     fb__jr_doc d;
     const char *ok =
-        " {\"a\": [1, -2.5e3, 0.125, true, false, null, \"x\\u00e9\\ud83d\\ude00\\n\"],"
-        " \"b\": {}, \"c\": [], \"a\": 7}\n";
+        " {\"a\": 7, \"a\": [1, -2.5e3, 0.125, true, false, null, \"x\\u00e9\\ud83d\\ude00\\n\"],"
+        " \"b\": {}, \"c\": []}\n";
     CHECK(fb__jr_parse(&d, ok, strlen(ok), err, sizeof err) == 0);
     CHECK(d.v[0].type == FB__JR_OBJ && d.v[0].count == 4);
     uint32_t a = fb__jr_get(&d, 0, "a");
-    CHECK(a && d.v[a].type == FB__JR_ARR && d.v[a].count == 7); /* the first "a" */
+    CHECK(a && d.v[a].type == FB__JR_ARR &&
+          d.v[a].count == 7); /* the last "a", as Python's json and jq */
     uint32_t e = d.v[a].first;
     CHECK(d.v[e].num == 1);
     e = d.v[e].next;
@@ -200,6 +201,27 @@ static void check_loader(void) {
     trunc[123] = '\0';
     BAD_DOC(trunc, "truncated JSON at byte 123");
 
+    /* "dropped" epochs are left out, as the run's statistics left them out;
+     * "pass" is the process the result ran in */
+    const char *dropped =
+        "{\"schema\": \"femtobench/1\", \"results\": [{\"name\": \"d\", \"title\": null, "
+        "\"unit\": null, \"batch\": 1, \"pass\": 3, \"dropped\": [1], \"measurements\": ["
+        "{\"iterations\": 1, \"elapsed\": 2e-9}, {\"iterations\": 1, \"elapsed\": 9e-6}, "
+        "{\"iterations\": 1, \"elapsed\": 4e-9}]}]}";
+    CHECK(fb__baseline_parse(dropped, strlen(dropped), &bl, err, sizeof err) == 0);
+    CHECK(bl.n == 1 && bl.rec[0].epochs == 2 && bl.rec[0].pass == 3);
+    CHECK(bl.rec[0].per_unit_s[0] == 2e-9 && bl.rec[0].per_unit_s[1] == 4e-9);
+    CHECK_NEAR(bl.rec[0].median_s, 3e-9, 1e-21); /* not 4e-9 with the dropped 9 us */
+    fb__baseline_free(&bl);
+    BAD_DOC("{\"schema\": \"femtobench/1\", \"results\": [{\"name\": \"n\", \"title\": null, "
+            "\"unit\": null, \"batch\": 1, \"dropped\": [5], \"measurements\": "
+            "[{\"iterations\": 1, \"elapsed\": 1}]}]}",
+            "\"dropped\" holds a number out of range");
+    BAD_DOC("{\"schema\": \"femtobench/1\", \"results\": [{\"name\": \"n\", \"title\": null, "
+            "\"unit\": null, \"batch\": 1, \"pass\": -1, \"measurements\": "
+            "[{\"iterations\": 1, \"elapsed\": 1}]}]}",
+            "\"pass\" must be a whole number >= 0");
+
     /* a failed benchmark needs no epochs; an empty suite is a valid baseline */
     const char *failed =
         "{\"schema\": \"femtobench/1\", \"results\": [{\"name\": \"b\", \"title\": "
@@ -214,7 +236,11 @@ static void check_loader(void) {
     CHECK(fb__baseline_load("/nonexistent/x.json", &bl, err, sizeof err) == -1);
     CHECK_STR(err, "cannot open: No such file or directory");
     CHECK(fb__baseline_load("/", &bl, err, sizeof err) == -1);
+#if FB_HAVE_WINDOWS /* the CRT refuses to open a directory: EACCES */
+    CHECK(strstr(err, "Permission denied") != NULL);
+#else
     CHECK(strstr(err, "Is a directory") != NULL);
+#endif
     int golden = fb__baseline_load(FB_TEST_DATA_DIR "/golden_results.json", &bl, err, sizeof err);
     CHECK(golden == 0);
     if (golden == 0 && bl.n == 8) {
@@ -282,13 +308,45 @@ static void check_roundtrip(void) {
     FILE *m = open_memstream(&out, &out_len);
     CHECK(fb__change_table(m, &file, &live, 5, counts) == 0);
     fclose(m);
-    CHECK(counts[FB__V_SAME] == 2 && counts[FB__V_SLOWER] == 0 && counts[FB__V_UNSURE] == 0);
+    /* one process a side: nothing smaller than the floor gets a verdict */
+    CHECK(counts[FB__V_UNSURE] == 2 && counts[FB__V_SLOWER] == 0 && counts[FB__V_SAME] == 0);
     CHECK(strstr(out, "warning") == NULL);
-    CHECK(strstr(out, "| same    | `two` N=10 (round)\n") != NULL);
+    CHECK(strstr(out, "| unsure  | `two` N=10 (round)\n") != NULL);
+    CHECK(strstr(out, "> one process a side for 2 benchmarks") != NULL);
     free(out);
     free(text);
     fb__baseline_free(&live);
     fb__baseline_free(&file);
+    fb_bench_free(b);
+}
+
+/* The epochs a run dropped (disturbed, superseded) are not compared: the
+ * "now" column is the run's own median over the epochs it kept. */
+static void check_dropped_live(void) {
+    fake_clock c = {0, 1000, 0, 0};
+    fb_bench *b = fake_bench(&c);
+    fb_run(b, "kept", fake_clock_op, &c);
+    fb_result *r = b->n_results ? b->results[0] : NULL;
+    CHECK(r && r->epochs >= 4);
+    if (!r || r->epochs < 4) {
+        fb_bench_free(b);
+        return;
+    }
+    if (!r->epoch_flags) r->epoch_flags = calloc(r->epochs, 1);
+    CHECK(r->epoch_flags != NULL);
+    if (!r->epoch_flags) {
+        fb_bench_free(b);
+        return;
+    }
+    r->epoch_flags[0] |= FB__EPOCH_DROPPED;
+    r->values[FB_ELAPSED][0] *= 1000; /* a preempted epoch, left out */
+    fb__baseline live;
+    CHECK(fb__baseline_from_bench(b, &live) == 0);
+    CHECK(live.n == 1 && live.rec[0].epochs == r->epochs - 1);
+    for (size_t e = 0; e < live.rec[0].epochs; ++e)
+        CHECK(live.rec[0].per_unit_s[e] < 1e-5); /* never the 1000x epoch */
+    CHECK_NEAR(live.rec[0].median_s, 1e-6, 1e-9);
+    fb__baseline_free(&live);
     fb_bench_free(b);
 }
 
@@ -308,6 +366,9 @@ static fb__bl_record rec(const char *name, double complexity_n, double base_s, d
     for (size_t e = 0; e < epochs; ++e)
         r.per_unit_s[e] = base_s * factor * (1 + 0.001 * (double)((e * 7) % 11));
     r.err_pct = fb__bl_err_pct(r.per_unit_s, epochs);
+    double tmp[64];
+    memcpy(tmp, r.per_unit_s, (epochs < 64 ? epochs : 64) * sizeof(double));
+    r.median_s = epochs ? fb__median(tmp, epochs < 64 ? epochs : 64) : NAN;
     return r;
 }
 
@@ -338,8 +399,10 @@ static void check_table(void) {
     size_t counts[FB__V_COUNT];
     CHECK(fb__change_table(f, &base, &now, 5, counts) == 0);
     fclose(f);
-    CHECK(counts[FB__V_FASTER] == 1 && counts[FB__V_SLOWER] == 1 && counts[FB__V_SAME] == 0 &&
-          counts[FB__V_UNSURE] == 1 && counts[FB__V_NEW] == 2 && counts[FB__V_GONE] == 2);
+    /* one process a side: widened by the floor between processes, so the
+     * 30% regression is unsure and only the halving is faster */
+    CHECK(counts[FB__V_FASTER] == 1 && counts[FB__V_SLOWER] == 0 && counts[FB__V_SAME] == 0 &&
+          counts[FB__V_UNSURE] == 2 && counts[FB__V_NEW] == 2 && counts[FB__V_GONE] == 2);
     const char *want =
         "> warning: the runs differ in CPU model: baseline 'CPU A', now 'CPU B'\n"
         "> warning: the runs differ in performance counters: baseline 'off', now 'on'\n"
@@ -351,9 +414,9 @@ static void check_table(void) {
         "`added`\n"
         "|                  - |         2.01 us/op |        - |                  - | new     | "
         "`sort` N=200\n"
-        "|         5.03 ms/op |         2.51 ms/op |   -50.0% |   [-50.4%, -49.6%] | faster  | "
+        "|         5.03 ms/op |         2.51 ms/op |   -50.0% |   [-62.4%, -33.5%] | faster  | "
         "`improve`\n"
-        "|         2.01 us/op |         2.61 us/op |   +30.0% |   [+29.1%, +30.9%] | slower  | "
+        "|         2.01 us/op |         2.61 us/op |   +30.0% |    [-2.2%, +72.8%] | unsure  | "
         "`regress`\n"
         "|        10.05 ns/op |        10.00 ns/op |    -0.5% |     too few epochs | unsure  | "
         "`steady`\n"
@@ -362,8 +425,12 @@ static void check_table(void) {
         "|          1.00 s/op |                  - |        - |                  - | gone    | "
         "`removed\\|pipe`\n"
         "\n"
-        "femtobench: 7 benchmarks against the baseline (threshold 5%): 1 faster, 1 slower, 0 same, "
-        "1 unsure, 2 new, 2 gone\n";
+        "> one process a side for 3 benchmarks: the spread between processes is unknown, so the "
+        "interval is widened by the largest difference measured between two processes of one "
+        "binary (32%) and only a larger change gets a verdict; run both sides with "
+        "-repetitions=5, or femtobench-compare -run OLD NEW\n"
+        "femtobench: 7 benchmarks against the baseline (threshold 5%): 1 faster, 0 slower, 0 same, "
+        "2 unsure, 2 new, 2 gone\n";
     if (strcmp(out, want) != 0) fprintf(stderr, "got:\n%s\nwant:\n%s\n", out, want);
     CHECK_STR(out, want);
     free(out);
@@ -371,10 +438,148 @@ static void check_table(void) {
     fb__baseline_free(&now);
 }
 
+/* ------------------------------------------- between processes */
+
+static void check_t_quantile(void) {
+    /* two-sided critical values of Student's t (tables) */
+    CHECK_NEAR(fb__change_t_quantile(0.05, 1), 12.7062, 1e-3);
+    CHECK_NEAR(fb__change_t_quantile(0.05, 2), 4.3027, 1e-3);
+    CHECK_NEAR(fb__change_t_quantile(0.05, 9), 2.2622, 1e-3);
+    CHECK_NEAR(fb__change_t_quantile(0.01, 4), 4.6041, 1e-3);
+    CHECK_NEAR(fb__change_t_quantile(0.005, 8), 3.8325, 1e-3);
+    CHECK_NEAR(fb__change_t_quantile(0.05, 30), 2.0423, 1e-3);
+    CHECK_NEAR(fb__change_t_quantile(0.05, 1000), 1.9623, 1e-3);
+    CHECK(isnan(fb__change_t_quantile(0.05, 0)));
+}
+
+static void check_between(void) {
+    /* per-process medians: a paired t interval of the log ratios */
+    double old[5] = {1.00, 1.10, 0.95, 1.05, 1.00}, now[5];
+    for (int i = 0; i < 5; ++i) now[i] = old[i] * 1.25 * (1 + 0.01 * (i % 2 ? 1 : -1));
+    fb__change c;
+    fb__change_between(old, 5, now, 5, true, 0.05, 10, &c);
+    CHECK(c.verdict == FB__V_SLOWER && c.lo_pct > 20 && c.hi_pct < 30);
+    CHECK_NEAR(c.change_pct, 24.8, 0.2);
+    /* unpaired, the same values: the spread between processes is large
+     * next to the change, so the pooled interval is wide */
+    fb__change_between(old, 5, now, 5, false, 0.05, 10, &c);
+    CHECK(c.lo < c.shift && c.shift < c.hi && c.lo_pct < 20);
+    /* hand-computed: mean log ratio, pooled sd, t(0.05, 8) = 2.306 */
+    double so = 0, sn = 0, ss = 0;
+    for (int i = 0; i < 5; ++i) so += log(old[i]), sn += log(now[i]);
+    for (int i = 0; i < 5; ++i)
+        ss += (log(old[i]) - so / 5) * (log(old[i]) - so / 5) +
+              (log(now[i]) - sn / 5) * (log(now[i]) - sn / 5);
+    double half = 2.3060 * sqrt(ss / 8) * sqrt(0.4);
+    CHECK_NEAR(c.hi - c.lo, 2 * half, 1e-3);
+    /* one side of one process: the other side's spread stands for both */
+    fb__change_between(old, 1, now, 5, false, 0.05, 10, &c);
+    CHECK(isfinite(c.lo) && c.hi - c.lo > 2 * half);
+    /* one process a side: no interval here (the caller widens the epochs') */
+    fb__change_between(old, 1, now, 1, false, 0.05, 10, &c);
+    CHECK(c.verdict == FB__V_UNSURE && isnan(c.shift));
+    fb__change_between(old, 1, now, 1, true, 0.05, 10, &c);
+    CHECK(c.verdict == FB__V_UNSURE && isnan(c.shift));
+    /* the same binary: identical per-pair values are same */
+    fb__change_between(old, 5, old, 5, true, 0.05, 10, &c);
+    CHECK(c.verdict == FB__V_SAME && c.change_pct == 0);
+}
+
+/* A run of `passes` processes: each benchmark's record per process, the
+ * per-process medians spread by `spread` (relative) around base * factor. */
+static void add_passes(fb__baseline *bl, const char *name, double base_s, double factor,
+                       double spread, unsigned passes) {
+    static const double wobble[10] = {0, 1, -1, 0.5, -0.5, 0.8, -0.8, 0.2, -0.2, 0.4};
+    for (unsigned p = 0; p < passes; ++p) {
+        fb__bl_record r = rec(name, 0, base_s * (1 + spread * wobble[p % 10]), factor, 11);
+        r.pass = p;
+        bl->rec[bl->n++] = r;
+    }
+}
+
+static void check_passes_table(void) {
+    fb__baseline base, now;
+    memset(&base, 0, sizeof base);
+    memset(&now, 0, sizeof now);
+    base.rec = calloc(40, sizeof *base.rec);
+    now.rec = calloc(40, sizeof *now.rec);
+    add_passes(&base, "steady", 1e-8, 1, 0.01, 5);
+    add_passes(&base, "regress", 2e-6, 1, 0.01, 5);
+    add_passes(&base, "noisy", 1e-6, 1, 0.2, 5);
+    add_passes(&now, "noisy", 1e-6, 1.1, 0.2, 5);
+    add_passes(&now, "regress", 2e-6, 1.25, 0.01, 5);
+    add_passes(&now, "steady", 1e-8, 1, 0.01, 5);
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    size_t counts[FB__V_COUNT];
+    CHECK(fb__change_table(f, &base, &now, 5, counts) == 0);
+    fclose(f);
+    /* one row per benchmark, not per pass; no gone rows */
+    CHECK(counts[FB__V_SLOWER] == 1 && counts[FB__V_SAME] == 1 && counts[FB__V_UNSURE] == 1 &&
+          counts[FB__V_NEW] == 0 && counts[FB__V_GONE] == 0);
+    CHECK(strstr(out, "| slower  | `regress`") && strstr(out, "| same    | `steady`") &&
+          strstr(out, "| unsure  | `noisy`"));
+    CHECK(strstr(out, "> between processes (t interval, pooled spread): baseline 5, now 5") !=
+          NULL);
+    CHECK(strstr(out, "family-wise over 3 benchmarks") != NULL);
+    CHECK(strstr(out, "one process a side") == NULL);
+    /* the baseline and now columns: the median over processes */
+    CHECK(strstr(out, "|         2.01 us/op |         2.51 us/op |") != NULL);
+    if (!strstr(out, "| slower  | `regress`")) fprintf(stderr, "%s\n", out);
+    free(out);
+    /* paired (femtobench-compare -run): the same rows by pairs */
+    out = NULL;
+    f = open_memstream(&out, &len);
+    CHECK(fb__change_table_paired(f, &base, &now, 5, counts) == 0);
+    fclose(f);
+    /* the pairs share each process's wobble, so pairing cancels it: the
+     * noisy benchmark's 10% is now found as well */
+    CHECK(counts[FB__V_SLOWER] == 2 && counts[FB__V_SAME] == 1 && counts[FB__V_UNSURE] == 0);
+    CHECK(strstr(out, "| slower  | `noisy`") != NULL);
+    CHECK(strstr(out, "(alternating runs, paired): baseline 5, now 5") != NULL);
+    free(out);
+    fb__baseline_free(&base);
+    fb__baseline_free(&now);
+}
+
+/* Matching is by sorting: 100,000 rows a side in a fraction of a second
+ * (a pairwise search took minutes; ctest's TIMEOUT bounds this test). */
+static void check_many_rows(void) {
+    enum { N = 100000 };
+    fb__baseline base, now;
+    memset(&base, 0, sizeof base);
+    memset(&now, 0, sizeof now);
+    base.rec = calloc(N, sizeof *base.rec);
+    now.rec = calloc(N, sizeof *now.rec);
+    CHECK(base.rec && now.rec);
+    if (!base.rec || !now.rec) return;
+    for (size_t i = 0; i < N; ++i) {
+        char name[32];
+        snprintf(name, sizeof name, "b%zu", i);
+        base.rec[base.n++] = rec(name, 0, 1e-6, 1, 1);
+        snprintf(name, sizeof name, "b%zu", N - 1 - i + (i < 10 ? N : 0)); /* 10 new, 10 gone */
+        now.rec[now.n++] = rec(name, 0, 1e-6, 1, 1);
+    }
+    FILE *f = fopen("/dev/null", "w");
+    size_t counts[FB__V_COUNT];
+    CHECK(f && fb__change_table(f, &base, &now, 5, counts) == 0);
+    if (f) fclose(f);
+    CHECK(counts[FB__V_NEW] == 10 && counts[FB__V_GONE] == 10 &&
+          counts[FB__V_UNSURE] + counts[FB__V_SAME] == N - 10);
+    fb__baseline_free(&base);
+    fb__baseline_free(&now);
+}
+
 int main(void) {
+    check_t_quantile();
+    check_between();
+    check_passes_table();
+    check_many_rows();
     check_reader();
     check_loader();
     check_roundtrip();
+    check_dropped_live();
     check_table();
     return CHECK_DONE();
 }

@@ -101,6 +101,20 @@ static void check_compare(void) {
     CHECK(c.verdict == FB__V_UNSURE);
     fb__change_compare(old, 11, err, now, 11, err, 30, &c);
     CHECK(c.verdict == FB__V_SAME);
+    /* the faster side, mirrored: a -20% change is faster exactly when its
+     * whole interval lies below -threshold (its upper end decides), unsure
+     * when the interval straddles -threshold, same within a wider one */
+    fb__change_compare(now, 11, err, old, 11, err, 5, &c);
+    double hi = c.hi_pct, lo = c.lo_pct;
+    CHECK(lo < -20 && -20 < hi && hi < -19);
+    fb__change_compare(now, 11, err, old, 11, err, -hi - 0.01, &c);
+    CHECK(c.verdict == FB__V_FASTER);
+    fb__change_compare(now, 11, err, old, 11, err, -hi + 0.01, &c);
+    CHECK(c.verdict == FB__V_UNSURE);
+    fb__change_compare(now, 11, err, old, 11, err, 20, &c);
+    CHECK(c.verdict == FB__V_UNSURE);
+    fb__change_compare(now, 11, err, old, 11, err, -lo + 0.01, &c);
+    CHECK(c.verdict == FB__V_SAME);
     /* threshold 0: any interval that straddles 0 is unsure */
     fb__change_compare(old, 11, err, same, 11, err, 0, &c);
     CHECK(c.verdict == FB__V_UNSURE);
@@ -143,7 +157,36 @@ static void check_threshold(void) {
     CHECK_STR(fb__verdict_name(FB__V_GONE), "gone");
 }
 
+/* Paired rounds (femtobench-ab): the median log ratio, the sign-test
+ * interval at the given confidence, the verdict against the threshold. */
+static void check_paired(void) {
+    fb__change c;
+    double v[30];
+    for (int i = 0; i < 30; ++i) v[i] = log(1.10) + (i % 3 - 1) * 0.001; /* 10% slower */
+    fb__change_paired(v, 30, 0.99, 3, &c);
+    CHECK(c.verdict == FB__V_SLOWER);
+    CHECK_NEAR(c.change_pct, 10, 1e-9);
+    CHECK(c.lo_pct > 9.8 && c.lo_pct < 10 && c.hi_pct > 10 && c.hi_pct < 10.2);
+    for (int i = 0; i < 30; ++i) v[i] = (i % 5 - 2) * 0.002; /* within 0.4%: same */
+    fb__change_paired(v, 30, 0.99, 3, &c);
+    CHECK(c.verdict == FB__V_SAME && fabs(c.change_pct) < 1e-9);
+    for (int i = 0; i < 30; ++i) v[i] = log(0.95) * (i % 2); /* 0 or -5%: unsure */
+    fb__change_paired(v, 30, 0.99, 3, &c);
+    CHECK(c.verdict == FB__V_UNSURE && c.lo_pct < -3 && c.hi_pct > -3);
+    for (int i = 0; i < 30; ++i) v[i] = log(0.9); /* 10% faster, below a 20% threshold */
+    fb__change_paired(v, 30, 0.99, 20, &c);
+    CHECK(c.verdict == FB__V_SAME);
+    fb__change_paired(v, 30, 0.99, 3, &c);
+    CHECK(c.verdict == FB__V_FASTER);
+    /* 5 rounds support no 99% interval: unsure, with the median still given */
+    fb__change_paired(v, 5, 0.99, 3, &c);
+    CHECK(c.verdict == FB__V_UNSURE && isnan(c.lo_pct) && isfinite(c.change_pct));
+    fb__change_paired(v, 0, 0.99, 3, &c);
+    CHECK(c.verdict == FB__V_UNSURE && isnan(c.change_pct));
+}
+
 int main(void) {
+    check_paired();
     check_ranks();
     check_kth();
     check_compare();

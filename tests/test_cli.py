@@ -102,6 +102,10 @@ for l in rows:
 # a failing benchmark: an error row and exit status 1
 rc, out, err = run("-filter=Broken", env={"SUITE_CLI_BROKEN": "1"})
 check(rc == 1 and ":boom: `Broken`" in out, f"broken: rc={rc} {out!r}")
+# a comparison with a failing alternative fails the same way: exit status 1
+rc, out, err = run("-filter=Broken", env={"SUITE_CLI_BROKEN": "compare"})
+check(rc == 1 and ":boom: `fails`" in out and "comparison not made: `fails`" in out,
+      f"failing alternative: rc={rc} {out!r}")
 
 # -repetitions (issue 19): the suite n times, each pass in its own order;
 # the JSON keeps every pass; a summary over passes follows the table

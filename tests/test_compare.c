@@ -3,7 +3,10 @@
 #include "internal.h"
 #include "fake_clock.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* A fake world: time moves only when an op runs. Each alternative's op costs
  * cost_ns[i] per call, times a drift factor (linear in time: drift_per_ns)
@@ -94,11 +97,16 @@ static void test_identical(void) {
     CHECK_STR(fb_comparison_name(c, 0), "A");
     CHECK_STR(fb_comparison_name(c, 1), "B");
     CHECK_STR(fb_comparison_title(c), "world");
-    /* exactly 1, and an interval of zero width: every round tied */
+    /* exactly 1; every round tied, and the interval is what the clock
+     * resolves: a step of the clock in each side's epoch, no narrower */
     CHECK(fb_comparison_ratio(c, 0) == 1.0);
     CHECK(fb_comparison_ratio(c, 1) == 1.0);
-    CHECK(fb_comparison_low(c, 1) == 1.0);
-    CHECK(fb_comparison_high(c, 1) == 1.0);
+    double epoch_s = fb_result_median(fb_comparison_result(c, 0), FB_ELAPSED) *
+                     (double)fb_comparison_iterations(c);
+    double q = 2 * 1e-9 / epoch_s;
+    CHECK(fabs(log(fb_comparison_high(c, 1)) - q) < 1e-9 * q + 1e-15);
+    CHECK(fabs(log(fb_comparison_low(c, 1)) + q) < 1e-9 * q + 1e-15);
+    CHECK(fb_comparison_low(c, 1) < 1.0 && fb_comparison_high(c, 1) > 1.0);
     CHECK(!fb_comparison_significant(c, 1));
     CHECK(!fb_comparison_significant(c, 0));
     CHECK(fb_comparison_rounds(c) == 30); /* the default */
@@ -691,7 +699,66 @@ static void test_setup_teardown(void) {
     fb_bench_free(b);
 }
 
+/* A 10 ms op against a 1.4 ns op: the shared count (10, so the slow side
+ * stays within max_epoch_time) gives the fast side 14 ns epochs, 14 steps of
+ * the clock. The fast side is marked not resolved, in the table too, and the
+ * interval is at least what the clock resolves, so it covers the true
+ * ratio. */
+static void test_unresolved_fast_side(void) {
+    world w;
+    world_init(&w, 10e6, 1.4, 0);
+    fb_bench *b = world_bench(&w);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    fb_set_output(b, out);
+    const fb_comparison *c = world_compare(b, &w, 2);
+    fclose(out);
+    CHECK(c != NULL && fb_comparison_iterations(c) == 10);
+    CHECK(!fb_result_unresolved(fb_comparison_result(c, 0)));
+    CHECK(fb_result_unresolved(fb_comparison_result(c, 1)));
+    double truth = 10e6 / 1.4;
+    CHECK(fb_comparison_low(c, 1) <= truth && truth <= fb_comparison_high(c, 1));
+    double q = 1e-9 / 0.1 + 1e-9 / 14e-9; /* at least this, in log */
+    CHECK(log(fb_comparison_high(c, 1) / fb_comparison_low(c, 1)) >= 2 * q * 0.99);
+    CHECK(buf && strstr(buf, "`B` (not resolved by the clock") != NULL);
+    CHECK(buf && strstr(buf, "`B`: 10 iterations an epoch") != NULL);
+    free(buf);
+    fb_bench_free(b);
+}
+
+/* An alternative that costs no more than the declared empty loop is marked
+ * "optimized away?" (result, table, summary); one that costs 100x is not. */
+static void test_marks_optimized_away(void) {
+    world w;
+    world_init(&w, 100, 1, 0);
+    fb_bench *b = world_bench(&w);
+    fb__bench_set_empty_loop(b, 0.9e-9);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    fb_set_output(b, out);
+    const fb_comparison *c = world_compare(b, &w, 2);
+    fclose(out);
+    CHECK(c != NULL);
+    CHECK(!fb_result_optimized_away(fb_comparison_result(c, 0)));
+    CHECK(fb_result_optimized_away(fb_comparison_result(c, 1)));
+    CHECK(buf && strstr(buf, "`B` (optimized away? 1.00 ns per iteration") != NULL);
+    CHECK(buf && strstr(buf, "`B` costs no more than an empty loop: optimized away?") != NULL);
+    CHECK(buf && strstr(buf, "`A` costs") == NULL);
+    free(buf);
+    /* no empty loop known (a custom clock's default): never marked */
+    fb_bench_free(b);
+    world_init(&w, 100, 1, 0);
+    b = world_bench(&w);
+    c = world_compare(b, &w, 2);
+    CHECK(c != NULL && !fb_result_optimized_away(fb_comparison_result(c, 1)));
+    fb_bench_free(b);
+}
+
 int main(void) {
+    test_unresolved_fast_side();
+    test_marks_optimized_away();
     test_setup_teardown();
     test_interval_math();
     test_identical();

@@ -429,7 +429,20 @@ static void test_not_separated(void) {
     fb_bench_free(b);
 }
 
+/* The note counts every distinct N (it once stopped counting at 3). */
+static void test_distinct_count(void) {
+    fb_bench *b = fb_bench_new();
+    CHECK(b != NULL);
+    if (!b) return;
+    for (int i = 1; i <= 1000; i++) add(b, "Many", (double)i, 1e-6 * (1 + (i % 7) * 1e-3), NULL);
+    for (int i = 1; i <= 5; i++) add(b, "Many", (double)i, 1e-6, NULL); /* repeated N */
+    const fb__fit_set *s = fb__bench_fit(b, "Many");
+    CHECK(s != NULL && s->distinct == 1000);
+    fb_bench_free(b);
+}
+
 int main(void) {
+    test_distinct_count();
     test_three_points_rise();
     test_not_separated();
     test_exact();

@@ -266,11 +266,11 @@ static void test_slow_core_is_marked(void) {
     CHECK(probe_calls == 2 && !r->slow_core);
     CHECK_NEAR(r->probe[0], 1.02, 1e-12);
     CHECK_NEAR(r->probe[1], 1.05, 1e-12);
-    /* slow after the run: the wait finds a clean core (1.0), the run is
-     * measured again, and is slow again (2.1): marked, re-measured once */
+    /* slow after the run: marked at once, no wait and no second
+     * measurement (two probes in all) */
     probe_values[0] = 1.0, probe_values[1] = 2.1, probe_calls = 0;
     r = fb_run(b, "episode", fake_clock_op, &c);
-    CHECK(r->slow_core && r->remeasured == 1 && probe_calls == 4);
+    CHECK(r->slow_core && r->remeasured == 0 && probe_calls == 2);
     CHECK(fb_result_epochs(r) == 11);
     fclose(f);
     /* the row measured in a slow episode is marked, the other is not */
@@ -282,7 +282,7 @@ static void test_slow_core_is_marked(void) {
     CHECK(fb_write_json(b, jf) == FB_OK);
     fclose(jf);
     CHECK(strstr(json, "\"probe\": {\"before\": 1, \"after\": 2.1, \"slow\": true, "
-                       "\"remeasured\": 1}") != NULL);
+                       "\"remeasured\": 0}") != NULL);
     CHECK(strstr(json, "\"probe\": {\"before\": 1.02, \"after\": 1.05, \"slow\": false, "
                        "\"remeasured\": 0}") != NULL);
     free(buf);
@@ -320,41 +320,40 @@ static void test_slow_core_is_marked(void) {
 #endif
 }
 
-/* A slow episode that ends: the run is measured again on a clean core and
- * not marked. Probes: before 1.0, after 1.9, the wait's first 1.8, then
- * 1.0; the second measurement: after 1.01. */
+/* A slow episode that ends during the run: the run is not measured again
+ * (waiting for a clean core and measuring again cost 16-73 ms of wall time
+ * a fast benchmark); it keeps its one measurement and is marked. Probes:
+ * before 1.0, after 1.9. */
 static const double episode_seq[] = {1.0, 1.9, 1.8, 1.0, 1.01};
 static size_t episode_i;
 static double episode_probe(void *ctx) {
     (void)ctx;
     return episode_i < 5 ? episode_seq[episode_i++] : 1.0;
 }
-static uint64_t episode_calls;
 static void episode_op(void *ctx) {
     fake_clock *c = ctx;
-    c->now_ns += episode_i < 3 ? 200 : 100; /* twice as slow in the episode */
-    episode_calls++;
+    c->now_ns += 100;
 }
 
-static void test_slow_episode_is_remeasured(void) {
+static void test_slow_episode_is_marked_not_remeasured(void) {
     fake_clock c = {0, 0, 0, 0};
     fb_bench *b = fake_bench(&c);
     fb__bench_set_probe(b, episode_probe, NULL);
     episode_i = 0;
+    uint64_t t0 = c.now_ns;
     const fb_result *r = fb_run(b, "episode", episode_op, &c);
-    CHECK(episode_i == 5);
-    CHECK(r->remeasured == 1 && !r->slow_core);
+    CHECK(episode_i == 2); /* the probe before and after: no wait */
+    CHECK(r->remeasured == 0 && r->slow_core);
     CHECK_NEAR(r->probe[0], 1.0, 1e-12);
-    CHECK_NEAR(r->probe[1], 1.01, 1e-12);
-    /* the result holds the second measurement only */
+    CHECK_NEAR(r->probe[1], 1.9, 1e-12);
     CHECK(fb_result_epochs(r) == 11);
-    CHECK_NEAR(fb_result_median(r, FB_ELAPSED), 100e-9, 1e-15);
-    CHECK_NEAR(fb_result_max(r, FB_ELAPSED), 100e-9, 1e-15);
+    /* one measurement's time: upscaling plus 11 epochs of ~250 us, not two */
+    CHECK((double)(c.now_ns - t0) * 1e-9 < 11 * 1.2 * 250e-6 + 0.0005);
     fb_bench_free(b);
 }
 
 int main(void) {
-    test_slow_episode_is_remeasured();
+    test_slow_episode_is_marked_not_remeasured();
     test_slow_core_is_marked();
     test_disturbed_epochs_are_dropped_and_replaced();
     test_all_disturbed_is_capped_and_kept();

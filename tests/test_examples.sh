@@ -65,7 +65,7 @@ check() {
 table='^\|.*---:'   # a markdown table separator with right-aligned columns
 
 declare -A bin
-for ex in minimal suite throughput relative compare complexity args setup single_header; do
+for ex in minimal suite throughput relative compare complexity args setup counters manual_time single_header; do
     if ! bin[$ex]=$(binary $ex); then
         fail "$ex: could not be built"
         bin[$ex]=false
@@ -85,6 +85,10 @@ check "complexity -asymptote" "$table" 'complexityN' 'O\(' -- \
 check "args" "$table" '`Sum/64`' '`Sum/65536`' '`Fnv1a/1000`' 'ns/byte' 'Complexity of `Sum`' 'O\(' -- "${bin[args]}"
 check "args -list" '^Fnv1a/3$' '^Sum/16384$' -- "${bin[args]}" -list
 check "args -filter" "$table" '`Sum/256`' -- "${bin[args]}" '-filter=Sum/(256|4096)'
+check "args product" "$table" '`Stride/1/1024`' '`Stride/16/16384`' 'ns/read' -- "${bin[args]}" '-filter=Stride'
+check "args product -list" '^Stride/4/4096$' -- "${bin[args]}" -list
+check "counters" "$table" 'bytes/s' 'probes/op' 'lookups/s' '`Lookup`' -- "${bin[counters]}"
+check "manual_time" "$table" '`SortManual`' '`SortExcluded`' '`ZCostEmptyExcluded`' -- "${bin[manual_time]}"
 check "setup" "$table" 'shuffled before each sort' 'no setup' -- "${bin[setup]}"
 check "single_header -sanity_check" -- "${bin[single_header]}" -sanity_check
 check "single_header" "$table" 'Xorshift' -- "${bin[single_header]}"

@@ -372,16 +372,16 @@ static void test_golden(void) {
     CHECK(strstr(csv, "nan") == NULL && strstr(csv, "inf") == NULL);
     /* nonfinite row: instructions empty, cpucycles median 2 */
     CHECK(
-        strstr(
-            csv,
-            "odd,nonfinite,,op,1,,3,3,1000000,1000000,1000000,1000000,0,,2,,,,,,,,,,0.003,,,,\n") !=
-        NULL);
+        strstr(csv,
+               "odd,nonfinite,,op,1,,3,3,1000000,1000000,1000000,1000000,0,,2,,,,,,,,,,0.003,,,,,,1,"
+               "1000000,\n") != NULL);
     /* the error row: text cells filled, measured cells empty */
-    CHECK(strstr(csv, "errors,broken,,op,1,,,,,,,,,,,,,,,,,,,,,the op was optimized away,,,\n") !=
-          NULL);
+    CHECK(
+        strstr(csv, "errors,broken,,op,1,,,,,,,,,,,,,,,,,,,,,the op was optimized away,,,,,1,,\n") !=
+        NULL);
     /* counted under Callgrind: no time, the exact count per unit (1 per
      * iteration), two epochs of 64 + 128 iterations; in GB a counter */
-    CHECK(strstr(csv, "counted,add,,op,1,,2,192,,,,,,,,,,,,1,,,,,0,,,,\n") != NULL);
+    CHECK(strstr(csv, "counted,add,,op,1,,2,192,,,,,,,,,,,,1,,,,,0,,,,,,1,,\n") != NULL);
     CHECK(strstr(gb, "\"valgrind_instructions\": 0.03125") != NULL);
     CHECK(strstr(json, "\"per_iteration\": {\"instructions\": 1}") != NULL);
     /* GB: the complexity series become sort/100, sort/200, sort/400 */
@@ -398,7 +398,8 @@ static void test_golden(void) {
     CHECK(strstr(json, "\"complexity\": [") != NULL && strstr(json, "\"model\": \"O(n)\"") != NULL);
     /* the comparison: CSV rows with relative and interval, a JSON entry with
      * per-round log ratios, GB rows named title/name */
-    CHECK(strstr(csv, ",relative,ci_low,ci_high\n") != NULL);
+    CHECK(strstr(csv, ",relative,ci_low,ci_high,marks,passes,passes_median_ns_per_unit,"
+                      "between_passes_pct\n") != NULL);
     CHECK(strstr(csv, "\ncmp,slow,,op,1,,6,") != NULL);
     CHECK(strstr(csv, "\ncmp,fast,,op,1,,6,") != NULL);
     CHECK(strstr(json, "\"comparisons\": [") != NULL && strstr(json, "\"log_ratios\": [") != NULL);
@@ -467,6 +468,41 @@ static void test_gbench_names(void) {
           count_of(gb, "\"bytes_per_second\": 512000000") == 4); /* 2 epochs, mean, median */
     CHECK(count_of(gb, "\"bytes_per_second\": 0\n") == 1);       /* the stddev */
     free(gb);
+    fb_bench_free(b);
+}
+
+/* Each character that makes a CSV field need quotes does so alone (a name
+ * with only that one), so no rule hides behind another: the comma, the
+ * double quote, the semicolon (a list separator in many locales' spreadsheet
+ * programs), CR, LF, TAB and a space at either end. A name with none of
+ * them, '|' and '\\' included, stays bare. */
+static void test_csv_quoting_each(void) {
+    static const char *const quoted[] = {"a,b",  "a\"b", "a;b", "a\rb",
+                                         "a\nb", "a\tb", " ab", "ab "};
+    static const char *const want[] = {"\"a,b\"",  "\"a\"\"b\"", "\"a;b\"", "\"a\rb\"",
+                                       "\"a\nb\"", "\"a\tb\"",   "\" ab\"", "\"ab \""};
+    uint64_t it[1] = {1};
+    double el[1] = {1e-9};
+    const double *v[FB_MEASURE_COUNT] = {[FB_ELAPSED] = el};
+    for (size_t i = 0; i < sizeof quoted / sizeof *quoted; ++i) {
+        fb_bench *b = fb_bench_new();
+        fb__bench_add_result(
+            b, make_result("t", quoted[i], "op", 1, 0, 1, it, FB__BIT(FB_ELAPSED), v));
+        int rc;
+        char *csv = capture(NULL, fb_write_csv, b, NULL, &rc);
+        char row[64];
+        snprintf(row, sizeof row, "\nt,%s,,op,", want[i]);
+        CHECK(rc == FB_OK && csv && strstr(csv, row) != NULL);
+        if (csv && !strstr(csv, row)) fprintf(stderr, "  CSV of name #%zu: %s\n", i, csv);
+        free(csv);
+        fb_bench_free(b);
+    }
+    fb_bench *b = fb_bench_new();
+    fb__bench_add_result(b, make_result("t", "a|b\\c", "op", 1, 0, 1, it, FB__BIT(FB_ELAPSED), v));
+    int rc;
+    char *csv = capture(NULL, fb_write_csv, b, NULL, &rc);
+    CHECK(rc == FB_OK && csv && strstr(csv, "\nt,a|b\\c,,op,") != NULL);
+    free(csv);
     fb_bench_free(b);
 }
 
@@ -825,12 +861,63 @@ static void test_outfile(const char *tmp) {
     fb_bench_free(b);
 }
 
+/* The marks a result earns from its numbers (src/marks.c) reach every
+ * output: an op at the empty loop's cost in epochs of 300 ns (15 steps of
+ * the 20 ns clock) is "optimized away?" and "not resolved" in the table,
+ * CSV, JSON, GB JSON and HTML; a real op is neither. */
+static void test_marks(void) {
+    fb_bench *b = fb_bench_new();
+    fb_set_output(b, NULL);
+    uint64_t it[3] = {1000, 1000, 1000};
+    double el[3] = {0.3e-9, 0.31e-9, 0.3e-9}, el2[3] = {1e-6, 1e-6, 1e-6};
+    const double *v[FB_MEASURE_COUNT] = {[FB_ELAPSED] = el};
+    const double *v2[FB_MEASURE_COUNT] = {[FB_ELAPSED] = el2};
+    fb_result *r = make_result("t", "deleted", "op", 1, 0, 3, it, FB__BIT(FB_ELAPSED), v);
+    r->empty_loop_s = 0.29e-9;
+    fb__stats_compute(r); /* again, with the empty loop known */
+    fb__bench_add_result(b, r);
+    r = make_result("t", "real", "op", 1, 0, 3, it, FB__BIT(FB_ELAPSED), v2);
+    r->empty_loop_s = 0.29e-9;
+    fb__stats_compute(r); /* again, with the empty loop known */
+    fb__bench_add_result(b, r);
+    CHECK(fb_result_optimized_away(fb_result_at(b, 0)) && fb_result_unresolved(fb_result_at(b, 0)));
+    CHECK(!fb_result_optimized_away(fb_result_at(b, 1)) &&
+          !fb_result_unresolved(fb_result_at(b, 1)));
+    fb__sysinfo si;
+    golden_context(&si);
+    int rc;
+    char *csv = capture(NULL, fb_write_csv, b, NULL, &rc);
+    CHECK(strstr(csv, ",optimized_away unresolved\n") != NULL);
+    CHECK(strstr(csv, "t,real,") != NULL && strstr(strstr(csv, "t,real,"), ",,\n") != NULL);
+    char *json = capture(fb__write_json_with, NULL, b, &si, &rc);
+    CHECK(strstr(json, "\"optimized_away\": true") != NULL);
+    CHECK(strstr(json, "\"optimized_away\": false") != NULL);
+    CHECK(strstr(json, "\"unresolved\": true") != NULL);
+    CHECK(strstr(json, "\"empty_loop_s\": 2.9e-10") != NULL);
+    char *gb = capture(fb__write_gbench_json_with, NULL, b, &si, &rc);
+    CHECK(strstr(gb, "\"label\": \"optimized away? not resolved by the clock\"") != NULL);
+    char *md = capture(NULL, fb_write_markdown, b, NULL, &rc);
+    CHECK(strstr(md, "`deleted` (optimized away? 0.30 ns per iteration") != NULL);
+    CHECK(strstr(md, "(not resolved by the clock") != NULL);
+    CHECK(strstr(md, "`real`\n") != NULL);
+    char *html = capture(NULL, fb_write_html, b, NULL, &rc);
+    CHECK(strstr(html, "optimized away? it costs no more") != NULL);
+    free(csv);
+    free(json);
+    free(gb);
+    free(md);
+    free(html);
+    fb_bench_free(b);
+}
+
 int main(void) {
     char tmp[] = "/tmp/fb_test_formats.XXXXXX";
+    test_marks();
     if (!mkdtemp(tmp)) CHECK_SKIP("mkdtemp failed");
     test_text();
     test_golden();
     test_gbench_names();
+    test_csv_quoting_each();
     test_empty_and_args();
     test_sysinfo(tmp);
     test_outfile(tmp);

@@ -38,8 +38,9 @@ CSV_HEADER = ["title", "name", "arg", "unit", "batch", "complexityN", "epochs", 
               "branchinstructions_per_unit", "branchmisses_per_unit", "pagefaults_per_unit",
               "contextswitches_per_unit", "valgrind_instructions_per_unit",
               "valgrind_l1_misses_per_unit", "valgrind_ll_misses_per_unit",
-              "valgrind_branches_per_unit", "valgrind_branch_misses_per_unit", "total_s", "error", "relative", "ci_low", "ci_high"]
-NUMERIC = [k for k in CSV_HEADER[4:] if k != "error"]
+              "valgrind_branches_per_unit", "valgrind_branch_misses_per_unit", "total_s", "error", "relative", "ci_low", "ci_high", "marks",
+              "passes", "passes_median_ns_per_unit", "between_passes_pct"]
+NUMERIC = [k for k in CSV_HEADER[4:] if k not in ("error", "marks")]
 failures = []
 
 
@@ -102,8 +103,9 @@ def check_csv(rows, names):
     for r in rows[1:]:
         d = dict(zip(CSV_HEADER, r))
         if d["error"]:
-            check(all(d[k] == "" for k in NUMERIC[2:]), f"CSV error row has values: {r}")
+            check(all(d[k] == "" for k in NUMERIC[2:] if k != "passes"), f"CSV error row has values: {r}")
             continue
+        check(set(d["marks"].split()) <= {"optimized_away", "unresolved"}, f"CSV marks {d['marks']!r}")
         for k in NUMERIC:
             if d[k] != "":
                 v = float(d[k])
@@ -387,10 +389,17 @@ if cmps:
           "JSON comparison: one shared iteration count")
     lr = alts[1]["log_ratios"]
     check(len(lr) == cmp["rounds"], f"JSON log_ratios: {len(lr)}")
-    check(all(x is None or near(x, math.log(a["elapsed"]) - math.log(b["elapsed"]), 1e-9)
+    def corrected(r, m):
+        # an epoch less its fixed clock cost, never under the clock's step
+        e = m["elapsed"] * m["iterations"] - r["clock_overhead_s"]
+        return max(e, r["clock_resolution_s"]) / m["iterations"]
+    check(all(x is None or near(x, math.log(corrected(res[0], a)) - math.log(corrected(res[1], b)), 1e-9)
               for x, a, b in zip(lr, res[0]["measurements"], res[1]["measurements"])),
-          "JSON log ratios = ln t_baseline - ln t_alternative per round")
+          "JSON log ratios = ln t_baseline - ln t_alternative per round, less the clock's cost")
     med, lo, hi = sign_interval([x for x in lr if x is not None], cmp["confidence"])
+    # never narrower than the clock resolves: a step in each side's median epoch
+    q = sum(r["clock_resolution_s"] / (r["stats"]["elapsed"]["median"] * cmp["iterations"]) for r in res)
+    lo, hi = min(lo, med - q), max(hi, med + q)
     check(near(alts[1]["ratio"], math.exp(med), 1e-12), f"JSON ratio {alts[1]['ratio']} vs {math.exp(med)}")
     check(near(alts[1]["low"], math.exp(lo), 1e-12) and near(alts[1]["high"], math.exp(hi), 1e-12),
           "JSON interval = sign-test order statistics")

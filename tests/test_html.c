@@ -368,6 +368,69 @@ static void test_empty_and_errors(void) {
     fb_bench_free(b);
 }
 
+/* How many runs of the same byte contain the run `run` (one per place). */
+static size_t runs(const char *hay, const char *run) {
+    size_t n = 0;
+    for (const char *p = hay; (p = strstr(p, run)) != NULL; ++n)
+        while (*p == run[0]) ++p;
+    return n;
+}
+
+/* Hostile sizes: a 100 KB title and unit are written in full once (the
+ * group's heading), bounded everywhere else; 5,000 benchmarks in one group
+ * make a chart of bounded height (the table still lists every row). */
+static void test_bounded(void) {
+    fb__sysinfo si;
+    context(&si);
+    fb_bench *b = fb_bench_new();
+    size_t big = 100000;
+    char *title = malloc(big + 1), *unit = malloc(big + 1);
+    CHECK(title && unit);
+    if (!title || !unit) return;
+    memset(title, 'T', big);
+    memset(unit, 'U', big);
+    title[big] = unit[big] = '\0';
+    double e3[3] = {1e-6, 1.1e-6, 1.2e-6};
+    for (int i = 0; i < 50; ++i) {
+        char name[16];
+        snprintf(name, sizeof name, "b%d", i);
+        CHECK(fb__bench_add_result(b, make_result(title, name, unit, 1, 0, 3, e3)) == FB_OK);
+    }
+    FILE *f = mem_open();
+    CHECK(fb__write_html_with(b, f, &si) == FB_OK);
+    const char *html = mem_close(f);
+    char *kilo = malloc(1001);
+    memset(kilo, 'T', 1000);
+    kilo[1000] = '\0';
+    CHECK(runs(html, kilo) == 1); /* the title in full: once */
+    memset(kilo, 'U', 1000);
+    CHECK(runs(html, kilo) == 1); /* the unit in full: once */
+    CHECK(mem_len < 1000000);
+    free(kilo);
+    fb_bench_free(b);
+
+    b = fb_bench_new();
+    for (int i = 0; i < 5000; ++i) {
+        char name[16];
+        snprintf(name, sizeof name, "b%d", i);
+        CHECK(fb__bench_add_result(b, make_result("t", name, "op", 1, 0, 3, e3)) == FB_OK);
+    }
+    f = mem_open();
+    CHECK(fb__write_html_with(b, f, &si) == FB_OK);
+    html = mem_close(f);
+    /* every svg at most 8,000 px tall */
+    for (const char *p = html; (p = strstr(p, "<svg")) != NULL; ++p) {
+        const char *h = strstr(p, "viewBox=\"0 0 ");
+        double w = 0, hh = 0;
+        CHECK(h && sscanf(h + 14, "%lf %lf", &w, &hh) == 2 && hh <= 8000);
+    }
+    CHECK(strstr(html, ">b4999<") != NULL || strstr(html, ">b4999 ") != NULL); /* in the table */
+    CHECK(strstr(html, "the first 200 of 5000 benchmarks") != NULL);
+    fb_bench_free(b);
+    free(title);
+    free(unit);
+}
+
 /* ---------------------------------------------------------- comparisons */
 
 static void test_forest(void) {
@@ -455,6 +518,7 @@ int main(void) {
     test_quantile();
     test_page();
     test_empty_and_errors();
+    test_bounded();
     test_forest();
     test_change_bars();
     free(mem_text);

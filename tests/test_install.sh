@@ -4,10 +4,17 @@
 # build) and builds a small consumer every way a user would:
 #   1. CMake find_package(femtobench CONFIG)  -> femtobench::femtobench (and _shared)
 #   2. pkg-config --cflags --libs femtobench
-#   3. add_subdirectory(femtobench)
+#   3. add_subdirectory(femtobench)  (configured: targets, tests and bench off)
 #   4. FetchContent (SOURCE_DIR, no network)
+# and a suite as a femtobench-ab plugin (femtobench_add_plugin, and the
+# plain-compiler recipe with pkg-config), loaded by the installed femtobench-ab
 # and runs each consumer. The prefix is moved before 1 and 2, so both must be
 # relocatable. Exit 77 (skipped) only when pkg-config is missing, after the rest passed.
+# Time: the library is compiled twice (the installed build: static + shared;
+# the FetchContent consumer), without optimization (CMAKE_BUILD_TYPE unset):
+# this checks packaging, not speed. add_subdirectory is what FetchContent runs
+# underneath, so its consumer is configured (its checks are configure-time)
+# but not built.
 set -euo pipefail
 
 src=${FB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -58,8 +65,9 @@ run_consumer() {  # $1 = binary; it must exit 0, print its table and "consumer o
 }
 
 # --- install ----------------------------------------------------------------
-quiet "configure" cmake -S "$src" -B "$tmp/build" -DCMAKE_BUILD_TYPE=Release \
-    -DFEMTOBENCH_BUILD_TESTS=OFF -DFEMTOBENCH_BUILD_BENCH=OFF -DFEMTOBENCH_BUILD_SHARED=ON \
+quiet "configure" cmake -S "$src" -B "$tmp/build" \
+    -DFEMTOBENCH_BUILD_TESTS=OFF -DFEMTOBENCH_BUILD_BENCH=OFF -DFEMTOBENCH_BUILD_EXAMPLES=OFF \
+    -DFEMTOBENCH_BUILD_SHARED=ON \
     -DCMAKE_INSTALL_PREFIX="$tmp/unused"
 quiet "build" cmake --build "$tmp/build"
 quiet "install" cmake --install "$tmp/build" --prefix "$tmp/prefix0"
@@ -96,6 +104,8 @@ if command -v nm >/dev/null; then
     allowed=" fb__register fb__loop_begin fb__loop_next fb__loop_done fb__run_at fb__escape "
     # (and FB_COMPARE's and fb_compare's, src/compare.c)
     allowed="$allowed fb__cmp_begin fb__cmp_next fb__cmp_alt fb__cmp_alt_done fb__compare_at "
+    # (and the plugin entry point femtobench-ab looks up, src/plugin.c)
+    allowed="$allowed fb__plugin_entry "
     internal=$(nm -D --defined-only "$lib/libfemtobench.so" | awk '$3 ~ /^fb__/ {print $3}')
     leaked=""
     for sym in $internal; do
@@ -127,6 +137,35 @@ run_consumer "$tmp/cb/consumer_shared"
 ldd_out=$(ldd "$tmp/cb/consumer_shared")
 grep -q "libfemtobench.so" <<<"$ldd_out" || fail "consumer_shared does not use libfemtobench.so"
 ok "find_package(femtobench CONFIG): femtobench::femtobench and femtobench::femtobench_shared"
+
+# A suite as a plugin for femtobench-ab (docs/ab.md): femtobench_add_plugin
+# from the package, and the installed femtobench-ab loads it (the same file
+# twice: the A/A check).
+if [ -x "$prefix/bin/femtobench-ab" ]; then
+    mkdir -p "$tmp/plugin"
+    cat >"$tmp/plugin/suite.c" <<'C'
+#include <femtobench.h>
+FB_BENCHMARK(Add) {
+    uint64_t x = 1;
+    FB_RUN(b, "Add") { x += 3; fb_do_not_optimize(x); }
+}
+FB_MAIN()
+C
+    cat >"$tmp/plugin/CMakeLists.txt" <<'CM'
+cmake_minimum_required(VERSION 3.16)
+project(fb_plugin C)
+find_package(femtobench 0.1 CONFIG REQUIRED)
+femtobench_add_plugin(suite suite.c)
+add_executable(suite_runner suite.c)
+target_link_libraries(suite_runner PRIVATE femtobench::femtobench)
+CM
+    quiet "plugin: configure" cmake -S "$tmp/plugin" -B "$tmp/pb" -DCMAKE_PREFIX_PATH="$prefix"
+    quiet "plugin: build" cmake --build "$tmp/pb"
+    out=$(FEMTOBENCH_SUPPRESS_WARNINGS=1 "$prefix/bin/femtobench-ab" "$tmp/pb/suite.so" \
+        "$tmp/pb/suite.so" -min_time=1) || { printf '%s\n' "$out" >&2; fail "femtobench-ab on the plugin"; }
+    grep -q '^| Add |' <<<"$out" || { printf '%s\n' "$out" >&2; fail "femtobench-ab: no Add row"; }
+    ok "femtobench_add_plugin (find_package) and the installed femtobench-ab"
+fi
 
 # A version the package does not satisfy is refused.
 mkdir -p "$tmp/consumer/v"
@@ -160,6 +199,29 @@ if command -v pkg-config >/dev/null; then
         $(pkg-config --libs-only-l femtobench | sed 's/-lfemtobench//')
     run_consumer "$tmp/pc_consumer_static"
     ok "pkg-config --cflags --libs femtobench (shared and static)"
+    # The plugin recipe of docs/ab.md against an install of the static
+    # library alone (the default: FEMTOBENCH_BUILD_SHARED off).
+    if [ -x "$prefix/bin/femtobench-ab" ]; then
+        cp -r "$prefix" "$tmp/prefix_static"
+        slib=$tmp/prefix_static/${lib#"$prefix"/}
+        rm -f "$slib"/libfemtobench.so*
+        cat >"$tmp/recipe.c" <<'C'
+#include <femtobench.h>
+FB_BENCHMARK(Add) {
+    uint64_t x = 1;
+    FB_RUN(b, "Add") { x += 3; fb_do_not_optimize(x); }
+}
+FB_MAIN()
+C
+        # shellcheck disable=SC2046
+        quiet "plugin recipe: cc -shared -fPIC ... \$(pkg-config --cflags --libs femtobench)" \
+            "${CC:-cc}" -shared -fPIC -o "$tmp/recipe.so" "$tmp/recipe.c" \
+            $(PKG_CONFIG_PATH=$slib/pkgconfig pkg-config --cflags --libs femtobench)
+        out=$(FEMTOBENCH_SUPPRESS_WARNINGS=1 "$prefix/bin/femtobench-ab" "$tmp/recipe.so" \
+            "$tmp/recipe.so" -min_time=1) || { printf '%s\n' "$out" >&2; fail "femtobench-ab on the recipe's plugin"; }
+        grep -q '^| Add |' <<<"$out" || { printf '%s\n' "$out" >&2; fail "recipe plugin: no Add row"; }
+        ok "plugin recipe: cc -shared -fPIC -o suite.so suite.c \$(pkg-config --cflags --libs femtobench)"
+    fi
 else
     pc_skipped="pkg-config not found: the pkg-config consumer was not built (apt-get install pkg-config)"
 fi
@@ -194,7 +256,11 @@ add_executable(consumer main.c)
 target_link_libraries(consumer PRIVATE femtobench::femtobench)
 CM
     } >"$d/CMakeLists.txt"
-    quiet "$how consumer: configure" cmake -S "$d" -B "$d/build" -DFB_SRC="$src" -DCMAKE_BUILD_TYPE=Release
+    quiet "$how consumer: configure" cmake -S "$d" -B "$d/build" -DFB_SRC="$src"
+    if [ $how = add_subdirectory ]; then
+        ok "$how: femtobench::femtobench defined, tests and bench off (configured)"
+        continue
+    fi
     quiet "$how consumer: build" cmake --build "$d/build" --target consumer
     run_consumer "$d/build/consumer"
     ok "$how: femtobench::femtobench, tests and bench off"

@@ -117,6 +117,15 @@ for f in defs:
         fail("%s.c reads the environment (only process.c does)" % f)
 print("ok: only process.c reads the environment; nothing sets it")
 
+# 3b. threads may measure and compare at once: no libc call that keeps its
+# state in a global (lgamma's signgam, strtok's position, rand's seed)
+racy = {"lgamma", "lgammaf", "lgammal", "strtok", "rand", "srand", "gmtime", "localtime"}
+for f in defs:
+    out = sorted(uses[f] & racy)
+    if out:
+        fail("%s.c calls %s (global state: a data race between threads)" % (f, ", ".join(out)))
+print("ok: no libc call with hidden global state")
+
 # 4 and 5. includes
 src = os.path.join(source, "src")
 inc = {}

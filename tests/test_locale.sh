@@ -74,5 +74,35 @@ b = g["benchmarks"][0]
 assert b["real_time"] > 0 and b["bytes_per_second"] > 0, b
 PY
 fi
+# -threshold takes '.' and refuses ',' like every other option
+run -filter=Bytes -min_time=0.5 -baseline="$tmp/r.json" -threshold=5.5 >"$tmp/out" 2>"$tmp/err"
+[ $? != 2 ] && grep -q 'threshold 5.5%' "$tmp/out" || fail "-threshold=5.5 under $loc: $(cat "$tmp/err" "$tmp/out")"
+run -filter=Bytes -baseline="$tmp/r.json" -threshold=5,5 >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q -- "-threshold=5,5" "$tmp/err" || fail "-threshold=5,5 accepted under $loc: $(cat "$tmp/err")"
+
+# a decimal point of two bytes (ps_AF: U+066B): a baseline written in the C
+# format is read back, and the outputs keep '.'
+ps=ps_AF.UTF-8
+if ! locale -a 2>/dev/null | grep -qix 'ps_AF.utf-\?8'; then
+    mkdir -p "$tmp/loc2"
+    if command -v localedef >/dev/null && [ -f /usr/share/i18n/locales/ps_AF ] &&
+        localedef -i ps_AF -f UTF-8 "$tmp/loc2/$ps" 2>/dev/null; then
+        :
+    else
+        ps=
+    fi
+fi
+if [ -n "$ps" ]; then
+    psrun() { LOCPATH=$tmp/loc2 LC_ALL=$ps FEMTOBENCH_SUPPRESS_WARNINGS=1 "$prog" "$@"; }
+    psrun -filter=Bytes -min_time=0.5 -baseline="$tmp/r.json" -threshold=5.5 \
+        -output_csv="$tmp/ps.csv" >"$tmp/out" 2>"$tmp/err"
+    [ $? != 2 ] && grep -q '`Bytes`' "$tmp/out" || fail "a baseline under $ps: $(cat "$tmp/err")"
+    if [ -n "$py" ]; then
+        "$py" -c "import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); float(r[0]['median_ns_per_unit'])" \
+            "$tmp/ps.csv" || fail "CSV under $ps does not parse: $(head -3 "$tmp/ps.csv")"
+    fi
+else
+    echo "note: no ps_AF locale data; the two-byte decimal point was not tried"
+fi
 [ $fails = 0 ] && echo ok
 exit $((fails > 0))

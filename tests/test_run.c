@@ -169,6 +169,38 @@ static void test_statistics_and_unstable(void) {
     fb_bench_free(b);
 }
 
+/* The unstable mark is err% >= 5: a run whose err% is exactly 5 has it, one
+ * at 4 does not. Per call (one call an epoch): 380, 399, 361, 399, 361 ns
+ * -> median 380, deviations 0, 5, 5, 5, 5 % -> err% 5. With these values the
+ * rounding of ns -> s cancels and err% is 5.0 exactly (with 100 and 105 ns it
+ * would be 4.999999999999991, below the mark). */
+static const uint64_t *boundary_costs;
+static uint64_t boundary_calls;
+static void boundary_op(void *ctx) {
+    ((fake_clock *)ctx)->now_ns += boundary_costs[boundary_calls++ % 5];
+}
+
+static void test_unstable_at_five_percent(void) {
+    static const uint64_t at5[5] = {380, 399, 361, 399, 361}, at4[5] = {100, 104, 96, 104, 96};
+    const uint64_t *costs[2] = {at5, at4};
+    for (int k = 0; k < 2; ++k) {
+        fake_clock c = {0, 0, 0, 0};
+        fb_bench *b = fake_bench(&c);
+        fb_set_epoch_iterations(b, 1);
+        fb_set_epochs(b, 5);
+        boundary_costs = costs[k];
+        boundary_calls = 0;
+        const fb_result *r = fb_run(b, k == 0 ? "at 5%" : "at 4%", boundary_op, &c);
+        CHECK(r && fb_result_epochs(r) == 5);
+        if (k == 0)
+            CHECK(r && fb_result_err_pct(r, FB_ELAPSED) == 5.0);
+        else
+            CHECK_NEAR(r ? fb_result_err_pct(r, FB_ELAPSED) : 0, 4.0, 1e-9);
+        CHECK(r && fb_result_unstable(r) == (k == 0));
+        fb_bench_free(b);
+    }
+}
+
 static void test_config_layers(void) {
     fake_clock c = {0, 100, 0, 0};
     fb_bench *b = fake_bench(&c);
@@ -350,6 +382,7 @@ int main(void) {
     test_min_epoch_iterations();
     test_break_is_an_error();
     test_statistics_and_unstable();
+    test_unstable_at_five_percent();
     test_config_layers();
     test_upscaling_schedule();
     test_endless();

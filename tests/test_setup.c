@@ -247,7 +247,38 @@ static void test_argument(void) {
     fb_bench_free(b);
 }
 
+/* A setup that frees its own bench: refused (a use-after-free otherwise),
+ * said on the diagnostics stream; the run and the bench stay whole. */
+typedef struct freeing {
+    fb_bench *b;
+    int calls;
+} freeing;
+static void freeing_setup(void *ctx) {
+    freeing *fr = ctx;
+    if (fr->calls++ == 0) fb_bench_free(fr->b);
+}
+static void test_setup_frees_its_bench(void) {
+    hooked h = {{0, 100, 0, 0}, 0, 0, 0, 0, 0, 0};
+    fb_bench *b = hooked_bench(&h);
+    char *diag = NULL;
+    size_t diag_len = 0;
+    FILE *d = open_memstream(&diag, &diag_len);
+    CHECK(d != NULL);
+    fb_set_diagnostics(b, d);
+    fb_set_epoch_iterations(b, 10);
+    fb_set_epochs(b, 3);
+    freeing fr = {b, 0};
+    fb_set_setup(b, freeing_setup, &fr);
+    const fb_result *r = fb_run(b, "frees", hooked_op, &h);
+    fclose(d);
+    CHECK(r && fb_result_epochs(r) == 3 && fb_result_count(b) == 1);
+    CHECK(diag && strstr(diag, "fb_bench_free called during a run of this bench") != NULL);
+    free(diag);
+    fb_bench_free(b); /* after the run: freed */
+}
+
 int main(void) {
+    test_setup_frees_its_bench();
     test_setup_time_is_not_measured();
     test_once_per_epoch();
     test_per_iteration();

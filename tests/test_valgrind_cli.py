@@ -270,6 +270,11 @@ with tempfile.TemporaryDirectory() as d:
     same = [l for l in out.splitlines() if re.search(r"\| same +\| `Add11`$", l)]
     check(rc == 3 and len(slower) == 1 and len(same) == 1,
           f"one instruction per op more is slower, exit 3: exit {rc}: {out}")
+    # the same gate with each benchmark in a child: the counts come back with the results
+    rc, out, err = run(["-valgrind", "-isolate", "-filter=Add10|Add11", f"-baseline={older}",
+                        "-fail_on_slower"])
+    slower = [l for l in out.splitlines() if re.search(r"\| slower +\| `Add10`$", l)]
+    check(rc == 3 and len(slower) == 1, f"-valgrind -isolate: slower, exit 3: exit {rc}: {out}")
     if os.path.exists(COMPARE):
         p = subprocess.run([COMPARE, older, base, "-fail_on_slower"], capture_output=True,
                            text=True, timeout=60)

@@ -1,26 +1,47 @@
 #!/usr/bin/env python3
 """Measures the change table's verdicts on this machine (docs/baselines.md).
 
-    tools/baseline_check.py [--build build] [--reps 20] [--thresholds 5,10,15]
+    tools/baseline_check.py [--build build] [--reps 20] [--thresholds 5,10]
+                            [--protocols one,reps,run] [--passes 5] [--pairs 10]
                             [--filter REGEX] [--min-time MS] [--wrap "chrt -f 50"]
+                            [--busy]
 
 Builds two copies of the demo suite from bench/ against BUILD's library with
 the same compiler command: A as it is, B with -DFBH_DEMO_D64_BLOCKS=1280
 (SHA256D64_1024 does 25% more work per call at the same batch). Then, REPS
-times, runs A, A, B one after the other and compares with femtobench-compare:
+times, for each protocol:
 
-  same binary   A vs the next A: any `faster` or `slower` verdict is false;
-  slower build  A vs the next B: SHA256D64_1024 must be `slower`, and no
-                other benchmark `faster` or `slower`.
+  one   A, A, B one process each, compared with femtobench-compare OLD NEW;
+  reps  A, A, B with -repetitions=PASSES (each pass a fresh process),
+        compared with femtobench-compare OLD NEW;
+  run   femtobench-compare -run A A -pairs=PAIRS, then -run A B.
 
-Prints, per threshold, how many repetitions passed each check, and the
-median change femtobench measured for SHA256D64_1024 between A and B (the
-real size of the regression on this machine). Load averages before and after
-are printed because the machine may be shared. --wrap runs each benchmark
-process under a command (e.g. `chrt -f 50` keeps other processes' time
-slices off the measuring CPU; it needs the privilege to do so).
+and checks:
+
+  same binary   A vs A: any `faster` or `slower` verdict is false;
+  slower build  A vs B: SHA256D64_1024 must be `slower`, and no other
+                benchmark `faster` or `slower`.
+
+Verdicts at each threshold are taken from the printed interval (the
+interval does not depend on the threshold). It also prints:
+
+  - the floor (protocol one): how far each same-binary pair's change lies
+    outside its own one-process interval before the floor's widening; the
+    largest is the smallest floor that gives no false verdict here;
+  - the calibration (protocol reps): per benchmark, the median over reps of
+    |next process / median over the passes - 1|, the next process being the
+    first pass of the following A run, divided by the median of the claimed
+    spread between passes (the MdAPE of the pass medians, as the runner's
+    "between passes" column). 1 is ideal.
+
+Load averages before and after are printed because the machine may be
+shared. --busy keeps one extra busy process running (a spinning Python
+loop) for the whole measurement. --wrap runs each benchmark process under a
+command.
 """
 import argparse
+import json
+import multiprocessing
 import os
 import re
 import shlex
@@ -30,6 +51,10 @@ import sys
 import tempfile
 
 SLOW = "SHA256D64_1024"
+# src/change.h FB__CHANGE_PROCESS_FLOOR_PCT: the widening of a one-process interval
+FLOOR = float(re.search(r"#define FB__CHANGE_PROCESS_FLOOR_PCT ([0-9.]+)",
+                        open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                          "src", "change.h")).read()).group(1))
 
 
 def loadavg():
@@ -52,9 +77,10 @@ def build(root, build_dir, out, blocks):
     subprocess.run(cmd, check=True)
 
 
-def verdicts(compare, old, new, threshold):
-    p = subprocess.run([compare, old, new, "-threshold=%g" % threshold],
-                       capture_output=True, text=True)
+def table(compare_args, threshold=10):
+    """{benchmark: (verdict, change %, lo %, hi %)} from femtobench-compare."""
+    p = subprocess.run(compare_args + ["-threshold=%g" % threshold], capture_output=True,
+                       text=True)
     if p.returncode not in (0, 1):
         sys.exit("femtobench-compare failed (%d): %s" % (p.returncode, p.stderr.strip()))
     out = {}
@@ -63,24 +89,70 @@ def verdicts(compare, old, new, threshold):
         if len(cells) < 7 or cells[5] in ("verdict", "") or cells[5].startswith(":"):
             continue
         name = re.sub(r"^`+\s?|\s?`+.*$", "", cells[6])
-        change = float(cells[3].rstrip("%")) if cells[3].endswith("%") else float("nan")
-        out[name] = (cells[5], change)
+        pct = lambda t: float(t.rstrip("%").replace("inf", "1e9"))
+        change = pct(cells[3]) if cells[3].endswith("%") else float("nan")
+        m = re.match(r"\[(.*), (.*)\]", cells[4])
+        lo, hi = (pct(m.group(1)), pct(m.group(2))) if m else (float("nan"), float("nan"))
+        out[name] = (cells[5], change, lo, hi)
     return out
+
+
+def verdict_at(row, t):
+    v, _, lo, hi = row
+    if v not in ("faster", "slower", "same", "unsure") or lo != lo:
+        return v
+    if lo > t:
+        return "slower"
+    if hi < -t:
+        return "faster"
+    if lo >= -t and hi <= t:
+        return "same"
+    return "unsure"
+
+
+def pass_medians(path):
+    """{benchmark: [per-process median per unit]} of a femtobench JSON."""
+    d = json.load(open(path))
+    out = {}
+    for r in sorted(d["results"], key=lambda r: r.get("pass", 0)):
+        if r.get("error") or "stats" not in r:
+            continue
+        out.setdefault(r["name"], []).append(r["stats"]["elapsed"]["median"] / r["batch"])
+    return out
+
+
+def mdape(v):
+    m = statistics.median(v)
+    return 100 * statistics.median([abs(x / m - 1) for x in v])
+
+
+def spin():
+    while True:
+        pass
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default="build")
     ap.add_argument("--reps", type=int, default=20)
-    ap.add_argument("--thresholds", default="5,10,15")
+    ap.add_argument("--thresholds", default="5,10")
+    ap.add_argument("--protocols", default="one,reps,run")
+    ap.add_argument("--passes", type=int, default=5)
+    ap.add_argument("--pairs", type=int, default=10)
     ap.add_argument("--filter")
     ap.add_argument("--min-time", type=float)
+    ap.add_argument("--busy", action="store_true")
     ap.add_argument("--wrap", default="", help="command prefix for each benchmark run")
     args = ap.parse_args()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     build_dir = os.path.abspath(args.build)
     compare = os.path.join(build_dir, "femtobench-compare")
     thresholds = [float(t) for t in args.thresholds.split(",")]
+    protocols = args.protocols.split(",")
+    busy = None
+    if args.busy:
+        busy = multiprocessing.Process(target=spin, daemon=True)
+        busy.start()
     with tempfile.TemporaryDirectory(prefix="fb-baseline-check.") as tmp:
         a, b = os.path.join(tmp, "demo_a"), os.path.join(tmp, "demo_b")
         build(root, build_dir, a, 1024)
@@ -91,38 +163,98 @@ def main():
         if args.min_time is not None:
             flags.append("-min_time=%g" % args.min_time)
         wrap = shlex.split(args.wrap)
-        print("load average before: %s; runs: %s" % (loadavg(), " ".join(wrap + ["DEMO"] + flags)))
-        same_ok = {t: 0 for t in thresholds}
-        slow_ok = {t: 0 for t in thresholds}
-        slow_changes, same_changes = [], {}
-        for rep in range(args.reps):
-            files = []
-            for k, exe in enumerate((a, a, b)):
-                f = os.path.join(tmp, "r%d_%d.json" % (rep, k))
-                subprocess.run([*wrap, exe, *flags, "-output_json=" + f], check=True,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                files.append(f)
+        print("load average before: %s; runs: %s%s" % (loadavg(), " ".join(wrap + ["DEMO"] + flags),
+                                                      "; one extra busy process" if busy else ""))
+        same_ok = {(p, t): 0 for p in protocols for t in thresholds}
+        slow_ok = {(p, t): 0 for p in protocols for t in thresholds}
+        slow_changes = {p: [] for p in protocols}
+        floor_excess = {}
+        calib = {}
+        last_a = None
+
+        def run(exe, f, extra=()):
+            subprocess.run([*wrap, exe, *flags, *extra, "-output_json=" + f], check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            return f
+
+        def score(p, same, slow):
             for t in thresholds:
-                same = verdicts(compare, files[0], files[1], t)
-                slow = verdicts(compare, files[1], files[2], t)
-                if not any(v in ("faster", "slower") for v, _ in same.values()):
-                    same_ok[t] += 1
-                if slow.get(SLOW, ("?",))[0] == "slower" and not any(
-                        v in ("faster", "slower") for n, (v, _) in slow.items() if n != SLOW):
-                    slow_ok[t] += 1
-                if t == thresholds[0]:
-                    slow_changes.append(slow.get(SLOW, ("?", float("nan")))[1])
-                    for n, (_, c) in same.items():
-                        same_changes.setdefault(n, []).append(abs(c))
+                if not any(verdict_at(r, t) in ("faster", "slower") for r in same.values()):
+                    same_ok[(p, t)] += 1
+                if SLOW in slow and verdict_at(slow[SLOW], t) == "slower" and not any(
+                        verdict_at(r, t) in ("faster", "slower")
+                        for n, r in slow.items() if n != SLOW):
+                    slow_ok[(p, t)] += 1
+            slow_changes[p].append(slow.get(SLOW, ("?", float("nan")))[1])
+
+        for rep in range(args.reps):
+            if "one" in protocols:
+                f = [run(exe, os.path.join(tmp, "o%d_%d.json" % (rep, k)))
+                     for k, exe in enumerate((a, a, b))]
+                same = table([compare, f[0], f[1]])
+                score("one", same, table([compare, f[1], f[2]]))
+                # undo the floor's widening: how far outside its own interval
+                # the same-binary change lies
+                fl = FLOOR / 100
+                for n, (v, c, lo, hi) in same.items():
+                    if lo != lo:
+                        continue
+                    lo0, hi0 = (1 + lo / 100) * (1 + fl) - 1, (1 + hi / 100) / (1 + fl) - 1
+                    ex = max(0.0, lo0, -hi0 / (1 + hi0) if hi0 < 0 else 0.0)
+                    floor_excess.setdefault(n, []).append(100 * ex)
+            if "reps" in protocols:
+                rp = ["-repetitions=%d" % args.passes]
+                f = [run(exe, os.path.join(tmp, "r%d_%d.json" % (rep, k)), rp)
+                     for k, exe in enumerate((a, a, b))]
+                score("reps", table([compare, f[0], f[1]]), table([compare, f[1], f[2]]))
+                # calibration: the passes of one A run against the next process
+                for prev, nxt in ((f[0], f[1]), (last_a, f[0])):
+                    if prev is None:
+                        continue
+                    pm, nm = pass_medians(prev), pass_medians(nxt)
+                    for n, v in pm.items():
+                        if n in nm and len(v) >= 2:
+                            m = statistics.median(v)
+                            c = calib.setdefault(n, ([], []))
+                            c[0].append(100 * abs(nm[n][0] / m - 1))
+                            c[1].append(mdape(v))
+                last_a = f[1]
+            if "run" in protocols:
+                k = ["-pairs=%d" % args.pairs, *flags]
+                score("run", table([compare, "-run", a, a, *k]), table([compare, "-run", a, b, *k]))
+            print("  rep %d done, load %s" % (rep + 1, loadavg()), file=sys.stderr, flush=True)
         print("load average after: %s" % loadavg())
-        print("| threshold | same binary: no faster/slower | 25%% slower build: only %s slower |" % SLOW)
-        print("|---:|---:|---:|")
-        for t in thresholds:
-            print("| %g%% | %d of %d | %d of %d |" % (t, same_ok[t], args.reps, slow_ok[t], args.reps))
-        print("%s change A -> B (median over reps): %+.1f%%" % (SLOW, statistics.median(slow_changes)))
-        print("same binary, |change| per benchmark: median / max over reps")
-        for n, v in sorted(same_changes.items()):
-            print("  %-18s %5.1f%% / %5.1f%%" % (n, statistics.median(v), max(v)))
+        for p in protocols:
+            name = {"one": "one process a side", "reps": "-repetitions=%d a side" % args.passes,
+                    "run": "-run, %d pairs" % args.pairs}[p]
+            print("\n%s:" % name)
+            print("| threshold | same binary: no faster/slower | 25%% slower build: only %s slower |"
+                  % SLOW)
+            print("|---:|---:|---:|")
+            for t in thresholds:
+                print("| %g%% | %d of %d | %d of %d |" % (t, same_ok[(p, t)], args.reps,
+                                                        slow_ok[(p, t)], args.reps))
+            ch = [c for c in slow_changes[p] if c == c]
+            if ch:
+                print("%s change A -> B (median over reps): %+.1f%%" % (SLOW, statistics.median(ch)))
+        if floor_excess:
+            print("\nfloor (one process a side, same binary): how far the change lay outside its "
+                  "own interval, max per benchmark")
+            worst = 0
+            for n, v in sorted(floor_excess.items()):
+                worst = max(worst, max(v))
+                print("  %-28s %6.1f%%" % (n, max(v)))
+            print("  largest: %.1f%% (FB__CHANGE_PROCESS_FLOOR_PCT is %g%%)" % (worst, FLOOR))
+        if calib:
+            print("\ncalibration: the next process's deviation from the median over %d passes, "
+                  "against the claimed spread between passes (median over reps)" % args.passes)
+            print("| benchmark | actual | claimed | ratio |")
+            print("|---|---:|---:|---:|")
+            for n, (act, cl) in sorted(calib.items()):
+                ma, mc = statistics.median(act), statistics.median(cl)
+                print("| %s | %.1f%% | %.1f%% | %s |" % (n, ma, mc, "%.2f" % (ma / mc) if mc else "-"))
+    if busy:
+        busy.terminate()
 
 
 if __name__ == "__main__":

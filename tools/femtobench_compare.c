@@ -1,34 +1,61 @@
 /* femtobench-compare: the runner's -baseline comparison, offline, for CI
- * pipelines that keep results as artifacts (docs/baselines.md).
+ * pipelines that keep results as artifacts, and the alternating comparison
+ * of two builds that cannot share a process (docs/baselines.md).
  *
  *   femtobench-compare OLD.json NEW.json [-threshold=<pct>] [-fail_on_slower]
  *                      [-output_md=<file>]
+ *   femtobench-compare -run OLD_EXE NEW_EXE [-pairs=K] [the same options]
+ *                      [runner options for both programs]
  *
- * Both files are femtobench JSON (-output_json). The change table goes to
- * stdout, and with -output_md to a file as well (written whole or not at
- * all). Exit status: 0; 1 when NEW records a failed benchmark; 2 for bad
- * input (one line on stderr, nothing written); 3 with -fail_on_slower when a
- * benchmark is slower. It uses the library's own reader and table
+ * Files are femtobench JSON (-output_json). With -run, both programs are run
+ * K times each (default 10), the two runs of a pair in a random order, each
+ * writing its JSON to a temporary directory; run k of OLD is paired with
+ * run k of NEW and each benchmark gets an interval from the per-pair log
+ * ratios (src/change.c). The change table goes to stdout, and with
+ * -output_md to a file as well (written whole or not at all). Exit status:
+ * 0; 1 when NEW records a failed benchmark (or a run could not be made); 2
+ * for bad input (one line on stderr, nothing written); 3 with
+ * -fail_on_slower when a benchmark is slower or no benchmark is in common;
+ * 130 interrupted. It uses the library's own reader and table
  * (src/baseline.c, src/report_change.c): the same table as -baseline. */
 #include "change.h"
 #include "json.h"
 #include "outfile.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 typedef struct fbc_opts {
-    const char *files[2];
+    const char *files[2]; /* the two JSON files, or with -run the two programs */
     double threshold_pct;
     bool fail_on_slower;
     const char *output_md;
+    bool run;
+    unsigned pairs;
+    const char **runner_args; /* with -run: the options passed to both programs */
+    size_t n_runner_args;
 } fbc_opts;
 
 typedef struct fbc_md {
     const fb__baseline *old, *now;
     double threshold_pct;
+    bool paired;
 } fbc_md;
+
+/* The runner's options that -run sets itself or that make no comparison. */
+static const char *const fbc_refused[] = {
+    "output_csv",           "output_json",      "output_gbench", "output_html", "benchmark_out",
+    "benchmark_out_format", "benchmark_format", "baseline",      "repetitions", "list",
+    "benchmark_list_tests", "sanity_check",     "help",          "version"};
 
 static int fbc_error(const char *fmt, ...) FB__PRINTF(1, 2);
 static int fbc_error(const char *fmt, ...) {
@@ -42,16 +69,23 @@ static int fbc_error(const char *fmt, ...) {
 }
 
 static void fbc_usage(FILE *f) {
-    fputs("usage: femtobench-compare OLD.json NEW.json [options]\n\n"
+    fputs("usage: femtobench-compare OLD.json NEW.json [options]\n"
+          "       femtobench-compare -run OLD_EXE NEW_EXE [-pairs=K] [options] [runner options]\n\n"
           "Compares two femtobench JSON files (written by -output_json) benchmark by\n"
-          "benchmark and prints the change table (docs/baselines.md).\n\n"
+          "benchmark and prints the change table (docs/baselines.md). With -run, runs\n"
+          "the two benchmark programs K times each, alternating in a random order\n"
+          "inside each pair, and compares the pairs; any other option is passed to\n"
+          "both programs.\n\n"
           "Options (one dash or two):\n"
           "  -threshold=<pct>     changes within this % are 'same' (default: 10)\n"
-          "  -fail_on_slower      exit status 3 when a benchmark is slower\n"
+          "  -fail_on_slower      exit status 3 when a benchmark is slower, or when no\n"
+          "                       benchmark is in common (nothing was compared)\n"
           "  -output_md=<file>    also write the change table as markdown to <file>\n"
+          "  -run                 OLD and NEW are programs to run, not files\n"
+          "  -pairs=<K>           with -run: runs of each program, 2 to 1000 (default: 10)\n"
           "  -help                print this help and exit\n\n"
-          "Exit status: 0; 1 when NEW.json records a failed benchmark; 2 for bad\n"
-          "input; 3 with -fail_on_slower when a benchmark is slower.\n",
+          "Exit status: 0; 1 when NEW records a failed benchmark; 2 for bad input;\n"
+          "3 with -fail_on_slower (above); 130 interrupted.\n",
           f);
 }
 
@@ -62,7 +96,7 @@ static int fbc_parse(int argc, char **argv, fbc_opts *o) {
         const char *a = argv[i];
         if (a[0] != '-' || a[1] == '\0') {
             if (n_files == 2)
-                return fbc_error("unexpected argument '%s' (give exactly OLD.json and NEW.json)",
+                return fbc_error("unexpected argument '%s' (give exactly two files or programs)",
                                  a);
             o->files[n_files++] = a;
             continue;
@@ -72,7 +106,17 @@ static int fbc_parse(int argc, char **argv, fbc_opts *o) {
         size_t len = eq ? (size_t)(eq - name) : strlen(name);
         const char *val = eq ? eq + 1 : NULL;
 #define FBC_IS(s) (len == strlen(s) && strncmp(name, s, len) == 0)
-        if (FBC_IS("help")) {
+        if (FBC_IS("run")) {
+            if (val) return fbc_error("-run takes no value, got '%s'", a);
+            o->run = true;
+        } else if (FBC_IS("pairs")) {
+            char *end;
+            errno = 0;
+            unsigned long k = val && *val >= '0' && *val <= '9' ? strtoul(val, &end, 10) : 0;
+            if (!val || errno || *end || k < 2 || k > 1000 || (val[0] == '0'))
+                return fbc_error("-pairs=%s: not a whole number from 2 to 1000", val ? val : "");
+            o->pairs = (unsigned)k;
+        } else if (FBC_IS("help")) {
             fbc_usage(stdout);
             return -1;
         } else if (FBC_IS("fail_on_slower")) {
@@ -87,44 +131,219 @@ static int fbc_parse(int argc, char **argv, fbc_opts *o) {
             if (!*val) return fbc_error("-output_md: empty file name");
             o->output_md = val;
         } else {
-            return fbc_error("unknown option '%s' (see -help)", a);
+            /* a runner option: passed on with -run (checked once -run is
+             * known: it may come later) */
+            for (size_t k = 0; k < sizeof fbc_refused / sizeof fbc_refused[0]; ++k)
+                if (FBC_IS(fbc_refused[k]))
+                    return fbc_error("-%s: not with -run (femtobench-compare runs and reads the "
+                                     "programs itself)",
+                                     fbc_refused[k]);
+            o->runner_args[o->n_runner_args++] = a;
         }
 #undef FBC_IS
     }
+    if (o->n_runner_args && !o->run)
+        return fbc_error("unknown option '%s' (see -help)", o->runner_args[0]);
+    if (o->pairs && !o->run) return fbc_error("-pairs needs -run");
+    if (!o->pairs) o->pairs = 10;
     if (n_files < 2)
-        return fbc_error("needs two files: femtobench-compare OLD.json NEW.json (see -help)");
+        return fbc_error(o->run ? "-run needs two programs: femtobench-compare -run OLD_EXE "
+                                  "NEW_EXE (see -help)"
+                                : "needs two files: femtobench-compare OLD.json NEW.json (see "
+                                  "-help)");
     return 0;
 }
 
 static int fbc_write_md(void *ctx, FILE *f) {
     const fbc_md *m = ctx;
     size_t counts[FB__V_COUNT];
-    int rc = fb__change_table(f, m->old, m->now, m->threshold_pct, counts);
+    int rc = m->paired ? fb__change_table_paired(f, m->old, m->now, m->threshold_pct, counts)
+                       : fb__change_table(f, m->old, m->now, m->threshold_pct, counts);
     return rc ? rc : fb__writer_finish(f);
 }
 
+/* ------------------------------------------------------------- -run */
+
+static void fbc_rmdir(const char *dir, unsigned pairs) {
+    char p[4200];
+    for (unsigned k = 0; k < pairs; ++k)
+        for (int side = 0; side < 2; ++side) {
+            snprintf(p, sizeof p, "%s/%s%u.json", dir, side ? "new" : "old", k);
+            unlink(p);
+        }
+    snprintf(p, sizeof p, "%s/log.txt", dir);
+    unlink(p);
+    rmdir(dir);
+}
+
+/* Prints the log of a run that went wrong (its stderr and stdout). */
+static void fbc_show_log(const char *dir) {
+    char p[4200];
+    snprintf(p, sizeof p, "%s/log.txt", dir);
+    FILE *f = fopen(p, "r");
+    if (!f) return;
+    char line[1024];
+    while (fgets(line, sizeof line, f)) fputs(line, stderr);
+    fclose(f);
+}
+
+/* Runs exe with the runner options and -output_json=json, its output in
+ * the directory's log. Returns its exit status, 128 + a signal, or -1 when
+ * it could not be started (with a message printed). */
+static int fbc_run_one(const fbc_opts *o, const char *exe, const char *json, const char *dir) {
+    char opt_json[4300], log[4200];
+    snprintf(opt_json, sizeof opt_json, "-output_json=%s", json);
+    snprintf(log, sizeof log, "%s/log.txt", dir);
+    char **args = calloc(o->n_runner_args + 3, sizeof *args);
+    if (!args) return -1;
+    size_t k = 0;
+    union {
+        const char *c;
+        char *m;
+    } u; /* execvp's argv is char *const[]: the strings are not written */
+    u.c = exe;
+    args[k++] = u.m;
+    for (size_t i = 0; i < o->n_runner_args; ++i) {
+        u.c = o->runner_args[i];
+        args[k++] = u.m;
+    }
+    args[k++] = opt_json;
+    args[k] = NULL;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        signal(SIGINT, SIG_DFL);
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+            close(fd);
+        }
+        execvp(exe, args);
+        fprintf(stderr, "femtobench: error: -run: cannot run '%s': %s\n", exe, strerror(errno));
+        _exit(127);
+    }
+    free(args);
+    if (pid < 0) {
+        fbc_error("-run: fork: %s", strerror(errno));
+        return -1;
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The K pairs: b[0] gets OLD's runs, b[1] NEW's, run k with pass k.
+ * Returns 0, or the exit status to end with. */
+static int fbc_run_pairs(const fbc_opts *o, fb__baseline b[2]) {
+    const char *tmpdir = getenv("TMPDIR");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/femtobench-compare.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    if (!mkdtemp(dir)) return fbc_error("-run: cannot create a directory: %s", strerror(errno));
+    fb_rng rng;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    fb_rng_seed(&rng, (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^ (uint64_t)getpid());
+    /* as system(3): a Ctrl-C ends the program being run; this one then
+     * stops and cleans up */
+    struct sigaction ign, old_int;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGINT, &ign, &old_int);
+    int status = 0;
+    for (unsigned k = 0; k < o->pairs && !status; ++k) {
+        int first = (int)(fb_rng_u64(&rng) >> 63); /* which program runs first in this pair */
+        fprintf(stderr, "femtobench-compare: pair %u of %u: %s first\n", k + 1, o->pairs,
+                first ? "NEW" : "OLD");
+        for (int step = 0; step < 2 && !status; ++step) {
+            int side = step ? !first : first;
+            char json[4200], why[512];
+            snprintf(json, sizeof json, "%s/%s%u.json", dir, side ? "new" : "old", k);
+            int rc = fbc_run_one(o, o->files[side], json, dir);
+            if (rc == 130 || rc == 128 + SIGINT) {
+                fprintf(stderr, "femtobench: interrupted\n");
+                status = 130;
+            } else if (rc == 2 || rc < 0 || rc == 127) {
+                fbc_show_log(dir);
+                status = rc == 2 ? 2 : 1;
+                if (rc != 2 && rc >= 0)
+                    fbc_error("-run: '%s' exited with status %d", o->files[side], rc);
+            } else if (rc != 0 && rc != 1) {
+                fbc_show_log(dir);
+                fbc_error("-run: '%s' %s %d", o->files[side],
+                          rc > 128 ? "was killed by signal" : "exited with status",
+                          rc > 128 ? rc - 128 : rc);
+                status = 1;
+            } else {
+                fb__baseline one;
+                if (fb__baseline_load(json, &one, why, sizeof why)) {
+                    fbc_show_log(dir);
+                    fbc_error("-run: '%s' wrote no usable results: %s", o->files[side], why);
+                    status = 1;
+                } else if (fb__baseline_append(&b[side], &one, k) != FB_OK) {
+                    fb__baseline_free(&one);
+                    fbc_error("out of memory");
+                    status = 1;
+                }
+            }
+        }
+    }
+    sigaction(SIGINT, &old_int, NULL);
+    fbc_rmdir(dir, o->pairs);
+    return status;
+}
+
 int main(int argc, char **argv) {
-    fbc_opts o = {{NULL, NULL}, FB__CHANGE_DEFAULT_THRESHOLD_PCT, false, NULL};
+    const char **runner_args = calloc((size_t)(argc > 0 ? argc : 1), sizeof *runner_args);
+    if (!runner_args) return fbc_error("out of memory");
+    fbc_opts o = {
+        {NULL, NULL}, FB__CHANGE_DEFAULT_THRESHOLD_PCT, false, NULL, false, 0, runner_args, 0};
     int rc = fbc_parse(argc, argv, &o);
-    if (rc) return rc < 0 ? 0 : rc;
+    if (rc) {
+        free(runner_args);
+        return rc < 0 ? 0 : rc;
+    }
     char why[512];
     if (o.output_md && strcmp(o.output_md, "-") != 0 &&
-        fb__outfile_check(o.output_md, why, sizeof why) != FB_OK)
+        fb__outfile_check(o.output_md, why, sizeof why) != FB_OK) {
+        free(runner_args);
         return fbc_error("-output_md=%s: %s", o.output_md, why);
+    }
+    for (int i = 0; i < 2 && o.output_md; ++i) /* never one of the files it reads */
+        if (o.files[i] &&
+            fb__outfile_not_input(o.output_md, o.files[i], why, sizeof why) != FB_OK) {
+            free(runner_args);
+            return fbc_error("-output_md=%s: %s", o.output_md, why);
+        }
     fb__baseline b[2];
     memset(b, 0, sizeof b);
-    for (int i = 0; i < 2; ++i)
-        if (fb__baseline_load(o.files[i], &b[i], why, sizeof why)) {
+    if (o.run) {
+        int st = fbc_run_pairs(&o, b);
+        free(runner_args);
+        if (st) {
             fb__baseline_free(&b[0]);
-            return fbc_error("%s: %s", o.files[i], why);
+            fb__baseline_free(&b[1]);
+            return st;
         }
+    } else {
+        free(runner_args);
+        for (int i = 0; i < 2; ++i)
+            if (fb__baseline_load(o.files[i], &b[i], why, sizeof why)) {
+                fb__baseline_free(&b[0]);
+                return fbc_error("%s: %s", o.files[i], why);
+            }
+    }
     size_t counts[FB__V_COUNT];
     int status = 0;
-    if (fb__change_table(stdout, &b[0], &b[1], o.threshold_pct, counts) != 0)
-        status = fbc_error("out of memory");
+    int trc = o.run ? fb__change_table_paired(stdout, &b[0], &b[1], o.threshold_pct, counts)
+                    : fb__change_table(stdout, &b[0], &b[1], o.threshold_pct, counts);
+    if (trc != 0) status = fbc_error("out of memory");
     if (fflush(stdout) != 0) status = 1;
     if (!status && o.output_md) {
-        fbc_md m = {&b[0], &b[1], o.threshold_pct};
+        fbc_md m = {&b[0], &b[1], o.threshold_pct, o.run};
         if (fb__outfile_write_fn(o.output_md, fbc_write_md, &m, why, sizeof why) != FB_OK) {
             fprintf(stderr, "femtobench: error: %s\n", why);
             status = 1;
@@ -135,7 +354,16 @@ int main(int argc, char **argv) {
     if (!status)
         for (size_t i = 0; i < b[1].n; ++i)
             if (b[1].rec[i].error) status = 1;
-    if (!status && o.fail_on_slower && counts[FB__V_SLOWER]) status = 3;
+    /* nothing in common: a gate that compared nothing must not pass */
+    bool none = counts[FB__V_NEW] + counts[FB__V_GONE] ==
+                counts[FB__V_FASTER] + counts[FB__V_SLOWER] + counts[FB__V_SAME] +
+                    counts[FB__V_UNSURE] + counts[FB__V_NEW] + counts[FB__V_GONE];
+    if (none && !trc)
+        fprintf(stderr,
+                "femtobench: warning: no benchmark in common with the baseline: nothing "
+                "was compared%s\n",
+                o.fail_on_slower ? " (-fail_on_slower: exit status 3)" : "");
+    if (!status && o.fail_on_slower && (counts[FB__V_SLOWER] || none)) status = 3;
     fb__baseline_free(&b[0]);
     fb__baseline_free(&b[1]);
     return status;

@@ -1,0 +1,28 @@
+/* Marks a result earns from its own numbers, derived with its statistics
+ * (docs/design.md, "An op that was optimized away" and "Epochs the clock
+ * cannot resolve"). Nothing here measures or prints. */
+#include "marks.h"
+
+#include "bench.h"
+
+#include <math.h>
+
+void fb__bench_set_empty_loop(fb_bench *b, double seconds) {
+    b->empty_loop_s = seconds > 0 ? seconds : 0;
+}
+
+void fb__marks_compute(fb_result *r) {
+    r->optimized_away = r->unresolved = false;
+    if (r->error || r->vg || !r->used) return;     /* nothing timed, or counted exactly */
+    double median = r->summary[FB_ELAPSED].median; /* per iteration, whatever the batch */
+    if (!isfinite(median)) return;
+    /* the empty loop's cost per iteration is the least any op can cost in
+     * FB_RUN's loop: an op within a small factor of it did no measurable work */
+    if (r->empty_loop_s > 0 && median < FB__EMPTY_LOOP_FACTOR * r->empty_loop_s)
+        r->optimized_away = true;
+    /* a typical epoch: the median time per iteration times the mean
+     * iterations of an epoch (the counts of one run differ by < 20%) */
+    double iters = r->epochs ? (double)r->total_iterations / (double)r->epochs : 0;
+    if (r->clock_resolution_s > 0 && median * iters < FB__RESOLVED_MULTIPLE * r->clock_resolution_s)
+        r->unresolved = true;
+}

@@ -1,0 +1,232 @@
+/* -repetitions in fresh processes. A process's median differs from the
+ * next process's by more than its epochs spread (docs/baselines.md,
+ * "Between processes"): the address layout, the heap, which physical pages
+ * back the data, the state the host leaves the core in. Passes inside one
+ * process share all of that, so their spread understates what the next run
+ * gives. Here every pass is a new process: this program again (exec, not
+ * fork: a forked child inherits the parent's layout and warmed state), with
+ * the same arguments and FEMTOBENCH_PASS=<pass>/<passes>:<fd> in its
+ * environment. It runs the suite once in the pass's order, prints its table
+ * and sends each result over the pipe fd as the compact records of
+ * src/isolate.c, then an end record ('D', interrupted). It writes no output
+ * file and no change table: the parent does, over all passes. */
+#include "passes_exec.h"
+
+#include "process.h"
+#include "result.h"
+#include "text.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------- child */
+
+static void fb__pe_write_all(int fd, const unsigned char *p, size_t n) {
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) _exit(121); /* the parent is gone */
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+void fb__passes_exec_sink(void *ctx, const fb_bench *b, const fb_result *r) {
+    int fd = *(const int *)ctx;
+    (void)b;
+    unsigned char *buf = NULL;
+    size_t len = 0, cap = 0;
+    if (fb__isolate_encode(r, &buf, &len, &cap) != FB_OK) _exit(122);
+    fb__pe_write_all(fd, buf, len);
+    free(buf);
+}
+
+void fb__passes_exec_end(int fd, bool interrupted) {
+    unsigned char end[2] = {'D', (unsigned char)(interrupted ? 1 : 0)};
+    fb__pe_write_all(fd, end, sizeof end);
+    close(fd);
+}
+
+/* ------------------------------------------------------------ parent */
+
+typedef struct fb__pe_in {
+    unsigned char *p;
+    size_t len, cap;
+} fb__pe_in;
+
+static bool fb__pe_append(fb__pe_in *in, const unsigned char *p, size_t n) {
+    if (in->len + n > in->cap) {
+        size_t cap = in->cap ? in->cap : 65536;
+        while (cap < in->len + n) cap *= 2;
+        unsigned char *q = realloc(in->p, cap);
+        if (!q) return false;
+        in->p = q;
+        in->cap = cap;
+    }
+    memcpy(in->p + in->len, p, n);
+    in->len += n;
+    return true;
+}
+
+/* Reads the pass's records until EOF, publishing each to b. *done when the
+ * end record came; false when the stream was not ours or memory ran out. */
+static bool fb__pe_read(int fd, fb_bench *b, bool *done, bool *interrupted) {
+    fb__pe_in in = {NULL, 0, 0};
+    bool ok = true;
+    for (;;) {
+        unsigned char chunk[65536];
+        ssize_t n = read(fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        if (!fb__pe_append(&in, chunk, (size_t)n)) {
+            ok = false;
+            break;
+        }
+        size_t used = 0;
+        while (used < in.len && !*done) {
+            if (in.p[used] == 'D') {
+                if (in.len - used < 2) break;
+                *interrupted = in.p[used + 1] != 0;
+                *done = true;
+                used += 2;
+                break;
+            }
+            fb_result *r = NULL;
+            size_t k = fb__isolate_decode(in.p + used, in.len - used, &r);
+            if (!k) {
+                uint32_t payload = 0;
+                if (in.len - used >= 5) memcpy(&payload, in.p + used + 1, sizeof payload);
+                if (in.p[used] != 'R' || (in.len - used >= 5 && in.len - used - 5 >= payload))
+                    ok = false; /* not a record, or a complete one that is malformed */
+                break;          /* else incomplete: read more */
+            }
+            used += k;
+            size_t before = b->n_results;
+            fb__bench_publish(b, r);
+            if (b->n_results == before) ++b->dropped;
+        }
+        memmove(in.p, in.p + used, in.len - used);
+        in.len -= used;
+        if (!ok) break;
+    }
+    free(in.p);
+    return ok;
+}
+
+int fb__passes_exec(int argc, char **argv, unsigned passes, fb_bench *suite,
+                    fb__passes_make_fn make, void *ctx, FILE *tout, bool *interrupted, char *why,
+                    size_t len) {
+    *interrupted = false;
+    /* /proc/self/exe, not the path it names: the kernel resolves it to this
+     * program's own file even when a rebuild has replaced or deleted the
+     * file at that path since it started */
+    const char *exe = "/proc/self/exe";
+    if (access(exe, X_OK) != 0) {
+        snprintf(why, len, "-repetitions: cannot run this program again (%s): %s", exe,
+                 strerror(errno));
+        return FB_EIO;
+    }
+    /* as system(3): a Ctrl-C ends the pass process, which says so in its
+     * end record; this one then stops */
+    struct sigaction ign, old_int, old_quit;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGINT, &ign, &old_int);
+    sigaction(SIGQUIT, &ign, &old_quit);
+    int rc = FB_OK;
+    for (unsigned pass = 0; pass < passes && !*interrupted && rc == FB_OK; ++pass) {
+        fb_bench *b = make(ctx, pass);
+        int fds[2];
+        if (!b) {
+            snprintf(why, len, "out of memory");
+            rc = FB_ENOMEM;
+            break;
+        }
+        if (pipe(fds) != 0) {
+            snprintf(why, len, "-repetitions: pass %u: %s", pass + 1, strerror(errno));
+            fb_bench_free(b);
+            rc = FB_EIO;
+            break;
+        }
+        char env_pass[64];
+        snprintf(env_pass, sizeof env_pass, "FEMTOBENCH_PASS=%u/%u:%d", pass, passes, fds[1]);
+        const char *const set[] = {env_pass};
+        char **envp = fb__process_child_env(set, 1);
+        if (!envp) {
+            close(fds[0]);
+            close(fds[1]);
+            fb_bench_free(b);
+            snprintf(why, len, "out of memory");
+            rc = FB_ENOMEM;
+            break;
+        }
+        fprintf(tout, "%spass %u of %u (a fresh process):\n", pass ? "\n" : "", pass + 1, passes);
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid == 0) {
+            sigaction(SIGINT, &old_int, NULL);
+            sigaction(SIGQUIT, &old_quit, NULL);
+            close(fds[0]);
+            execve(exe, argv, envp);
+            fprintf(stderr, "femtobench: error: -repetitions: cannot run '%s': %s\n", exe,
+                    strerror(errno));
+            _exit(127);
+        }
+        free(envp);
+        close(fds[1]);
+        if (pid < 0) {
+            close(fds[0]);
+            fb_bench_free(b);
+            snprintf(why, len, "-repetitions: fork: %s", strerror(errno));
+            rc = FB_EIO;
+            break;
+        }
+        bool done = false, intr = false;
+        bool ok = fb__pe_read(fds[0], b, &done, &intr);
+        close(fds[0]);
+        if (!ok) kill(pid, SIGKILL);
+        int status = 0;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        char msg[200] = "";
+        if (WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) {
+            intr = true;
+        } else if (!ok) {
+            snprintf(msg, sizeof msg,
+                     "its results could not be read back (out of memory or "
+                     "corrupted)");
+        } else if (WIFSIGNALED(status)) {
+            int sig = WTERMSIG(status);
+            const char *what = strsignal(sig);
+            snprintf(msg, sizeof msg, "the pass's process crashed: killed by signal %d (%s)", sig,
+                     what ? what : "?");
+        } else if (!done) {
+            snprintf(msg, sizeof msg, "the pass's process exited with status %d before it finished",
+                     WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        }
+        *interrupted = intr;
+        if (msg[0]) {
+            char name[64];
+            snprintf(name, sizeof name, "pass %u of %u", pass + 1, passes);
+            if (fb__bench_error_row(b, name, msg) != FB_OK) {
+                snprintf(why, len, "%s: %s (and out of memory for its error row)", name, msg);
+                rc = FB_ENOMEM;
+            }
+        }
+        if (fb__bench_take_results(suite, b) != FB_OK && rc == FB_OK) {
+            snprintf(why, len, "out of memory");
+            rc = FB_ENOMEM;
+        }
+        fb_bench_free(b);
+        (void)argc;
+    }
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGQUIT, &old_quit, NULL);
+    return rc;
+}

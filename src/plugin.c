@@ -1,0 +1,81 @@
+/* The plugin entry point: a suite built as a shared object (docs/ab.md)
+ * answers femtobench-ab through this one exported function. It lists the
+ * suite's benchmarks and runs one of them as the runner would, with the
+ * host's epoch hook installed in this copy of the library, handing each
+ * finished run back through a callback (no table, no files). */
+#include "plugin.h"
+
+#include "bench.h"
+#include "process.h"
+#include "registry.h"
+#include "setup.h"
+#include "text.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Its address tells one copy of the library from another. */
+static const char fb__plugin_self = 0;
+static const void *fb__plugin_identity(void) { return &fb__plugin_self; }
+
+static int fb__plugin_list(void (*each)(void *ctx, const char *name), void *ctx, char *err,
+                           size_t len) {
+    fb__instance **all = NULL;
+    int rc = fb__registry_expand(fb__process_registry(), &all, err, len);
+    if (rc != FB_OK) return rc;
+    for (size_t i = 0; all[i]; ++i) each(ctx, all[i]->name);
+    fb__instances_free(all);
+    return FB_OK;
+}
+
+typedef struct fb__plugin_sink {
+    fb__plugin_result_fn fn;
+    void *ctx;
+} fb__plugin_sink;
+
+static void fb__plugin_on_result(void *ctx, const fb_bench *b, const fb_result *r) {
+    (void)b;
+    const fb__plugin_sink *s = ctx;
+    const char *error = fb_result_error(r);
+    double median = error ? NAN : fb_result_median(r, FB_ELAPSED);
+    double ins = error ? NAN : fb_result_valgrind(r, FB_VG_INSTRUCTIONS);
+    s->fn(s->ctx, fb_result_name(r), fb_result_complexity_n(r), error, median, ins);
+}
+
+static int fb__plugin_run(const char *name, double n, const fb__epoch_hook *hook,
+                          fb__plugin_result_fn result, void *ctx) {
+    fb__instance **all = NULL;
+    char err[256];
+    int rc = fb__registry_expand(fb__process_registry(), &all, err, sizeof err);
+    if (rc != FB_OK) return rc;
+    const fb__instance *in = NULL;
+    for (size_t i = 0; all[i] && !in; ++i)
+        if (strcmp(all[i]->name, name) == 0) in = all[i];
+    if (!in) {
+        fb__instances_free(all);
+        return FB_EINVAL;
+    }
+    fb__plugin_sink sink = {result, ctx};
+    fb_bench *b = fb_bench_new();
+    if (!b || fb__bench_add_sink(b, fb__plugin_on_result, &sink) != FB_OK ||
+        !(b->name = fb__strdup(in->name))) {
+        fb_bench_free(b);
+        fb__instances_free(all);
+        return FB_ENOMEM;
+    }
+    b->own_table.out = NULL; /* no live table: the host reports */
+    if (in->has_arg) fb__bench_set_arg(b, in->arg);
+    if (n > 0) fb_set_complexity_n(b, n);
+    fb__process_set_epoch_hook(hook);
+    in->reg->fn(b);
+    fb__process_set_epoch_hook(NULL);
+    fb_bench_free(b);
+    fb__instances_free(all);
+    return FB_OK;
+}
+
+static const fb__plugin_api fb__plugin_api_v1 = {
+    FB__PLUGIN_ABI, FB_VERSION_STRING, fb__plugin_identity, fb__plugin_list, fb__plugin_run,
+};
+
+const fb__plugin_api *fb__plugin_entry(void) { return &fb__plugin_api_v1; }

@@ -1,0 +1,54 @@
+/* The plugin entry point (src/plugin.c): what femtobench-ab finds with
+ * dlsym in a suite built as a shared object, each plugin with its own whole
+ * copy of the library (docs/ab.md).
+ *
+ * The host calls fb__plugin_entry() and checks the first two fields before
+ * it touches any other: abi (the layout of this struct and the meaning of
+ * its functions) and version (the library's, FB_VERSION_STRING). Both stay
+ * first in every future layout; a change to the rest raises FB__PLUGIN_ABI.
+ * Everything else is the plugin's own copy of the library: its registry,
+ * its process state (where the epoch hook is installed), its clock. */
+#ifndef FB_PLUGIN_H
+#define FB_PLUGIN_H
+
+#include "base.h"
+#include "epoch_hook.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FB__PLUGIN_ABI 1u
+/* The exported symbol's name, for dlsym. */
+#define FB__PLUGIN_ENTRY "fb__plugin_entry"
+
+/* One finished run of fb__plugin_api.run: its full name, the complexity N
+ * it ran with (0 when unset), its error (NULL when measured), the median time
+ * per unit in seconds, and the instructions per unit counted under Callgrind
+ * (NAN when timed). */
+typedef void (*fb__plugin_result_fn)(void *ctx, const char *name, double complexity_n,
+                                     const char *error, double median_s, double instructions);
+
+typedef struct fb__plugin_api {
+    unsigned abi;        /* FB__PLUGIN_ABI of the library that built the plugin */
+    const char *version; /* FB_VERSION_STRING of that library */
+    /* This copy's process state: two plugins that return the same address
+     * share one copy of the library (linked with a shared libfemtobench). */
+    const void *(*identity)(void);
+    /* Calls each(ctx, name) for every registered benchmark, families
+     * expanded ("fn/arg"), sorted as the runner lists them. FB_OK, or a
+     * negative FB_E* with the reason in err (a bad registration). */
+    int (*list)(void (*each)(void *ctx, const char *name), void *ctx, char *err, size_t len);
+    /* Runs the benchmark `name` (as listed) once, with hook installed in
+     * this copy for the duration (NULL: none) and complexity N n (0: unset),
+     * as the runner runs it, without a table: each finished run goes to
+     * result(ctx, ...). FB_OK, or FB_EINVAL when no benchmark has that
+     * name. */
+    int (*run)(const char *name, double n, const fb__epoch_hook *hook, fb__plugin_result_fn result,
+               void *ctx);
+} fb__plugin_api;
+
+/* Exported from every copy of the library (not FB__PRIVATE): the one
+ * symbol the host looks up. */
+const fb__plugin_api *fb__plugin_entry(void);
+
+#endif

@@ -1,0 +1,153 @@
+/* User counters (fb_counter): checked when given, kept on the bench until
+ * the next result is published, then carried by that result. The writers
+ * read them through fb__ucounter_shown and fb__ucounter_label. */
+#include "ucounter.h"
+
+#include "bench.h"
+#include "misuse.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Keys a Google Benchmark row uses itself, and the names of femtobench's
+ * own measures: a counter of that name would overwrite them in the files. */
+static const char *const fb__ucounter_reserved[] = {"name",
+                                                    "family_index",
+                                                    "per_family_instance_index",
+                                                    "run_name",
+                                                    "run_type",
+                                                    "repetitions",
+                                                    "repetition_index",
+                                                    "threads",
+                                                    "iterations",
+                                                    "real_time",
+                                                    "cpu_time",
+                                                    "time_unit",
+                                                    "bytes_per_second",
+                                                    "items_per_second",
+                                                    "label",
+                                                    "error_occurred",
+                                                    "error_message",
+                                                    "aggregate_name",
+                                                    "aggregate_unit",
+                                                    "elapsed",
+                                                    "instructions",
+                                                    "cpucycles",
+                                                    "branchinstructions",
+                                                    "branchmisses",
+                                                    "pagefaults",
+                                                    "contextswitches"};
+
+const char *fb__ucounter_bad_name(const fb__ucounters *have, const char *name) {
+    if (!name || !*name) return "empty name";
+    if (strlen(name) > FB__UCOUNTER_NAME_MAX) return "name longer than 48 bytes";
+    for (const unsigned char *p = (const unsigned char *)name; *p; ++p)
+        if (*p < 0x20 || *p == 0x7f || *p == ',' || *p == '"' || *p == '\\')
+            return "name with a control character, a comma, a quote or a backslash";
+    for (size_t i = 0; i < sizeof fb__ucounter_reserved / sizeof *fb__ucounter_reserved; ++i)
+        if (!strcmp(name, fb__ucounter_reserved[i])) return "name reserved by the output files";
+    if (!strncmp(name, "valgrind_", 9)) return "name reserved by the output files";
+    for (size_t i = 0; have && i < have->n; ++i)
+        if (!strcmp(have->c[i].name, name)) return "duplicated name (given twice for one run)";
+    return NULL;
+}
+
+int fb_counter(fb_bench *b, const char *name, double value, unsigned flags) {
+    if (!b) return FB_EINVAL;
+    const char *why = fb__ucounter_bad_name(&b->ucounters, name);
+    if (why) return fb__bench_misuse(b, "fb_counter(\"%.60s\"): %s", name ? name : "(null)", why);
+    if (!isfinite(value))
+        return fb__bench_misuse(b, "fb_counter(\"%s\", %g): not a finite number", name, value);
+    if (flags & ~(unsigned)(FB_COUNTER_RATE | FB_COUNTER_PER_ITERATION))
+        return fb__bench_misuse(b, "fb_counter(\"%s\"): unknown flags 0x%x", name, flags);
+    if ((flags & FB_COUNTER_RATE) && (flags & FB_COUNTER_PER_ITERATION))
+        return fb__bench_misuse(b,
+                                "fb_counter(\"%s\"): FB_COUNTER_RATE and "
+                                "FB_COUNTER_PER_ITERATION do not go together (a rate is already "
+                                "the per-iteration amount per second)",
+                                name);
+    if (b->ucounters.n == FB__UCOUNTER_MAX)
+        return fb__bench_misuse(b, "fb_counter(\"%s\"): more than %d counters for one run", name,
+                                FB__UCOUNTER_MAX);
+    fb__ucounter *c = &b->ucounters.c[b->ucounters.n++];
+    memset(c, 0, sizeof *c);
+    memcpy(c->name, name, strlen(name) + 1);
+    c->value = value;
+    c->flags = flags;
+    return FB_OK;
+}
+
+void fb__ucounters_attach(fb_bench *b, fb_result *r) {
+    if (!b->ucounters.n) return;
+    if (!r->ucounters) {
+        r->ucounters = malloc(sizeof *r->ucounters);
+        if (r->ucounters)
+            *r->ucounters = b->ucounters;
+        else if (b->diag) /* written here: bench.c calls this file, not the reverse */
+            fprintf(b->diag, "femtobench: '%s': out of memory: its %zu counters are lost\n",
+                    r->name, b->ucounters.n);
+    }
+    b->ucounters.n = 0; /* they belong to this run only */
+}
+
+double fb__ucounter_shown(const fb_result *r, size_t i, double s_per_call) {
+    if (!r->ucounters || i >= r->ucounters->n) return NAN;
+    const fb__ucounter *c = &r->ucounters->c[i];
+    if (c->flags & FB_COUNTER_RATE)
+        return s_per_call > 0 && isfinite(s_per_call) ? c->value / s_per_call : NAN;
+    if (c->flags & FB_COUNTER_PER_ITERATION) return c->value / r->config.batch;
+    return c->value;
+}
+
+void fb__ucounter_label(const fb_result *r, size_t i, char *buf, size_t len) {
+    const fb__ucounter *c = &r->ucounters->c[i];
+    if (c->flags & FB_COUNTER_RATE)
+        snprintf(buf, len, "%s/s", c->name);
+    else if (c->flags & FB_COUNTER_PER_ITERATION)
+        snprintf(buf, len, "%s/%s", c->name, r->config.unit);
+    else
+        snprintf(buf, len, "%s", c->name);
+}
+
+/* ---------------------------------------------------- result accessors */
+
+size_t fb_result_counter_count(const fb_result *r) {
+    return r && r->ucounters ? r->ucounters->n : 0;
+}
+
+const char *fb_result_counter_name(const fb_result *r, size_t i) {
+    return i < fb_result_counter_count(r) ? r->ucounters->c[i].name : NULL;
+}
+
+unsigned fb_result_counter_flags(const fb_result *r, size_t i) {
+    return i < fb_result_counter_count(r) ? r->ucounters->c[i].flags : 0;
+}
+
+double fb_result_counter(const fb_result *r, size_t i) {
+    if (i >= fb_result_counter_count(r) || r->error) return NAN;
+    return fb__ucounter_shown(r, i,
+                              fb_result_has(r, FB_ELAPSED) ? fb_result_median(r, FB_ELAPSED) : NAN);
+}
+
+/* ------------------------------------------------------ column unions */
+
+void fb__ucounter_cols_add(fb__ucounter_cols *cols, const fb_result *r) {
+    for (size_t i = 0; i < fb_result_counter_count(r); ++i) {
+        char label[FB__UCOUNTER_LABEL_MAX];
+        fb__ucounter_label(r, i, label, sizeof label);
+        bool seen = false;
+        for (size_t k = 0; k < cols->n && !seen; ++k) seen = !strcmp(cols->label[k], label);
+        if (!seen && cols->n < FB__UCOUNTER_COLS)
+            memcpy(cols->label[cols->n++], label, sizeof label);
+    }
+}
+
+double fb__ucounter_col_value(const fb_result *r, const char *label) {
+    for (size_t i = 0; i < fb_result_counter_count(r); ++i) {
+        char have[FB__UCOUNTER_LABEL_MAX];
+        fb__ucounter_label(r, i, have, sizeof have);
+        if (!strcmp(have, label)) return fb_result_counter(r, i);
+    }
+    return NAN;
+}

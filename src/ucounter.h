@@ -1,0 +1,54 @@
+/* User counters (fb_counter): values a benchmark attaches to its next run,
+ * shown beside the time in the table and written to every file. They are
+ * declared before the run, like fb_set_batch, and belong to that one run:
+ * the next run starts without any. */
+#ifndef FB_UCOUNTER_H
+#define FB_UCOUNTER_H
+
+#include "base.h"
+
+/* At most this many counters a run, names at most this many bytes. */
+#define FB__UCOUNTER_MAX 16
+#define FB__UCOUNTER_NAME_MAX 48
+
+typedef struct fb__ucounter {
+    char name[FB__UCOUNTER_NAME_MAX + 1];
+    double value;   /* as given */
+    unsigned flags; /* FB_COUNTER_* */
+} fb__ucounter;
+
+typedef struct fb__ucounters {
+    size_t n;
+    fb__ucounter c[FB__UCOUNTER_MAX];
+} fb__ucounters;
+
+/* Why name cannot be a counter's name among `have` (NULL: it can): empty,
+ * too long, a control character, or a name the files already use for
+ * something else (a Google Benchmark row key, a measure's name). */
+FB__PRIVATE const char *fb__ucounter_bad_name(const fb__ucounters *have, const char *name);
+/* The counters the next run on b gets, moved to r (nothing when there are
+ * none): called once per published result (src/bench.c). */
+FB__PRIVATE void fb__ucounters_attach(fb_bench *b, fb_result *r);
+/* The value a file shows for counter i of r: as given; per unit of the row
+ * (FB_COUNTER_PER_ITERATION: divided by the batch); per second
+ * (FB_COUNTER_RATE: divided by s_per_call, the seconds one call took).
+ * NAN when it cannot be computed (a rate without a time). */
+FB__PRIVATE double fb__ucounter_shown(const fb_result *r, size_t i, double s_per_call);
+/* Its column label: "name", "name/<unit>" or "name/s". */
+FB__PRIVATE void fb__ucounter_label(const fb_result *r, size_t i, char *buf, size_t len);
+
+/* The counter columns of a set of results (a CSV file, an HTML table):
+ * every distinct label, in the order of first appearance (at most
+ * FB__UCOUNTER_COLS; more are left out of the columns, never mixed up). */
+#define FB__UCOUNTER_COLS 64
+#define FB__UCOUNTER_LABEL_MAX (FB__UCOUNTER_NAME_MAX + 40)
+typedef struct fb__ucounter_cols {
+    size_t n;
+    char label[FB__UCOUNTER_COLS][FB__UCOUNTER_LABEL_MAX];
+} fb__ucounter_cols;
+FB__PRIVATE void fb__ucounter_cols_add(fb__ucounter_cols *cols, const fb_result *r);
+/* r's counter under that label as shown (fb_result_counter); NAN when r has
+ * none of that label or is an error. */
+FB__PRIVATE double fb__ucounter_col_value(const fb_result *r, const char *label);
+
+#endif

@@ -1,0 +1,264 @@
+"""femtobench-ab from the command line, on tests/ab_suite.c built as plugins
+(tests/CMakeLists.txt): old, new (Slow 10% slower, Removed gone, Added new)
+and crash. The suite times everything with a fake clock that its ops
+advance, so paired rounds give exact ratios and every verdict is certain:
+no wall-clock threshold anywhere.
+
+Checked: the same file twice (the A/A check: separate globals, every verdict
+`same`); old against new (Slow `slower`, the rest `same`, new/gone; every
+kind of run: FB_RUN, fb_run with setup/teardown, two runs in one function, a
+family); -filter; -fail_on_slower (exit 3); the JSON (python json), the
+markdown comment (name and summary first) and the HTML page (parsed; the
+browser test is tests/test_ab_browser.py); -isolate turning a crash into an
+error row; -valgrind's exact counts (when valgrind is there); the plain
+compiler recipe (cc -shared -fPIC suite.c + the build's library); and every
+bad input: one line `femtobench: error: ...`, exit status 2, nothing run."""
+import html.parser
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+BUILD = os.environ.get("FB_BUILD_DIR", "build")
+SOURCE = os.environ.get("FB_SOURCE_DIR", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+AB = os.path.join(BUILD, "femtobench-ab")
+T = os.path.join(BUILD, "tests")
+OLD, NEW, CRASH = (os.path.join(T, f"ab_{v}.so") for v in ("old", "new", "crash"))
+failures = []
+
+if not os.path.exists(AB):
+    print("femtobench-ab was not built (no dlopen on this platform)")
+    sys.exit(77)
+
+
+def run(*args, env=None):
+    e = dict(os.environ)
+    e.pop("FEMTOBENCH_CONFIG", None)
+    e["FEMTOBENCH_SUPPRESS_WARNINGS"] = "1"
+    e.update(env or {})
+    p = subprocess.run([AB, *args], capture_output=True, text=True, env=e, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what, file=sys.stderr)
+    return cond
+
+
+def bad(args, *must_contain):
+    rc, out, err = run(*args)
+    lines = err.strip().splitlines()
+    what = "femtobench-ab " + " ".join(args)
+    check(rc == 2, f"{what}: exit status {rc}, want 2")
+    check(out == "", f"{what}: something ran: {out[:200]!r}")
+    check(len(lines) == 1, f"{what}: want one line on stderr, got {lines!r}")
+    check(lines and lines[0].startswith("femtobench: error: "), f"{what}: {lines!r}")
+    for s in must_contain:
+        check(s in err, f"{what}: stderr lacks {s!r}: {err!r}")
+
+
+def verdicts(path):
+    with open(path) as f:
+        doc = json.load(f)
+    return doc, {b["name"]: b for b in doc["benchmarks"]}
+
+
+tmp = tempfile.mkdtemp(prefix="fb_ab_")
+try:
+    js, md, page = (os.path.join(tmp, n) for n in ("ab.json", "ab.md", "ab.html"))
+    RUNS = ["Call", "Fam/2", "Fam/4", "Removed", "Slow", "Steady", "Two.large", "Two.small"]
+
+    # the same file twice: loaded twice (a copy), every verdict `same`
+    rc, out, err = run(OLD, OLD, "-output_json=" + js)
+    check(rc == 0, f"A/A: exit status {rc}: {err}")
+    doc, v = verdicts(js)
+    check(sorted(v) == RUNS, f"A/A: runs {sorted(v)}")
+    for name, b in v.items():
+        check(b["verdict"] == "same", f"A/A: {name} is {b['verdict']}")
+        check(b["change_pct"] == 0 and b["low_pct"] == 0 and b["high_pct"] == 0,
+              f"A/A: {name}: {b}")
+        check(b["rounds"] == 50 and b["rounds_used"] == 50, f"A/A: {name}: rounds {b}")
+    check(doc["summary"]["same"] == len(RUNS) and doc["context"]["mode"] == "timed",
+          f"A/A: summary {doc['summary']}")
+    # the fake clock's exact times: 10 ns per unit of work
+    check(abs(v["Steady"]["old_s"] - 200e-9) < 1e-15 and abs(v["Fam/4"]["new_s"] - 40e-9) < 1e-15,
+          f"A/A: times {v['Steady']}, {v['Fam/4']}")
+
+    # old against new, with every output
+    rc, out, err = run(OLD, NEW, "-output_json=" + js, "-output_md=" + md,
+                       "-output_html=" + page)
+    check(rc == 0, f"old/new: exit status {rc} (no -fail_on_slower): {err}")
+    doc, v = verdicts(js)
+    want = {n: "same" for n in RUNS}
+    want.update({"Slow": "slower", "Removed": "gone", "Added": "new"})
+    check({n: b["verdict"] for n, b in v.items()} == want,
+          f"old/new: verdicts {({n: b['verdict'] for n, b in v.items()})}")
+    slow = v.get("Slow", {})
+    check(abs(slow.get("change_pct", 0) - 10) < 1e-9 and abs(slow.get("low_pct", 0) - 10) < 1e-9,
+          f"old/new: Slow {slow}")
+    check(slow.get("iterations", 0) > 0 and slow.get("old_s") and slow.get("new_s"),
+          f"old/new: Slow's numbers {slow}")
+    check(v["Added"]["old_s"] is None and v["Added"]["new_s"] > 0, f"new: {v['Added']}")
+    check(doc["summary"] == {"faster": 0, "slower": 1, "same": 6, "unsure": 0, "new": 1,
+                             "gone": 1, "error": 0}, f"summary {doc['summary']}")
+    # family-wise 95% over the 7 paired runs (Bonferroni)
+    check(abs(doc["context"]["confidence"] - (1 - 0.05 / 7)) < 1e-12,
+          f"confidence {doc['context']['confidence']}")
+    check("| Slow | 100 ns | 110 ns | +10.0% |" in out, f"table: {out}")
+    with open(md) as f:
+        text = f.read()
+    lines = text.splitlines()
+    check(lines[0] == "### femtobench-ab: 1 benchmark slower", f"md title: {lines[:1]}")
+    check(lines[2].startswith("9 benchmarks: 1 slower, 6 same, 1 new, 1 gone"),
+          f"md summary: {lines[2:3]}")
+    check(any(l.startswith("| Slow |") and l.endswith("| slower |") for l in lines),
+          "md: Slow's row")
+
+    class Page(html.parser.HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.tags, self.text = [], []
+
+        def handle_starttag(self, tag, attrs):
+            self.tags.append((tag, dict(attrs)))
+
+        def handle_data(self, data):
+            self.text.append(data)
+
+    p = Page()
+    with open(page, encoding="utf-8") as f:
+        p.feed(f.read())
+    classes = [a.get("class", "") for t, a in p.tags]
+    check(any("forest" in c for c in classes), "html: no forest plot")
+    check(sum(1 for t, a in p.tags if t == "circle") >= 7, "html: a point per paired run")
+    check("Slow" in "".join(p.text) and not any(t == "script" for t, a in p.tags), "html text")
+
+    # -fail_on_slower: exit 3; -filter keeps the selection
+    rc, out, err = run(OLD, NEW, "-fail_on_slower", "-filter=Slow|Steady")
+    check(rc == 3, f"-fail_on_slower: exit status {rc}")
+    check("| Slow |" in out and "| Steady |" in out and "| Call |" not in out,
+          f"-filter: {out}")
+    rc, out, err = run(OLD, NEW, "-fail_on_slower", "-filter=Fam")
+    check(rc == 0 and "| Fam/2 |" in out and "| Fam/4 |" in out, f"-filter=Fam: {rc} {out}")
+    rc, out, err = run(OLD, NEW, "-rounds=6", "-filter=Slow", "-threshold=20")
+    check(rc == 0 and ("| 6 | unsure |" in out or "| 6 | same |" in out),
+          f"-rounds=6 -threshold=20: {out}")
+
+    # -asymptote: each benchmark once per N, matched by name and N
+    rc, out, err = run(OLD, NEW, "-filter=Slow|Fam", "-asymptote=10,100", "-output_json=" + js)
+    doc, v = verdicts(js)
+    check(rc == 0 and sorted(v) == ["Fam/2 N=10", "Fam/2 N=100", "Fam/4 N=10", "Fam/4 N=100",
+                                    "Slow N=10", "Slow N=100"], f"-asymptote: {sorted(v)}")
+    check(v.get("Slow N=100", {}).get("n") == 100 and v["Slow N=100"]["run"] == "Slow" and
+          v["Slow N=100"]["verdict"] == "slower" and v["Fam/2 N=10"]["verdict"] == "same",
+          f"-asymptote: {v.get('Slow N=100')}")
+
+    # a configured warmup: its epochs are paced too, the rounds come after it
+    rc, out, err = run(OLD, NEW, "-filter=Slow|Steady", "-output_json=" + js,
+                       env={"FEMTOBENCH_CONFIG": "warmup=5"})
+    doc, v = verdicts(js)
+    check(rc == 0 and v["Slow"]["verdict"] == "slower" and v["Steady"]["verdict"] == "same" and
+          v["Slow"]["rounds_used"] == 50 and abs(v["Slow"]["change_pct"] - 10) < 1e-9,
+          f"warmup=5: {rc} {v}")
+
+    # -isolate: the crash is an error row, the rest is compared
+    rc, out, err = run(CRASH, CRASH, "-isolate", "-filter=Crash|Slow", "-output_json=" + js)
+    check(rc == 1, f"-isolate: exit status {rc}, want 1 (a benchmark failed)")
+    doc, v = verdicts(js)
+    check(v.get("Crash", {}).get("verdict") == "error" and "crashed" in (v["Crash"]["error"] or ""),
+          f"-isolate: {v.get('Crash')}")
+    check(v.get("Slow", {}).get("verdict") == "same", f"-isolate: Slow {v.get('Slow')}")
+    check(doc["summary"]["error"] == 1, f"-isolate: summary {doc['summary']}")
+    # without it the crash takes the process down, loudly
+    rc, out, err = run(CRASH, CRASH, "-filter=Crash")
+    check(rc < 0 or rc >= 128, f"crash without -isolate: exit status {rc}")
+
+    # the plain-compiler recipe against the build's library
+    cc = shutil.which("cc") or shutil.which("gcc")
+    lib = os.path.join(BUILD, "libfemtobench.a")
+    if cc and os.path.exists(lib):
+        so = os.path.join(tmp, "suite.so")
+        r = subprocess.run([cc, "-shared", "-fPIC", "-o", so, os.path.join(SOURCE, "tests",
+                            "ab_suite.c"), "-I", os.path.join(SOURCE, "include"), lib,
+                            "-lpthread", "-lm"], capture_output=True, text=True)
+        if check(r.returncode == 0, f"recipe: {r.stderr}"):
+            rc, out, err = run(so, NEW, "-output_json=" + js, "-filter=Slow|Steady")
+            doc, v = verdicts(js)
+            check(rc == 0 and v["Slow"]["verdict"] == "slower" and v["Steady"]["verdict"] ==
+                  "same", f"recipe plugin: {rc} {err} {v}")
+
+    # -valgrind: exact instruction counts of both sides
+    if shutil.which("valgrind"):
+        rc, out, err = run(OLD, NEW, "-valgrind", "-filter=Slow|Steady|Fam", "-output_json=" + js)
+        if "Valgrind's headers" in err or "callgrind.h" in err:
+            print("-valgrind: built without <valgrind/callgrind.h>; not checked")
+        else:
+            check(rc == 0, f"-valgrind: exit status {rc}: {err}")
+            doc, v = verdicts(js)
+            check(doc["context"]["mode"] == "valgrind", "-valgrind: mode")
+            s = v.get("Slow", {})
+            check(s.get("verdict") == "slower" and s["new_instructions"] > s["old_instructions"],
+                  f"-valgrind: Slow {s}")
+            for n in ("Steady", "Fam/2", "Fam/4"):
+                b = v.get(n, {})
+                check(b.get("verdict") == "same" and b["old_instructions"] ==
+                      b["new_instructions"] and b["old_instructions"] > 0, f"-valgrind: {n} {b}")
+            # a crash under Callgrind: loud without -isolate, an error row with it
+            rc, out, err = run(CRASH, CRASH, "-valgrind", "-filter=Crash|Slow")
+            check(rc == 1 and "Crash: the old side's Callgrind child died" in err,
+                  f"-valgrind crash: {rc} {err}")
+            rc, out, err = run(CRASH, CRASH, "-valgrind", "-isolate", "-filter=Crash|Slow",
+                               "-output_json=" + js)
+            doc, v = verdicts(js)
+            check(rc == 1 and v.get("Crash", {}).get("verdict") == "error" and
+                  "crashed under Callgrind" in v["Crash"]["error"] and
+                  v.get("Slow", {}).get("verdict") == "same", f"-valgrind -isolate: {rc} {v}")
+    else:
+        print("no valgrind: -valgrind not checked")
+
+    # bad input: one line, exit 2, nothing run
+    notes = os.path.join(tmp, "notes.txt")
+    with open(notes, "w") as f:
+        f.write("not a plugin\n")
+    bad([], "needs two plugins")
+    bad([OLD], "needs two plugins")
+    bad([OLD, OLD, OLD], "only two plugins")
+    bad([os.path.join(tmp, "missing.so"), OLD], "cannot open")
+    bad([notes, OLD], "not a shared object")
+    bad([OLD, notes], "not a shared object")
+    bad([os.path.join(T, "ab_suite_runner"), OLD], "cannot load")
+    bad([os.path.join(T, "ab_fake_none.so"), OLD], "not a femtobench plugin")
+    bad([OLD, os.path.join(T, "ab_fake_version.so")], "built with femtobench 9.9.0",
+        "rebuild the plugin")
+    bad([os.path.join(T, "ab_fake_missing.so"), OLD], "cannot load", "undefined symbol")
+    if os.path.exists(os.path.join(T, "ab_fake_m32.so")):
+        bad([os.path.join(T, "ab_fake_m32.so"), OLD], "cannot load", "wrong ELF class")
+    bad([OLD, NEW, "-rounds=5"], "-rounds")
+    bad([OLD, NEW, "-rounds=x"], "-rounds")
+    bad([OLD, NEW, "-threshold=-1"], "-threshold")
+    bad([OLD, NEW, "-min_time=0"], "-min_time")
+    bad([OLD, NEW, "-filter=("], "-filter")
+    bad([OLD, NEW, "-filter=NoSuchBenchmark"], "selects no benchmark")
+    bad([OLD, NEW, "-bogus"], "unknown option")
+    bad([OLD, NEW, "-asymptote=10,x"], "-asymptote")
+    bad([OLD, NEW, "-asymptote=0"], "-asymptote")
+    bad([OLD, NEW, "-output_json=" + os.path.join(tmp, "no", "dir.json")], "-output_json")
+    bad([OLD, NEW, "-output_json=" + js, "-output_md=" + js], "the same file")
+    bad([OLD, NEW, "-valgrind", "-min_time=5"], "-min_time")
+    check(not os.path.exists(os.path.join(tmp, "no")), "a bad run wrote something")
+
+    # the same source, unchanged, is also an ordinary runner
+    r = subprocess.run([os.path.join(T, "ab_suite_runner"), "-list"], capture_output=True,
+                       text=True)
+    check(r.returncode == 0 and "Slow" in r.stdout.split(), f"ab_suite_runner -list: {r}")
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
+
+if failures:
+    print(f"{len(failures)} failure(s)", file=sys.stderr)
+    sys.exit(1)
+print("ok")
