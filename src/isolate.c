@@ -55,6 +55,7 @@
 #include <time.h>
 
 #if FB_HAVE_POSIX /* fork, pipe, poll, waitpid; Windows: refused below */
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/types.h>

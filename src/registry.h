@@ -38,6 +38,7 @@ FB__PRIVATE void fb__instances_free(fb__instance **v); /* each instance, then th
  * (so -filter=Copy selects every Copy/arg). */
 #if FB_HAVE_POSIX_REGEX
 FB__PRIVATE bool fb__instance_selected(const fb__instance *in, const regex_t *re);
+#endif
 
 /* Complexity fits over families, on results rs[0..n). A result is fitted
  * with its *group*: the results of the same name, except for an instance of

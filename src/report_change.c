@@ -164,7 +164,6 @@ static void fb__rc_time(char *buf, size_t len, const fb__rc_group *g) {
         snprintf(buf, len, "-");
         return;
     }
-    const fb__bl_record *r = g->e[0].r;
     if (fb__rc_failed(g)) {
         snprintf(buf, len, "failed");
         return;
