@@ -585,7 +585,8 @@ static const char *fb__runner_bad_name(const char *name) {
 
 /* One benchmark: its rounds, then (issue 17) nothing silently dropped: a
  * run that recorded nothing, or under -sanity_check a body that never
- * reached FB_RUN / fb_run, is an error row. Runs in-process or in
+ * reached FB_RUN / fb_run / FB_COMPARE / fb_compare, is an error row (a
+ * comparison counts as a measurement: it is stored in b->comparisons). Runs in-process or in
  * -isolate's child (src/isolate.c). */
 typedef struct fb__runner_job {
     const fb__opts *o;
@@ -606,8 +607,9 @@ static void fb__runner_body(fb_bench *b, void *ctx) {
     if (b->dropped)
         snprintf(msg, sizeof msg, "%zu run%s recorded nothing (see the diagnostics above)",
                  b->dropped, b->dropped == 1 ? "" : "s");
-    else if (o->sanity && b->n_results == 0)
-        snprintf(msg, sizeof msg, "measured nothing: the benchmark never reached FB_RUN or fb_run");
+    else if (o->sanity && b->n_results == 0 && b->n_comparisons == 0)
+        snprintf(msg, sizeof msg,
+                 "measured nothing: the benchmark never reached FB_RUN, fb_run or a comparison");
     else
         return;
     if (fb__bench_error_row(b, job->inst->name, msg) != FB_OK) {
@@ -841,6 +843,9 @@ int fb_main(int argc, char **argv) {
     fb__table table;
     memset(&table, 0, sizeof table);
     table.out = o.sanity ? NULL : to_stdout ? stderr : stdout;
+    /* a benchmark's fb_set_output changes the shared table's stream for that
+     * benchmark alone: each benchmark starts from the suite's stream */
+    FILE *const suite_out = table.out;
     FILE *tout = to_stdout ? stderr : stdout;
     fb__collector collector = {o.sanity, 0, 0};
 
@@ -919,6 +924,7 @@ int fb_main(int argc, char **argv) {
             status = fb__runner_error("out of memory");
             break;
         }
+        table.out = suite_out;
         fb__bench_share_table(b, &table);
         /* one pass of a parent's -repetitions: every result goes back to it */
         if (pass_fd >= 0 && fb__bench_add_sink(b, fb__passes_exec_sink, &pass_fd) != FB_OK) {
