@@ -232,11 +232,13 @@ int fb__outfile_check(const char *path, char *err, size_t len) {
         if (fd == 0)
             return fb__outfile_fail(err, len, FB_EINVAL,
                                     "the standard input (an output needs a file or stdout)");
+#if FB_HAVE_POSIX /* Windows: no fcntl; a bad descriptor fails when written */
         int fl = fcntl(fd, F_GETFL);
         if (fl < 0) return fb__outfile_fail(err, len, FB_EINVAL, "descriptor %d is not open", fd);
         if ((fl & O_ACCMODE) == O_RDONLY)
             return fb__outfile_fail(err, len, FB_EINVAL, "descriptor %d is open for reading only",
                                     fd);
+#endif
         return FB_OK;
     }
     case FB__OF_IN_PLACE:

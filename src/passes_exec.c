@@ -16,10 +16,12 @@
 #include "result.h"
 #include "text.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if FB_HAVE_POSIX /* exec, pipes, waitpid; Windows keeps its passes in one process */
+#include <errno.h>
+#include <signal.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -230,3 +232,27 @@ int fb__passes_exec(int argc, char **argv, unsigned passes, fb_bench *suite,
     sigaction(SIGQUIT, &old_quit, NULL);
     return rc;
 }
+
+#else /* no fresh processes on Windows: the runner runs the passes in its own */
+
+void fb__passes_exec_sink(void *ctx, const fb_bench *b, const fb_result *r) {
+    (void)ctx;
+    (void)b;
+    (void)r;
+}
+
+void fb__passes_exec_end(int fd, bool interrupted) {
+    (void)fd;
+    (void)interrupted;
+}
+
+int fb__passes_exec(int argc, char **argv, unsigned passes, fb_bench *suite,
+                    fb__passes_make_fn make, void *ctx, FILE *tout, bool *interrupted, char *why,
+                    size_t len) {
+    (void)argc, (void)argv, (void)passes, (void)suite, (void)make, (void)ctx, (void)tout;
+    (void)interrupted;
+    snprintf(why, len, "-repetitions: passes in fresh processes need POSIX");
+    return FB_EIO;
+}
+
+#endif

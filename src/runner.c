@@ -897,7 +897,7 @@ int fb_main(int argc, char **argv) {
      * counted) or in endless mode (in-process passes) */
     unsigned my_pass = 0, all_passes = 0;
     int pass_fd = fb__process_pass_child(&my_pass, &all_passes);
-    bool exec_passes = pass_fd < 0 && passes > 1 && !fb__process_endless() &&
+    bool exec_passes = FB_HAVE_POSIX && pass_fd < 0 && passes > 1 && !fb__process_endless() &&
                        !fb__process_callgrind()->on && !o.sanity;
     unsigned first_pass = pass_fd >= 0 ? my_pass : 0;
     unsigned order_passes = pass_fd >= 0 ? all_passes : passes;
