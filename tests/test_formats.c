@@ -371,14 +371,14 @@ static void test_golden(void) {
     CHECK(strstr(gb, "null") == NULL); /* a non-finite counter is left out */
     CHECK(strstr(csv, "nan") == NULL && strstr(csv, "inf") == NULL);
     /* nonfinite row: instructions empty, cpucycles median 2 */
-    CHECK(
-        strstr(csv,
-               "odd,nonfinite,,op,1,,3,3,1000000,1000000,1000000,1000000,0,,2,,,,,,,,,,0.003,,,,,,1,"
-               "1000000,\n") != NULL);
+    CHECK(strstr(
+              csv,
+              "odd,nonfinite,,op,1,,3,3,1000000,1000000,1000000,1000000,0,,2,,,,,,,,,,0.003,,,,,,1,"
+              "1000000,\n") != NULL);
     /* the error row: text cells filled, measured cells empty */
-    CHECK(
-        strstr(csv, "errors,broken,,op,1,,,,,,,,,,,,,,,,,,,,,the op was optimized away,,,,,1,,\n") !=
-        NULL);
+    CHECK(strstr(csv,
+                 "errors,broken,,op,1,,,,,,,,,,,,,,,,,,,,,the op was optimized away,,,,,1,,\n") !=
+          NULL);
     /* counted under Callgrind: no time, the exact count per unit (1 per
      * iteration), two epochs of 64 + 128 iterations; in GB a counter */
     CHECK(strstr(csv, "counted,add,,op,1,,2,192,,,,,,,,,,,,1,,,,,0,,,,,,1,,\n") != NULL);
