@@ -301,7 +301,7 @@ void fb__change_view_free(fb__change_view *v) {
 void fb_set_title(fb_bench *b, const char *title) { fb__replace_str(&b->cfg.title, title); }
 void fb_set_unit(fb_bench *b, const char *unit) { fb__replace_str(&b->cfg.unit, unit); }
 void fb_set_batch(fb_bench *b, double batch) {
-    /* hostile values (issue 17): refused with a diagnostic, never silently */
+    /* hostile values: refused with a diagnostic, never silently */
     if (!(batch > 0) || !isfinite(batch)) {
         fb__bench_diag(b, "fb_set_batch(%g): not a finite number > 0; batch stays %g", batch,
                        b->cfg.batch);
@@ -310,7 +310,7 @@ void fb_set_batch(fb_bench *b, double batch) {
     b->cfg.batch = batch;
 }
 /* Sets key k in the code layer, clamped to its documented range (settings.c)
- * with a diagnostic naming the setter (issue 17). */
+ * with a diagnostic naming the setter. */
 static void fb__bench_set_key(fb_bench *b, fb__key k, double v, const char *setter) {
     const fb__key_info *info = fb__key_info_of(k);
     double given = v;

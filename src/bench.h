@@ -60,12 +60,12 @@ struct fb_bench {
     void *clock_ctx;
     double clock_resolution_s; /* of the custom clock */
     double empty_loop_s;       /* of the custom clock: injected by tests (src/marks.c) */
-    /* issue 19: the disturbance source (src/disturb.c); default: the
+    /* the disturbance source (src/disturb.c); default: the
      * thread's involuntary context switches, none with a custom clock */
     fb__disturb_fn disturb;
     void *disturb_ctx;
     bool disturb_set;
-    /* issue 19: the core probe (src/probe.c); default: the calibration
+    /* the core probe (src/probe.c); default: the calibration
      * kernel, none with a custom clock */
     fb__probe_fn probe;
     void *probe_ctx;
@@ -73,13 +73,13 @@ struct fb_bench {
     char *name;                          /* registered name (runner), or NULL */
     bool interrupted;                    /* endless mode ended by a signal */
     size_t dropped;                      /* runs that recorded nothing: refused or out of memory
-                                          * (issue 17; the runner turns them into an error) */
+                                          * (the runner turns them into an error) */
     struct fb__run *run;                 /* the run in progress, or NULL */
     void (*run_free)(struct fb__run *r); /* releases a run left early (return/goto) */
     /* the measuring context in progress (src/epoch.c: a run or a
      * comparison), or NULL: while set, another run on b is refused */
     struct fb__epoch *epoch;
-    /* issue 15 (src/setup.c): the untimed hooks around each epoch */
+    /* (src/setup.c) the untimed hooks around each epoch */
     fb_op setup, teardown;
     void *setup_ctx, *teardown_ctx;
     /* results, and the complexity fits computed from them */

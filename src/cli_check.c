@@ -1,4 +1,4 @@
-/* The runner's bounds on its own options (issue 17). */
+/* The runner's bounds on its own options. */
 #include "cli_check.h"
 
 #include "numfmt.h"

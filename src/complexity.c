@@ -264,7 +264,7 @@ static bool fb__cx_significant(const fb__cx_src *b, const char *name, const fb__
     return fb__cx_trend_p(b, name, d->points) <= 0.01;
 }
 
-/* Issue 19: two growing models A and B have the same number of terms, so
+/* Two growing models A and B have the same number of terms, so
  * neither is nested in the other; both are nested in y = constant + a fA(N)
  * + b fB(N). B is needed beyond A when adding B's term to A lowers the RSS
  * significantly: F = (RSS_A - RSS_AB) / (RSS_AB / (m - 3)) >= t^2 (1%).
@@ -415,7 +415,7 @@ static size_t fb__cx_fit(const fb__cx_src *b, const char *name, fb_fit *fits, si
         if (all[m].err_pct < all[best].err_pct) best = m;
     bool grows = fb__cx_significant(b, name, &d, best, &all[best], &all[FB__CX_O1]);
 
-    /* issue 19: the growing models the points do not tell apart from the
+    /* the growing models the points do not tell apart from the
      * best; the simplest of them is named first (with 2 distinct N every
      * model goes through the origin and the lower error decides) */
     bool tied[FB_FIT_MODELS] = {false};

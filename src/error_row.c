@@ -1,4 +1,4 @@
-/* An error result made by the runner rather than by a run (issue 17): a
+/* An error result made by the runner rather than by a run: a
  * benchmark that measured nothing, or an isolated child that crashed, timed
  * out or exited. It goes through the same sinks as a measured result, so it
  * is a row in the table and in every output file. */

@@ -1,4 +1,4 @@
-/* The runner's -filter: which benchmarks a pattern selects (issue 17).
+/* The runner's -filter: which benchmarks a pattern selects.
  *
  * glibc's regcomp recurses on nesting and can allocate gigabytes for nested
  * bounded repetitions ("((a{1000}){1000}){1000}"); its regexec can take

@@ -31,7 +31,7 @@ void fb__env_add(fb__env_report *out, const char *fix, const char *fmt, ...) {
     va_end(ap);
     snprintf(w->fix, sizeof w->fix, "%s", fix);
     /* text from /sys or /proc (a governor's name...) may hold anything: one
-     * line per warning, whatever it holds (issue 17) */
+     * line per warning, whatever it holds */
     for (char *p = w->what; *p; ++p)
         if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = '?';
 }

@@ -15,7 +15,7 @@
  * when it replaces one, that file's. O_EXCL gives mkstemp's safety: an
  * existing name, or a symlink planted under it, is never opened.
  *
- * Hostile paths (issue 17; docs/reliability.md):
+ * Hostile paths (docs/reliability.md):
  *   - a path of PATH_MAX bytes or more, or with a component over NAME_MAX,
  *     is refused, never truncated (so is one whose temporary name would be);
  *   - /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N (or a link to

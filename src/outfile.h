@@ -22,7 +22,7 @@ FB__PRIVATE int fb__outfile_write(const char *path, fb__writer_fn writer, const 
 FB__PRIVATE int fb__outfile_write_fn(const char *path, fb__outfile_fn fn, void *ctx, char *err,
                                      size_t len);
 
-/* The runner's outputs as one set (issue 17). option names the option in
+/* The runner's outputs as one set. option names the option in
  * messages ("output_csv"). */
 typedef struct fb__outfile_job {
     const char *option;

@@ -18,7 +18,7 @@ fb__perf *fb__perf_open_flags(char *why, size_t why_len, unsigned flags) {
         snprintf(why, why_len,
                  "performance counters missing: all (built with FB_DISABLE_PERF_COUNTERS; "
                  "rebuild without it on Linux to count instructions, cycles and branches)");
-#elif defined(FB__NO_PERF_HEADER) /* issue 18: musl-gcc has no kernel headers */
+#elif defined(FB__NO_PERF_HEADER) /* musl-gcc has no kernel headers */
         snprintf(why, why_len,
                  "performance counters missing: all (built without <linux/perf_event.h>; "
                  "install the kernel headers, e.g. linux-libc-dev, and rebuild: times only)");

@@ -100,7 +100,7 @@ FB__PRIVATE char **fb__process_child_env(const char *const *set, size_t n);
 FB__PRIVATE void fb__process_set_epoch_hook(const fb__epoch_hook *hook);
 FB__PRIVATE const fb__epoch_hook *fb__process_epoch_hook(void);
 
-/* In a child forked by -isolate: forget the parent's counters (issue 17). */
+/* In a child forked by -isolate: forget the parent's counters. */
 FB__PRIVATE void fb__process_forked(void);
 
 /* Tests only: forget everything and read the environment again. */

@@ -1,4 +1,4 @@
-/* Families of benchmarks (FB_BENCHMARK_ARGS, FB_BENCHMARK_RANGE; issue 15):
+/* Families of benchmarks (FB_BENCHMARK_ARGS, FB_BENCHMARK_RANGE):
  * the runner expands every registration into instances before it filters,
  * so -list, -filter, -sanity_check and the outputs see ordinary benchmarks
  * named "fn/arg"; and the results of a family are grouped for complexity

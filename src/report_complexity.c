@@ -69,7 +69,7 @@ int fb__write_fit_set(const fb__fit_set *s, FILE *f) {
             fb__fmt_fixed(err, sizeof err, s->fits[i].err_pct, 1);
             fprintf(f, "| %13s | %5s%% | %s\n", coef, err, s->fits[i].name);
         }
-        fb__write_fit_note(s, f); /* issue 19 */
+        fb__write_fit_note(s, f);
     }
     return ferror(f) ? FB_EIO : FB_OK;
 }

@@ -118,7 +118,7 @@ static void fb__csv_row(FILE *f, const fb_result *r, const fb_comparison *cmp, s
         fputc(',', f);
         fb__csv_text(f, r->name);
         fputc(',', f);
-        if (r->config.has_arg) /* issue 15: empty without one */
+        if (r->config.has_arg) /* empty without one */
             fprintf(f, "%" PRId64, r->config.arg);
         fputc(',', f);
         fb__csv_text(f, r->config.unit);

@@ -24,7 +24,7 @@
 #include "numfmt.h"
 #include "passes.h" /* -repetitions: passes are repetitions of one name */
 #include "process.h"
-#include "registry.h" /* issue 15: a family's instances are one GB family */
+#include "registry.h" /* a family's instances are one GB family */
 #include "result.h"
 #include "text.h"
 #include "valgrind.h" /* counted results (-valgrind) */
@@ -75,7 +75,7 @@ static char *fb__gb_run_name(const fb_result *r) {
 }
 
 /* One GB family per name, the instances of a family ("fn/8", "fn/64")
- * counting as one: their names without "/<arg>" (issue 15). */
+ * counting as one: their names without "/<arg>". */
 static bool fb__gb_same_name(const fb_result *a, const fb_result *b) {
     size_t n = fb__result_series_len(a);
     return n == fb__result_series_len(b) &&
@@ -245,7 +245,7 @@ static int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row,
         fb__json_end_obj(j);
         return FB_OK;
     }
-    /* issue 19: the repetitions are the epochs the statistics use (not the
+    /* the repetitions are the epochs the statistics use (not the
      * disturbed or superseded ones), so compare.py's U test sees the same
      * samples as the aggregates */
     w.repetitions = 0;
@@ -269,7 +269,7 @@ static int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row,
     }
     if (w.repetitions < 2) return FB_OK;
     /* the rate's aggregates are over the per-epoch rates, as GB aggregates
-     * a counter over its repetitions (issue 19: the epochs used only) */
+     * a counter over its repetitions (the epochs used only) */
     double rate[3] = {0, 0, 0};
     bool has_rate = fb__gb_rate_key(r) != NULL;
     if (has_rate) {

@@ -15,7 +15,7 @@
 
 #include "json.h"
 #include "process.h"
-#include "registry.h" /* issue 15: fit groups of families */
+#include "registry.h" /* fit groups of families */
 #include "result.h"
 #include "stats.h"
 #include "text.h"
@@ -605,7 +605,7 @@ static double fb__html_model(const char *model, double n) {
 #define FB__H_CX_SAMPLES 64
 
 /* The log-log chart of median time per call against N for the fit group of
- * result `first` (its name, or a family's series: src/registry.c, issue 15),
+ * result `first` (its name, or a family's series: src/registry.c),
  * with the best fit, and the fit table. */
 static void fb__html_complexity(FILE *f, const fb_result *const *rs, size_t n, size_t first) {
     char name[256]; /* the group's name: the series' for a family */
@@ -892,7 +892,7 @@ int fb__write_html_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
         fb__html_comparison(f, fb_comparison_at(b, c));
     /* a -baseline run: the change table with bars coloured by verdict */
     if (rc == FB_OK && b->change && b->change->n) fb__html_baseline(f, b->change);
-    /* one chart per fit group: a name, or a family's series (issue 15) */
+    /* one chart per fit group: a name, or a family's series */
     const fb_result **all = malloc((n ? n : 1) * sizeof *all);
     if (!all) rc = FB_ENOMEM;
     for (size_t i = 0; i < n && all; ++i) all[i] = fb_result_at(b, i);

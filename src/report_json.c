@@ -11,7 +11,7 @@
 #include "passes.h"   /* -repetitions: the value over passes */
 #include "process.h"
 #include "valgrind.h" /* counted results (-valgrind) */
-#include "registry.h" /* issue 15: fit groups of families */
+#include "registry.h" /* fit groups of families */
 
 #include <stdlib.h>
 
@@ -168,7 +168,7 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
     fb__json_obj(j, NULL, false);
     fb__json_kstr(j, "title", r->config.title);
     fb__json_kstr(j, "name", r->name);
-    if (r->config.has_arg) /* issue 15: the argument of a family's instance */
+    if (r->config.has_arg) /* the argument of a family's instance */
         fb__json_kint(j, "arg", r->config.arg);
     else
         fb__json_knull(j, "arg");
@@ -204,7 +204,7 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
     fb__json_ku64(j, "epochs", r->epochs);
     fb__json_ku64(j, "total_iterations", r->total_iterations);
     fb__json_knum(j, "total_s", r->total_s);
-    fb__jr_epochs_used(j, r); /* issue 19 */
+    fb__jr_epochs_used(j, r);
     fb__json_ku64(j, "pass", r->config.pass);
 
     fb__json_obj(j, "stats", false);
@@ -239,7 +239,7 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
 
 /* One entry per fit group with a complexity N, in the order the groups
  * first appear: a benchmark name (its fit stored with the results), or a
- * family's series whose instances set N (issue 15, src/registry.c: fitted
+ * family's series whose instances set N (src/registry.c: fitted
  * here over the series, which no stored fit covers). */
 static void fb__jr_complexity(fb__json *j, const fb_bench *b) {
     fb__json_arr(j, "complexity", false);
@@ -275,7 +275,7 @@ static void fb__jr_complexity(fb__json *j, const fb_bench *b) {
             fb__json_end_obj(j);
         }
         fb__json_end_arr(j);
-        /* issue 19: what the fit says, and the models it names */
+        /* what the fit says, and the models it names */
         static const char *const verdicts[] = {"model", "not_separated", "no_fit",
                                                "flat",  "undecided",     "two_points"};
         fb__json_kstr(j, "verdict",

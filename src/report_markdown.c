@@ -109,7 +109,7 @@ static void fb__md_put_code(FILE *f, const char *s) {
     for (size_t i = 0; i <= longest; ++i) fputc('`', f);
 }
 
-/* Every cell's text is escaped like a name (issue 17: the header's unit and
+/* Every cell's text is escaped like a name (the header's unit and
  * time-unit label too), then right-aligned. */
 static void fb__md_cell(FILE *f, fb__col c, const char *text) {
     char esc[512];
@@ -351,7 +351,7 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
     fb__md_uc_cells(f, r, 2);
     fputs("| ", f);
     bool unstable = fb_result_unstable(r) && !quiet;
-    bool slow = r->slow_core && !quiet; /* issue 19: measured in a slow episode of the core */
+    bool slow = r->slow_core && !quiet; /* measured in a slow episode of the core */
     if (unstable) fputs(":wavy_dash: ", f);
     if (slow) fputs(":snail: ", f);
     fb__md_put_code(f, r->name);

@@ -23,7 +23,7 @@ struct fb_result {
     uint64_t *iterations;
     double *values[FB_MEASURE_COUNT]; /* per iteration; NULL if not measured */
     fb__mask has;
-    /* issue 19: which epochs the statistics use, and why a run stopped */
+    /* which epochs the statistics use, and why a run stopped */
     unsigned char *epoch_flags; /* per epoch, FB__EPOCH_* of src/disturb.h; NULL: all used */
     bool disturb_known;         /* a disturbance source was read for every epoch */
     size_t disturbed;           /* epochs during which the thread was descheduled */

@@ -1,4 +1,4 @@
-/* When a run stops (src/rounds.c, issue 19): the epochs it was asked for,
+/* When a run stops (src/rounds.c): the epochs it was asked for,
  * disturbed epochs replaced, explicit epochs honoured (their budget grows
  * with them), and an unstable automatic run lengthened by a new round of
  * longer epochs. docs/design.md: "Time budget", "Disturbed epochs", "An

@@ -15,7 +15,7 @@
 #include "process.h"
 #include "result.h"
 #include "rounds.h"
-#include "setup.h" /* issue 15: setup/teardown hooks, the argument in the name */
+#include "setup.h" /* setup/teardown hooks, the argument in the name */
 #include "text.h"
 #include "valgrind.h" /* -valgrind: Callgrind hooks around the loop */
 
@@ -34,8 +34,8 @@ enum { FB__ST_WARMUP, FB__ST_UPSCALE, FB__ST_MEASURE, FB__ST_ENDLESS, FB__ST_DON
 #define FB__MAX_UPSCALE_ITERS 1e10
 #define FB__OPTIMIZED_AWAY_ITERS 100000
 #define FB__OPTIMIZED_AWAY_S 1e-11
-/* The budget never exceeds an hour, whatever epochs x target (issue 17:
- * bounded settings); it equals the largest max_total_time (settings.c). */
+/* The budget never exceeds an hour, whatever epochs x target
+ * (bounded settings); it equals the largest max_total_time (settings.c). */
 #define FB__MAX_BUDGET_S 3600.0
 
 struct fb__run {
@@ -56,7 +56,7 @@ struct fb__run {
     double *values[FB_MEASURE_COUNT];
     char *error;
     uint64_t endless_epochs;
-    /* issue 19: when to stop (src/rounds.c), disturbed epochs (src/disturb.c) */
+    /* when to stop (src/rounds.c), disturbed epochs (src/disturb.c) */
     fb__rounds rounds;
     unsigned char *flags; /* per epoch, FB__EPOCH_* */
     size_t cap;           /* capacity of the per-epoch arrays */
@@ -107,7 +107,7 @@ static uint64_t fb__run_upscale(struct fb__run *r, uint64_t n, double elapsed_s)
          * nothing (e.g. under a fake clock) does not run 10^10 times */
         if ((double)n * 10 > FB__MAX_UPSCALE_ITERS &&
             elapsed_s >= (double)n * FB__OPTIMIZED_AWAY_S) {
-            /* the op takes real time: the target is what is too long (issue 17) */
+            /* the op takes real time: the target is what is too long */
             char msg[160];
             snprintf(msg, sizeof msg,
                      "an epoch of %g s needs more than 10^10 iterations of this op: lower "
@@ -174,7 +174,7 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
         r->budget_s = 1.5 * (double)r->epochs_max * target;
     if (r->budget_s > FB__MAX_BUDGET_S) r->budget_s = FB__MAX_BUDGET_S;
     r->exact_iters = (uint64_t)cfg[FB__K_EPOCH_ITERATIONS];
-    /* issue 19: explicit epochs, lengthening (src/rounds.c) */
+    /* explicit epochs, lengthening (src/rounds.c) */
     fb__rounds_begin(&r->rounds, b->layers, &e->config, r->budget_s,
                      !r->exact_iters && !(e->config.min_time_s > 0));
     /* epochs fixed by the hook: exactly those, none replaced */
@@ -284,7 +284,7 @@ static void fb__run_record(struct fb__run *r, uint64_t n, const fb__epoch_out *o
     r->sum_elapsed_s += o->elapsed_s;
 }
 
-/* Issue 19: src/rounds.c decides; a new round of longer epochs changes the
+/* src/rounds.c decides; a new round of longer epochs changes the
  * target (*new_round). */
 static bool fb__run_finished(struct fb__run *r, bool *new_round) {
     fb__rounds_progress p = {
@@ -294,7 +294,7 @@ static bool fb__run_finished(struct fb__run *r, bool *new_round) {
 
 static void fb__run_finish(fb_bench *b);
 
-/* Issue 19: a run measured in a slow episode starts again, once, when the
+/* A run measured in a slow episode starts again, once, when the
  * core is clean again within FB__PROBE_WAIT_S (the epoch routine decides;
  * docs/design.md, "Slow episodes of the core"). */
 static bool fb__run_remeasure(struct fb__run *r) {
@@ -310,9 +310,9 @@ static bool fb__run_remeasure(struct fb__run *r) {
     return true;
 }
 
-/* Issue 19: the epochs the statistics use, the disturbed epochs, the probe
+/* The epochs the statistics use, the disturbed epochs, the probe
  * marks, why the run stopped; a note when explicit epochs were not all run. */
-static void fb__run_finish_19(fb_bench *b, struct fb__run *r, fb_result *res) {
+static void fb__run_finish_marks(fb_bench *b, struct fb__run *r, fb_result *res) {
     res->used = fb__disturb_select(r->flags, r->epochs);
     for (size_t i = 0; i < r->epochs; ++i)
         if (r->flags[i] & FB__EPOCH_DISTURBED) res->disturbed++;
@@ -434,13 +434,13 @@ static void fb__run_finish(fb_bench *b) {
     res->clock_resolution_s = r->ep.clock_info.resolution_s;
     res->clock_overhead_s = r->ep.clock_info.overhead_s;
     res->empty_loop_s = r->ep.clock_info.empty_loop_s;
-    res->epochs_asked = r->rounds.asked; /* issue 19 */
+    res->epochs_asked = r->rounds.asked;
     res->epochs_explicit = r->rounds.epochs_explicit;
     if (!res->error) {
         res->epochs = r->epochs;
         res->iterations = r->iterations;
         r->iterations = NULL;
-        fb__run_finish_19(b, r, res); /* issue 19 */
+        fb__run_finish_marks(b, r, res);
         res->has = FB__BIT(FB_ELAPSED) | (r->ep.perf_mask & ~r->perf_lost);
         for (int m = 0; m < FB_MEASURE_COUNT; ++m) {
             res->values[m] = r->values[m];

@@ -9,7 +9,7 @@
 #include "passes_exec.h"
 #include "plugin.h"
 #include "process.h"
-#include "registry.h" /* issue 15: families expanded into instances */
+#include "registry.h" /* families expanded into instances */
 #include "report_passes.h"
 #include "report.h"
 #include "numfmt.h" /* locale-independent numbers */
@@ -20,7 +20,7 @@
 #include "context.h"  /* -context */
 #include "progress.h" /* the status line on a terminal */
 
-#include "change.h" /* -baseline, -threshold, -fail_on_slower (issue 13) */
+#include "change.h" /* -baseline, -threshold, -fail_on_slower */
 
 #include <stdarg.h>
 
@@ -32,21 +32,21 @@
 
 typedef struct fb__opts {
     bool help, list, sanity, quiet;
-    bool isolate;     /* -isolate, or implied by -timeout (issue 17) */
+    bool isolate;     /* -isolate, or implied by -timeout */
     double timeout_s; /* -timeout; 0 = none */
     const char *filter;
     double min_time_ms;   /* < 0: not given */
-    unsigned repetitions; /* passes of the suite (issue 19); 0: not given = 1 */
+    unsigned repetitions; /* passes of the suite; 0: not given = 1 */
     double *asymptote;
     size_t n_asymptote;
     const char *out_csv, *out_json, *out_gbench;
-    const char *out_html; /* issue 14: the HTML report */
-    /* -baseline (issue 13): read and checked before anything runs */
+    const char *out_html; /* the HTML report */
+    /* -baseline: read and checked before anything runs */
     const char *baseline;
     double threshold_pct; /* < 0: not given */
     bool fail_on_slower;
     fb__baseline base;
-    /* issue 18: -version, -gbench_rows and Google Benchmark's flag names */
+    /* -version, -gbench_rows and Google Benchmark's flag names */
     bool version;
     bool filter_search, filter_negate; /* --benchmark_filter: GB's meaning */
     int gb_rows;                       /* FB_GBENCH_*; -1: not given */
@@ -165,7 +165,7 @@ static const fb__opt_spec fb__opt_specs[] = {
 
 static int fb__runner_error(const char *fmt, ...) FB__PRINTF(1, 2);
 static int fb__runner_error(const char *fmt, ...) {
-    /* one line, whatever the values quoted in it hold (issue 17): control
+    /* one line, whatever the values quoted in it hold: control
      * characters are shown as \xNN (src/cli_check.c) */
     char line[1536];
     va_list ap;
@@ -214,7 +214,7 @@ static int fb__parse_gb_bool(const char *name, const char *val, bool *out) {
     return fb__runner_error("-%s=%s: expected true or false", name, val);
 }
 
-/* The Google Benchmark flags other than the boolean ones (issue 18). */
+/* The Google Benchmark flags other than the boolean ones. */
 static int fb__parse_gb_flag(const char *name, const char *val, fb__opts *o) {
     if (!strcmp(name, "benchmark_filter")) {
         o->filter_negate = val[0] == '-';
@@ -341,7 +341,7 @@ static int fb__parse_feature_flag(const char *name, const char *val, fb__opts *o
 static int fb__parse_asymptote(const char *text, fb__opts *o) {
     size_t cap = 1;
     for (const char *p = text; *p; ++p) cap += *p == ',';
-    if (cap > FB__CLI_MAX_ASYMPTOTE) /* issue 17: each N is a run */
+    if (cap > FB__CLI_MAX_ASYMPTOTE) /* each N is a run */
         return fb__runner_error("-asymptote: %zu entries (at most %d)", cap, FB__CLI_MAX_ASYMPTOTE);
     o->asymptote = calloc(cap, sizeof *o->asymptote);
     if (!o->asymptote) return fb__runner_error("-asymptote: out of memory");
@@ -360,7 +360,7 @@ static int fb__parse_asymptote(const char *text, fb__opts *o) {
         double v;
         if (!fb__parse_nonneg(item, &v) || v <= 0)
             return fb__runner_error("-asymptote=%s: '%s' is not a number > 0", text, item);
-        if (v > FB__MAX_COMPLEXITY_N) /* issue 17 */
+        if (v > FB__MAX_COMPLEXITY_N)
             return fb__runner_error("-asymptote=%s: '%s' is out of range (at most 2^53)", text,
                                     item);
         o->asymptote[o->n_asymptote++] = v;
@@ -403,7 +403,7 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
         if (spec->takes_value == FB__V_NONE && eq)
             return fb__runner_error("-%s takes no value, got '%s'", spec->name, arg);
         const char *val = eq ? eq + 1 : "";
-        int gb = fb__parse_gb_flag(spec->name, val, o); /* issue 18 */
+        int gb = fb__parse_gb_flag(spec->name, val, o);
         if (gb >= 0) {
             if (gb) return gb;
             continue;
@@ -431,7 +431,7 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
             o->quiet = true;
         else if (!strcmp(spec->name, "isolate"))
             o->isolate = true;
-        else if (!strcmp(spec->name, "timeout")) { /* issue 17 */
+        else if (!strcmp(spec->name, "timeout")) {
             char why[96];
             if (!fb__parse_nonneg(val, &o->timeout_s) || o->timeout_s <= 0)
                 return fb__runner_error("-timeout=%s: not a number of seconds > 0", val);
@@ -461,8 +461,8 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
                 return fb__runner_error("-min_time=%s: not a non-negative number of milliseconds",
                                         val);
             if (fb__cli_range(o->min_time_ms, 0, FB__CLI_MAX_MIN_TIME_MS, "ms", why, sizeof why))
-                return fb__runner_error("-min_time=%s: %s", val, why); /* issue 17 */
-        } else if (!strcmp(spec->name, "repetitions")) {               /* src/passes.c */
+                return fb__runner_error("-min_time=%s: %s", val, why);
+        } else if (!strcmp(spec->name, "repetitions")) { /* src/passes.c */
             /* the grammar of every other number (no blank, no sign) */
             double n;
             if (!fb__parse_nonneg(val, &n) || n != floor(n) || n < 1 || n > 1000 ||
@@ -492,7 +492,7 @@ static int fb__parse_args(int argc, char **argv, fb__opts *o) {
 
 /* Applies the command line to a fresh bench: it wins over code and env. */
 static void fb__runner_configure(fb_bench *b, const fb__opts *o) {
-    /* Google Benchmark's flags (issue 18); -sanity_check below wins */
+    /* Google Benchmark's flags; -sanity_check below wins */
     if (o->epochs > 0) fb__cfg_set(b, FB__LAYER_CLI, FB__K_EPOCHS, o->epochs);
     if (o->min_epoch_time_s >= 0)
         fb__cfg_set(b, FB__LAYER_CLI, FB__K_MIN_EPOCH_TIME, o->min_epoch_time_s);
@@ -502,7 +502,7 @@ static void fb__runner_configure(fb_bench *b, const fb__opts *o) {
         fb__cfg_set(b, FB__LAYER_CLI, FB__K_EPOCHS, 1);
         fb__cfg_set(b, FB__LAYER_CLI, FB__K_EPOCH_ITERATIONS, 1);
         fb__cfg_set(b, FB__LAYER_CLI, FB__K_WARMUP, 0);
-        /* issue 19 with issue 15: exactly one epoch (one setup/teardown),
+        /* a family instance in a pass: exactly one epoch (one setup/teardown),
          * so no disturbed epoch replaced and no probe re-measurement */
         b->disturb_set = b->probe_set = true;
         b->disturb = NULL;
@@ -583,7 +583,7 @@ static const char *fb__runner_bad_name(const char *name) {
     return NULL;
 }
 
-/* One benchmark: its rounds, then (issue 17) nothing silently dropped: a
+/* One benchmark: its rounds, then nothing silently dropped: a
  * run that recorded nothing, or under -sanity_check a body that never
  * reached FB_RUN / fb_run / FB_COMPARE / fb_compare, is an error row (a
  * comparison counts as a measurement: it is stored in b->comparisons). Runs in-process or in
@@ -641,7 +641,7 @@ static int fb__runner_write(const fb__opts *o, const fb__outfile_job *jobs, size
 /* The outputs asked for, as a set for src/outfile.c. */
 static size_t fb__runner_jobs(const fb__opts *o, fb__outfile_job *jobs) {
     size_t n = 0;
-    /* the Google Benchmark JSON in the row layout asked for (issue 18) */
+    /* the Google Benchmark JSON in the row layout asked for */
     fb__writer_fn gb = o->gb_rows == FB_GBENCH_REPETITIONS  ? fb__runner_gb_repetitions
                        : o->gb_rows == FB_GBENCH_AGGREGATES ? fb__runner_gb_aggregates
                                                             : fb__runner_gb_median;
@@ -709,9 +709,9 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__instance ***sel_ou
                                     fb__runner_bad_name(all[i]->name));
 
     const char *filter = o->filter ? o->filter : ".*";
-    /* issue 17: bounded, compiled and matched in a child, anchored by the
+    /* bounded, compiled and matched in a child, anchored by the
      * match's offsets (src/filter.c); an instance is selected by its own name
-     * or its family's (issue 15); --benchmark_filter matches anywhere (GB) */
+     * or its family's; --benchmark_filter matches anywhere (GB) */
     unsigned char *hit = calloc(2 * n + 1, 1);
     const char **fnames = calloc(2 * n + 1, sizeof *fnames);
     char fwhy[320];
@@ -749,7 +749,7 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__instance ***sel_ou
         return fb__runner_error("no benchmark is registered");
     }
 
-    /* issue 17: the outputs as one set (src/outfile.c): each writable, no
+    /* the outputs as one set (src/outfile.c): each writable, no
      * two the same file, none the file the table goes to */
     fb__outfile_job jobs[FB__OUTFILE_MAX_SET];
     size_t n_jobs = fb__runner_jobs(o, jobs);
@@ -773,7 +773,7 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__instance ***sel_ou
         if (fb__vg_runner_check(why, sizeof why) != FB_OK)
             return fb__runner_error("%s: %s", opt, why);
     }
-    /* issue 13: the baseline is read and fully checked before anything runs */
+    /* the baseline is read and fully checked before anything runs */
     if (!o->baseline && o->threshold_pct >= 0)
         return fb__runner_error("-threshold needs -baseline=<file>");
     if (!o->baseline && o->fail_on_slower)
@@ -813,7 +813,7 @@ int fb_main(int argc, char **argv) {
     fb__opts o = {0};
     o.min_time_ms = -1;
     o.threshold_pct = -1;
-    o.gb_rows = o.gb_aggregates_only = -1; /* issue 18: not given */
+    o.gb_rows = o.gb_aggregates_only = -1; /* not given */
     o.min_epoch_time_s = -1;
     fb__instance **sel = NULL;
     int rc = fb__runner(argc, argv, &o, &sel);
@@ -860,7 +860,7 @@ int fb_main(int argc, char **argv) {
     int status = 0;
     size_t ran = 0;
     bool interrupted = false;
-    /* issue 19: -repetitions runs the selection in passes, each in a
+    /* -repetitions runs the selection in passes, each in a
      * fresh random order (src/passes.c); one pass keeps the registry order */
     size_t n_sel = 0;
     while (sel[n_sel]) ++n_sel;
@@ -872,7 +872,7 @@ int fb_main(int argc, char **argv) {
         fb__runner_opts_free(&o);
         return fb__runner_error("out of memory");
     }
-    /* issue 15 with issue 19: where each instance's results start and end
+    /* families within passes: where each instance's results start and end
      * in the suite, and the pass it last ran in, so that a family's fit is
      * written once all its instances ran in the pass, whatever the order */
     size_t *res_lo = malloc((n_sel + 1) * 3 * sizeof *res_lo);
@@ -935,11 +935,11 @@ int fb_main(int argc, char **argv) {
         fb__runner_configure(b, &o);
         b->cfg.pass = pass;
         b->name = fb__strdup(sel[i]->name); /* FB_RUN(b, NULL) runs under it */
-        /* issue 15: the instance's argument (fb_arg), and where its family starts */
+        /* the instance's argument (fb_arg), and where its family starts */
         if (sel[i]->has_arg) fb__bench_set_args(b, sel[i]->args, sel[i]->n_args);
         res_lo[i] = suite->n_results;
         fb__runner_job job = {&o, sel[i], false};
-        if (o.isolate && !fb__process_endless()) { /* issue 17: crash isolation */
+        if (o.isolate && !fb__process_endless()) { /* crash isolation */
             char iwhy[320];
             bool intr = false;
             if (fb__isolate_run(b, sel[i]->name, o.timeout_s, fb__runner_body, &job, &intr, iwhy,
@@ -992,7 +992,7 @@ int fb_main(int argc, char **argv) {
         res_hi[i] = suite->n_results;
         ran_in[i] = pass;
         if (status) break;
-        /* issue 15: after a family's last instance (in this pass, issue 19),
+        /* after a family's last instance (in this pass),
          * the fit over the family when its instances set N
          * (docs/complexity.md, "Families") */
         if (sel[i]->has_arg && !o.sanity && !interrupted) {
@@ -1048,7 +1048,7 @@ int fb_main(int argc, char **argv) {
         if (o.sanity)
             fprintf(stderr, "femtobench: sanity check: %zu benchmark%s ran, %zu failed\n", ran,
                     ran == 1 ? "" : "s", collector.failed);
-        /* issue 13: the change table after the ordinary one (src/report_change.c) */
+        /* the change table after the ordinary one (src/report_change.c) */
         size_t counts[FB__V_COUNT] = {0};
         int cerr = 0;
         if (o.baseline && !o.sanity) {

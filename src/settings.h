@@ -72,12 +72,12 @@ typedef struct fb__config {
     char time_unit_label[16];
     bool relative;
     double complexity_n; /* 0 = unset */
-    bool has_arg;        /* issue 15: an instance of a family (src/registry.c) */
+    bool has_arg;        /* an instance of a family (src/registry.c) */
     int64_t arg;         /* its argument (fb_arg), 0 without one */
     bool counters;
     double min_time_s;       /* the runner's -min_time, spread over the epochs; 0 = none */
     double num[FB__K_COUNT]; /* resolved numeric keys */
-    unsigned pass;           /* issue 19: the runner's -repetitions pass (0-based) */
+    unsigned pass;           /* the runner's -repetitions pass (0-based) */
     /* all arguments of a family's instance (args[0] == arg), FB_MAX_ARGS
      * at most: several for FB_BENCHMARK_PRODUCT (src/product.c) */
     size_t n_args;

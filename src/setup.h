@@ -1,5 +1,5 @@
 /* Untimed setup and teardown around each epoch, and the argument of a
- * family's instance (issue 15). The epoch loop (src/run.c) and a paired
+ * family's instance. The epoch loop (src/run.c) and a paired
  * comparison call these hooks; nothing here reads the clock. */
 #ifndef FB_SETUP_H
 #define FB_SETUP_H

@@ -40,7 +40,7 @@ void fb__stats_compute(fb_result *r) {
         if (r->values[FB_ELAPSED])
             r->total_s += r->values[FB_ELAPSED][i] * (double)r->iterations[i];
     }
-    /* issue 19: the summary uses the epochs not dropped (src/disturb.h);
+    /* the summary uses the epochs not dropped (src/disturb.h);
      * totals above count every recorded epoch */
     double *tmp = malloc(3 * (all ? all : 1) * sizeof *tmp);
     size_t *idx = malloc((all ? all : 1) * sizeof *idx);

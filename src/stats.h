@@ -13,7 +13,7 @@ FB__PRIVATE void fb__stats_compute(fb_result *r);
 /* The complexity fit of one benchmark name over the results that carry a
  * complexity N: computed by the statistics when such a result arrives and
  * stored with the results (struct fb_bench), read by the writers. */
-/* What the fit says (issue 19; docs/complexity.md, "What the note says"). */
+/* What the fit says (docs/complexity.md, "What the note says"). */
 enum {
     FB__CX_MODEL = 0,         /* fits[0] fits, and is told apart from the others */
     FB__CX_NOT_SEPARATED = 1, /* the candidates fit; these points do not tell them apart */
@@ -28,7 +28,7 @@ typedef struct fb__fit_set {
     size_t distinct; /* distinct N seen */
     size_t n;        /* fits, best first (0 when distinct < 2) */
     fb_fit fits[FB_FIT_MODELS];
-    /* issue 19: the verdict, and the data it speaks of */
+    /* the verdict, and the data it speaks of */
     int verdict;                                /* FB__CX_* */
     size_t candidates;                          /* the models the verdict names, simplest first: */
     const char *candidate_names[FB_FIT_MODELS]; /* (static strings) */

@@ -29,7 +29,7 @@
 #endif
 
 /* A value read from /proc or /sys as a count: 0 (unknown) when it is
- * negative, not finite or too large to convert (issue 17: a huge number in
+ * negative, not finite or too large to convert (a huge number in
  * a file must not be undefined behaviour). */
 static long long fb__sys_ll(double v, double max) { return v >= 0 && v <= max ? (long long)v : 0; }
 

@@ -19,7 +19,7 @@ int main(int argc, char **argv) {
     }
     const fb_result *r = fb_last_result(b);
     /* 11 epochs, more when disturbed ones were replaced, as few as 3 when a
-     * loaded machine spends the budget (issue 19) */
+     * loaded machine spends the budget */
     int ok = r && !fb_result_error(r) && fb_result_epochs(r) >= 3;
     printf("pagefaults measured: %s\n", fb_result_has(r, FB_PAGEFAULTS) ? "yes" : "no");
     printf("perf build: %s\n", FB_HAVE_PERF_EVENTS ? "yes" : "no");

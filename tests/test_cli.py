@@ -78,7 +78,7 @@ check(out.split() == ["Alpha", "Linear"], f"-list alternation: {out!r}")
 
 # -sanity_check: everything runs once, no table
 # Broken and Slow return before FB_RUN unless asked: a sanity check fails them
-# (issue 17: a benchmark that measured nothing is not a pass)
+# (a benchmark that measured nothing is not a pass)
 rc, out, err = run("-sanity_check")
 check(rc == 1 and out == "", f"-sanity_check: rc={rc} out={out!r}")
 check("sanity check: 6 benchmarks ran, 3 failed" in err, f"-sanity_check: {err!r}")
@@ -107,7 +107,7 @@ rc, out, err = run("-filter=Broken", env={"SUITE_CLI_BROKEN": "compare"})
 check(rc == 1 and ":boom: `fails`" in out and "comparison not made: `fails`" in out,
       f"failing alternative: rc={rc} {out!r}")
 
-# -repetitions (issue 19): the suite n times, each pass in its own order;
+# -repetitions: the suite n times, each pass in its own order;
 # the JSON keeps every pass; a summary over passes follows the table
 bad(["-repetitions=0"], "-repetitions=0", "1 to 1000")
 bad(["-repetitions=abc"], "-repetitions=abc")

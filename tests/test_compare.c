@@ -652,7 +652,7 @@ left:
     fb_bench_free(b);
 }
 
-/* Untimed setup and teardown (fb_set_setup, issue 15): called around each
+/* Untimed setup and teardown (fb_set_setup): called around each
  * alternative's epoch, outside the clock reads. A setup that advances the
  * fake clock by a whole second changes nothing measured: identical sides
  * stay exactly 1 and the medians stay 100 and 125 ns. */

@@ -219,7 +219,7 @@ static void test_large_constant(void) {
         fb_bench_free(b);
 
         /* with 1% noise the neighbours may not be told apart: then the note
-         * says so, and the right model is among those it names (issue 19) */
+         * says so, and the right model is among those it names */
         for (uint64_t seed = 1; seed <= 6; seed++) {
             b = fb_bench_new();
             fill(b, "x", m, ns_seed, K_SEED, coefficient, constant, 0.01, seed);
@@ -380,7 +380,7 @@ static void test_api(void) {
     fb_bench_free(b);
 }
 
-/* Issue 19: the note is true for the points it had. Three distinct N and a
+/* The note is true for the points it had. Three distinct N and a
  * 244x rise: no test at 1% can reject O(1) with one degree of freedom, but
  * the note must not say that the time did not depend on N. */
 static void test_three_points_rise(void) {

@@ -1,4 +1,4 @@
-/* Issue 19 under the fake clock: disturbed epochs are dropped and replaced,
+/* Under the fake clock: disturbed epochs are dropped and replaced,
  * explicit epochs are run or explained, an unstable run measures longer. */
 #include "check.h"
 #include "fake_clock.h"
@@ -242,7 +242,7 @@ static void test_unstable_run_measures_longer(void) {
     fb_bench_free(b);
 }
 
-/* The core probe (issue 19): injected values, one per call (before the
+/* The core probe: injected values, one per call (before the
  * first epoch, after the last). */
 static double probe_values[2];
 static int probe_calls;

@@ -53,7 +53,7 @@ static fb_result *make_result(const char *title, const char *name, const char *u
     return r;
 }
 
-/* Declares epoch e of r disturbed (issue 19): the statistics drop it. */
+/* Declares epoch e of r disturbed: the statistics drop it. */
 static fb_result *mark_disturbed(fb_result *r, size_t e) {
     if (!r->epoch_flags) r->epoch_flags = calloc(r->epochs, 1);
     r->epoch_flags[e] |= FB__EPOCH_DISTURBED;
@@ -132,7 +132,7 @@ static fb_bench *golden_bench(void) {
                                    FB__BIT(FB_ELAPSED) | FB__BIT(FB_INSTRUCTIONS) |
                                        FB__BIT(FB_CPUCYCLES) | FB__BIT(FB_PAGEFAULTS),
                                    v);
-        r->probe[0] = 1.03; /* measured in a slow episode of the core (issue 19) */
+        r->probe[0] = 1.03; /* measured in a slow episode of the core */
         r->probe[1] = 1.96;
         r->slow_core = true;
         fb__bench_add_result(b, r);
@@ -179,7 +179,7 @@ static fb_bench *golden_bench(void) {
     fb__bench_add_result(b, make_counted("add", 1, false, NULL));
     fb__bench_add_result(b, make_counted("hash", 32, true, NULL));
     fb__bench_add_result(b, make_counted("lost", 1, false, "no Callgrind output"));
-    /* issue 15: a family's instances (memcpy/8, memcpy/64, memcpy/512) with N set
+    /* a family's instances (memcpy/8, memcpy/64, memcpy/512) with N set
      * from the argument: an "arg" field and column, one complexity entry
      * "memcpy", one Google Benchmark family named memcpy/<arg> */
     for (int k = 0; k < 3; ++k) {
@@ -336,7 +336,7 @@ static void test_golden(void) {
     char *gb = capture(gb_repetitions, NULL, b, &si, &rc);
     CHECK(rc == FB_OK);
     check_golden("golden_results.gbench.json", gb);
-    /* the default layout: one row per result, the median (issue 18) */
+    /* the default layout: one row per result, the median */
     char *gbm = capture(fb__write_gbench_json_with, NULL, b, &si, &rc);
     CHECK(rc == FB_OK);
     check_golden("golden_results.gbench_median.json", gbm);
@@ -386,7 +386,7 @@ static void test_golden(void) {
     CHECK(strstr(json, "\"per_iteration\": {\"instructions\": 1}") != NULL);
     /* GB: the complexity series become sort/100, sort/200, sort/400 */
     CHECK(strstr(gb, "\"name\": \"sort/200_median\"") != NULL);
-    /* issue 15: a family's instances keep their names (N is their argument),
+    /* a family's instances keep their names (N is their argument),
      * carry the argument in CSV and JSON, and are fitted as one series */
     CHECK(strstr(gb, "\"name\": \"memcpy/64_median\"") != NULL);
     CHECK(strstr(gb, "memcpy/64/64") == NULL);

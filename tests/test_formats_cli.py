@@ -147,7 +147,7 @@ def check_json(doc, names):
         for m in ms:
             check(set(m) <= MEASURES and "iterations" in m and "elapsed" in m, f"JSON measurement keys {sorted(m)}")
         check(sum(m["iterations"] for m in ms) == r["total_iterations"], f"JSON {r['name']!r} total_iterations")
-        # issue 19: the statistics use the epochs not dropped (disturbed or
+        # the statistics use the epochs not dropped (disturbed or
         # superseded); the file keeps every epoch
         for k in ("epochs_asked", "epochs_used", "disturbed", "dropped", "rounds", "stopped_by"):
             check(k in r, f"JSON result {r['name']!r} lacks {k}")
@@ -210,7 +210,7 @@ def check_gbench(doc, results, layout="median"):
             if rate:
                 check(near(x.get(rate, 0), r["batch"] / med, 1e-12), f"GB {name!r} {rate} {x.get(rate)}")
             continue
-        # the repetitions are the epochs the statistics use (issue 19)
+        # the repetitions are the epochs the statistics use
         dropped = set(r.get("dropped", []))
         used = [m for i, m in enumerate(r["measurements"]) if i not in dropped]
         if layout == "aggregates" and len(used) >= 2:

@@ -1,4 +1,4 @@
-"""Google Benchmark compatibility of the runner (issue 18): GB's flag names,
+"""Google Benchmark compatibility of the runner: GB's flag names,
 -version, names dashboards refuse, the row layouts read with the rules of the
 tools that consume them, and compare.py's executable mode.
 

@@ -1,4 +1,4 @@
-/* Issue 17, tried as a hostile user of the API would: absurd counts and
+/* Tried as a hostile user of the API would: absurd counts and
  * times (clamped, with a diagnostic, never an overflow or a run that spins),
  * nothing dropped silently, every text of the table escaped, NULL to every
  * writer, and the -isolate record read back exactly. docs/reliability.md. */

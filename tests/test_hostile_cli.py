@@ -1,4 +1,4 @@
-"""Issue 17, the runner tried as a hostile user would (docs/reliability.md):
+"""The runner tried as a hostile user would (docs/reliability.md):
 counts and times out of range, benchmarks that measure nothing, -filter
 patterns that exhaust regcomp or try to escape the anchoring, and -isolate
 with benchmarks that crash, abort, exit or hang. Runs tests/suite_hostile.c.

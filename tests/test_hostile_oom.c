@@ -1,4 +1,4 @@
-/* Issue 17, nothing silently dropped: a run that cannot get its memory.
+/* Nothing silently dropped: a run that cannot get its memory.
  * A child process lowers its address-space limit so that the arrays of a
  * million-epoch run cannot be allocated; the run must be refused with a
  * diagnostic and counted in b->dropped (the runner turns that into an error

@@ -1,4 +1,4 @@
-"""Issue 17, output paths tried as a hostile user would (docs/reliability.md):
+"""Output paths tried as a hostile user would (docs/reliability.md):
 paths longer than the system allows, /dev/stdout and /dev/stderr on a file,
 a pipe and a terminal, one file under two spellings, an output that is the
 file the table goes to, the set of files after a Ctrl-C at any moment, and

@@ -1,4 +1,4 @@
-/* Issue 17: what the machine reports, tried as a hostile (or broken) kernel
+/* What the machine reports, tried as a hostile (or broken) kernel
  * would report it. Every /proc and /sys file that src/machine_linux.c and
  * src/sysinfo.c read gets, in turn, each odd value below: empty, negative,
  * huge, hundreds of digits, not a number, binary. The checks must neither

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every number femtobench prints or parses ignores the locale (issue 18): a
+# Every number femtobench prints or parses ignores the locale: a
 # program that calls setlocale(LC_ALL, "") under de_DE.UTF-8 (decimal comma)
 # still gets '.' in the table, the complexity fit, CSV and both JSON files,
 # and its options take '.' (and refuse ','). The locale is generated with

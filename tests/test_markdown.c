@@ -15,7 +15,7 @@ static void test_golden_table(void) {
     fb_set_epoch_iterations(b, 1000);
     fb_set_epochs(b, 5);
 
-    c.cost_ns = 1234567; /* 1.2 s epochs: the 5 epochs asked for are run (issue 19) */
+    c.cost_ns = 1234567; /* 1.2 s epochs: the 5 epochs asked for are run */
     fb_run(b, "slowish", fake_clock_op, &c);
     c.cost_ns = 250;
     fb_set_title(b, "Hashes");

@@ -1,4 +1,4 @@
-/* Issue 19: passes of the suite (-repetitions), on fake data: their order,
+/* Passes of the suite (-repetitions), on fake data: their order,
  * the median over passes, the error between passes, and two modes. */
 #include "check.h"
 #include "internal.h"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The public header and the generated single header compile warning-free in
-# user code under strict flags (issue 18), with gcc and clang: C (the single
+# user code under strict flags, with gcc and clang: C (the single
 # header with its implementation too) and C++ (the public header). Also
 # checks that fb_do_not_optimize takes any expression in C++ (a function's
 # result, v.data()) and lvalues in C. Compilers that are missing are skipped;

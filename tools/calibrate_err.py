@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Does the error column predict the next run? (issue 19, docs/performance.md)
+"""Does the error column predict the next run? (docs/performance.md)
 
 Runs bench/selfbench's fb_selfbench R times per workload, one process per
 run, the workloads interleaved, and compares each run's reported error with

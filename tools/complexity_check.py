@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Complexity verdicts on real runs (issue 19, docs/complexity.md).
+"""Complexity verdicts on real runs (docs/complexity.md).
 
 Builds tools/complexity_workloads.c (a constant plus a linear part, and a
 merge sort) against a femtobench build, runs each workload R times with the

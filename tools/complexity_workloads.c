@@ -1,4 +1,4 @@
-/* Workloads of known shape for tools/complexity_check.py (issue 19):
+/* Workloads of known shape for tools/complexity_check.py:
  *   ConstLinear: a fixed cost (a dependent chain of 5,000 multiply-adds)
  *                plus n more of them: constant + linear, the constant 50x
  *                the linear part at n = 100 and 0.8x it at n = 6400

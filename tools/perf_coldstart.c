@@ -1,4 +1,4 @@
-/* The cost of the first perf_event_open of a process (issue 19), for
+/* The cost of the first perf_event_open of a process, for
  * tools/perf_coldstart.py:
  *   perf_coldstart raw   times two opens of a software event (context
  *                        switches of this thread): cold, then warm, in ms

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The cold start of perf_event_open (issue 19, docs/performance.md).
+"""The cold start of perf_event_open (docs/performance.md).
 
 Builds tools/perf_coldstart.c against a femtobench build and runs, R times,
 spaced by --gap seconds (the kernel turns its perf hooks off again about a

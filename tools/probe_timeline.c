@@ -1,4 +1,4 @@
-/* The core probe over time (issue 19), for tools/probe_timeline.py: prints
+/* The core probe over time, for tools/probe_timeline.py: prints
  * one probe (src/probe.c) every GAP_MS milliseconds, COUNT times:
  *   probe_timeline COUNT GAP_MS
  * Links the library's internal fb__probe_core from the static library (it

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The core probe over time (issue 19, docs/design.md "Slow episodes of the
+"""The core probe over time (docs/design.md "Slow episodes of the
 core"): how often the core is in a slow episode and how long episodes last,
 which decides between waiting for a clean core, re-measuring, or marking.
 

@@ -42,7 +42,7 @@ BATCH = {"fast": 1, "siphash": 1, "fluct": 1, "slow": 1, "memcpy4k": 4096}
 GB_NAME = {"slow": "slow/real_time"}
 UNIT = {"fast": "ns/op", "siphash": "ns/op", "fluct": "ns/op", "slow": "ns/op", "memcpy4k": "ns/byte"}
 
-# The figures to reach (issue 7).
+# The figures to reach.
 WALL_LIMIT_S = {"fast": 0.008, "siphash": 0.008, "fluct": 0.008, "memcpy4k": 0.008, "slow": 0.060}
 MERIT_RATIO_MAX = 1.0 / 30
 CV_RATIO_MAX = 1.5
