@@ -156,7 +156,21 @@ void fb__vg_derive(struct fb__vg_result *r) {
 
 /* ---------------------------------------------------------------- runs */
 
-enum { FB__VG_WARM1, FB__VG_A, FB__VG_B, FB__VG_WARMN, FB__VG_C, FB__VG_D, FB__VG_END };
+/* The schedule: warm up, count 1 and 2 iterations (the probe), warm up at n,
+ * count n and 2n (the pair), then count the pair's first epoch again
+ * (FB__VG_AGAIN): an op whose count changes from one epoch of n iterations
+ * to the next is not deterministic, and its exact counts would gate on
+ * noise. */
+enum {
+    FB__VG_WARM1,
+    FB__VG_A,
+    FB__VG_B,
+    FB__VG_WARMN,
+    FB__VG_C,
+    FB__VG_D,
+    FB__VG_AGAIN,
+    FB__VG_END
+};
 
 struct fb__vg_run {
     const fb__callgrind *proc; /* the process state's facts */
@@ -166,14 +180,15 @@ struct fb__vg_run {
     uint64_t n;      /* iterations of the current epoch */
     uint64_t pair_n; /* n of the counted pair (count n, count 2n) */
     uint64_t min_n;
-    fb__vg_dump a, b; /* the counted pair */
+    fb__vg_dump a, b;  /* the counted pair */
+    fb__vg_dump again; /* the pair's first epoch, counted again */
     char *error;
     struct fb__vg_result *res;
 };
 
 static bool fb__vg_counted(const fb__vg_run *v) {
     return v->phase == FB__VG_A || v->phase == FB__VG_B || v->phase == FB__VG_C ||
-           v->phase == FB__VG_D;
+           v->phase == FB__VG_D || v->phase == FB__VG_AGAIN;
 }
 
 fb__vg_run *fb__vg_run_new(const char *name, uint64_t epoch_iterations, uint64_t min_iterations) {
@@ -306,7 +321,9 @@ static void fb__vg_take(fb__vg_run *v, uint64_t n1, uint64_t n2) {
 
 uint64_t fb__vg_next(fb__vg_run *v) {
     if (fb__vg_counted(v)) {
-        fb__vg_dump *d = v->phase == FB__VG_A || v->phase == FB__VG_C ? &v->a : &v->b;
+        fb__vg_dump *d = v->phase == FB__VG_A || v->phase == FB__VG_C ? &v->a
+                         : v->phase == FB__VG_AGAIN                   ? &v->again
+                                                                      : &v->b;
         if (fb__vg_dump_read(v, d) != 0) v->phase = FB__VG_END;
     }
     switch (v->phase) {
@@ -330,7 +347,8 @@ uint64_t fb__vg_next(fb__vg_run *v) {
         while (n < FB__VG_MAX_ITERATIONS && (double)n * p < FB__VG_TARGET_INSTRUCTIONS) n *= 2;
         if (n < v->min_n) n = v->min_n;
         if (n == 1) {
-            v->phase = FB__VG_END; /* the probe is the result */
+            v->phase = FB__VG_AGAIN; /* the probe is the result: check it */
+            v->n = 1;
         } else {
             v->phase = FB__VG_WARMN;
             v->n = v->pair_n = n;
@@ -347,6 +365,18 @@ uint64_t fb__vg_next(fb__vg_run *v) {
         break;
     case FB__VG_D:
         fb__vg_take(v, v->pair_n, 2 * v->pair_n);
+        v->phase = v->error ? FB__VG_END : FB__VG_AGAIN;
+        v->n = v->pair_n;
+        break;
+    case FB__VG_AGAIN:
+        /* the same n iterations must count the same instructions */
+        if (v->res && v->again.totals[FB__VG_IR] != v->res->c1[FB__VG_IR])
+            fb__vg_fail(v,
+                        "not deterministic: two counted epochs of %llu iterations executed %llu "
+                        "and %llu instructions; exact counts cannot compare this op (time it "
+                        "instead)",
+                        (unsigned long long)v->res->n1, (unsigned long long)v->res->c1[FB__VG_IR],
+                        (unsigned long long)v->again.totals[FB__VG_IR]);
         v->phase = FB__VG_END;
         break;
     default:

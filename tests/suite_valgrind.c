@@ -61,4 +61,20 @@ FB_BENCHMARK(Other) {
     fb_run(b, NULL, fbt_other, &x);
 }
 
+/* Not deterministic: call c does (c mod 5) multiply-adds, so two counted
+ * epochs of the same n iterations that start at different calls execute
+ * different numbers of instructions (-valgrind must say so). */
+static uint64_t fbt_calls;
+
+FB_BENCHMARK(NotDeterministic) {
+    uint64_t x = 1;
+    FB_RUN(b, NULL) {
+        uint64_t k = ++fbt_calls % 5;
+        for (uint64_t i = 0; i < k; ++i) {
+            x = x * 3 + i;
+            fb_do_not_optimize(x);
+        }
+    }
+}
+
 FB_MAIN()

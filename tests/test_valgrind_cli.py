@@ -95,6 +95,15 @@ def counted(args, env=None, prog=SUITE, cwd=None):
     return rc, out, err, {r["name"]: r for r in doc["results"]}
 
 
+# ------------------------------------------------------- not deterministic
+# an op whose count changes between two counted epochs of the same length is
+# an error row that says so (its exact counts would gate on noise), exit 1
+rc, out, err, res = counted(["-valgrind", "-filter=NotDeterministic"])
+nd = res.get("NotDeterministic")
+check(rc == 1 and nd is not None and nd["error"] and "not deterministic" in nd["error"],
+      f"-valgrind on a non-deterministic op: exit {rc}: {nd and nd['error']} {err}")
+check("not deterministic" in out + err, f"the table or stderr says so: {out} {err}")
+
 # ---------------------------------------------------------------- exactness
 rc, out, err, res = counted(["-valgrind", "-filter=Add.*|Other"])
 check(rc == 0, f"-valgrind: exit status {rc}: {err}")
