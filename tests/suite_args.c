@@ -74,6 +74,7 @@ FB_BENCHMARK(Plain) {
         /* two dependent multiplies, 6 cycles: more than 2x an empty loop even
          * when the empty loop was timed in a slow episode of the core (2 cycles) */
         x *= 0x9E3779B97F4A7C15u;
+        fb_do_not_optimize(x); /* two multiplies, not one by the square */
         x *= 0x9E3779B97F4A7C15u;
         fb_do_not_optimize(x);
     }
