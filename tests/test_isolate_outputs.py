@@ -41,6 +41,10 @@ def env_for(extra=None):
 # alternative is fastest, why a run stopped): their type must match
 NOISY = {"date", "stopped_by", "fastest", "model", "verdict", "candidates", "slow",
          "significant", "unstable"}
+# the marks a result earns from its numbers ("optimized away?", "not resolved
+# by the clock"; GB JSON writes them as a label): the measurement decides them,
+# so one run may have a mark the other has not
+MARKS = {"optimized_away", "unresolved", "label", "marks"}
 
 
 def norm(x, key="", ctx=False):
@@ -59,7 +63,7 @@ def norm(x, key="", ctx=False):
             return "numbers"  # per-epoch values: their count is the measurement's
         return [norm(v, key, ctx) for v in x]
     if isinstance(x, dict):
-        return {k: norm(v, k, ctx) for k, v in x.items()}
+        return {k: norm(v, k, ctx) for k, v in x.items() if k not in MARKS}
     return re.sub(r"\d+(\.\d+)?", "0", x) if ctx else x
 
 
@@ -99,7 +103,8 @@ def csv_view(path):
     rows = list(csv.DictReader(open(path, newline="")))
     keep = ("title", "name", "arg", "unit", "batch", "complexityN", "error")
     # every column must be filled (or empty) alike; identity columns equal
-    return [{k: (v if k in keep else bool(v)) for k, v in r.items()} for r in rows]
+    return [{k: (v if k in keep else bool(v)) for k, v in r.items() if k not in MARKS}
+            for r in rows]
 
 
 def html_view(path):
