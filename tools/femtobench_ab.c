@@ -765,14 +765,15 @@ static int fba_bench(const fba_side *sides, const fba_opts *o, const char *bench
                 const char *e = kind == FBA_GONE ? err0 : err1;
                 if (e[0]) {
                     row->kind = FBA_ERROR;
-                    snprintf(row->error, sizeof row->error, "%s: %s",
+                    /* the side's error, cut to fit after "old: " */
+                    snprintf(row->error, sizeof row->error, "%s: %.240s",
                              fba_side_name[kind == FBA_NEW], e);
                 }
                 continue;
             }
             if (err0[0] || err1[0]) {
                 row->kind = FBA_ERROR;
-                snprintf(row->error, sizeof row->error, "%s: %s", err0[0] ? "old" : "new",
+                snprintf(row->error, sizeof row->error, "%s: %.240s", err0[0] ? "old" : "new",
                          err0[0] ? err0 : err1);
                 continue;
             }
