@@ -472,10 +472,12 @@ static int fb__gb_series_names(const fb_bench *b, const fb__pass_series *ps, cha
     }
     qsort(v, ps->n, sizeof *v, fb__gb_cmp_named);
     int rc = FB_OK;
+    const char *first = NULL; /* the group's first name: kept, never freed here */
     for (size_t i = 0, k = 1; i < ps->n; ++i) {
-        k = i > 0 && strcmp(v[i].name, v[i - 1].name) == 0 ? k + 1 : 1;
+        k = first && strcmp(v[i].name, first) == 0 ? k + 1 : 1;
         if (k == 1) {
             names[v[i].s] = v[i].name;
+            first = v[i].name;
             continue;
         }
         size_t len = strlen(v[i].name) + 24;
