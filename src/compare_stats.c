@@ -10,6 +10,7 @@
 #include "compare.h"
 
 #include "bench.h"
+#include "stats.h" /* fb__median */
 #include "text.h"
 
 #include <math.h>
@@ -17,11 +18,6 @@
 #include <string.h>
 
 /* ------------------------------------------------------------ statistics */
-
-static int fb__cmp_dbl_order(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y ? 1 : 0;
-}
 
 size_t fb__cmp_min_rounds(double confidence) {
     double half_alpha = (1.0 - confidence) / 2;
@@ -34,8 +30,7 @@ bool fb__cmp_interval(double *v, size_t n, double confidence, double *median, do
                       double *high) {
     *median = *low = *high = NAN;
     if (!n) return false;
-    qsort(v, n, sizeof *v, fb__cmp_dbl_order);
-    *median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    *median = fb__median(v, n); /* sorts v */
     /* k: the largest with P(Bin(n, 1/2) <= k - 1) <= alpha / 2, exactly */
     double half_alpha = (1.0 - confidence) / 2, cum = 0, dn = (double)n;
     /* ln C(n, j) kept from term to term (ln C(n, j + 1) = ln C(n, j) +

@@ -9,14 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int fb__cmp_double(const void *a, const void *b) {
+int fb__dbl_cmp(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
 double fb__median(double *v, size_t n) {
     if (n == 0) return NAN;
-    qsort(v, n, sizeof *v, fb__cmp_double);
+    qsort(v, n, sizeof *v, fb__dbl_cmp);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
