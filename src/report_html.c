@@ -11,6 +11,7 @@
 #include "svg.h"
 
 #include "bench.h"
+#include "compare.h" /* a comparison counted or timed */
 #include "change.h"
 
 #include "json.h"
@@ -23,23 +24,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Chart geometry, pixels. */
-#define FB__H_W 880.0     /* chart width */
-#define FB__H_LABEL 250.0 /* left column for names */
-#define FB__H_RIGHT 24.0  /* right margin */
-#define FB__H_ROW 26.0    /* one row per benchmark */
-/* A chart draws at most this many rows (5,200 px); the table lists all. */
-#define FB__H_MAX_ROWS 200
-/* A title or unit is written in full once, in its group's heading; every
- * other place (tooltips, labels, table headers) shows this many bytes. */
-#define FB__H_TEXT_MAX 60
-#define FB__H_TOP 8.0
-#define FB__H_AXIS 44.0  /* below the rows: tick labels and the axis title */
-#define FB__H_NAME_CP 34 /* code points of a name shown in a chart label */
-
-/* Group data spanning more than this factor get a log axis. */
-#define FB__H_LOG_SPAN 100.0
 
 static const char fb__html_css[] =
     "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;"
@@ -126,7 +110,7 @@ double fb__html_quantile(const double *sorted, size_t n, double p) {
     return sorted[i] + (h - (double)i) * (sorted[i + 1] - sorted[i]);
 }
 
-static void fb__html_rect(FILE *f, const char *cls, double x, double y, double w, double h) {
+void fb__html_rect(FILE *f, const char *cls, double x, double y, double w, double h) {
     fprintf(f, "<rect class=\"%s\"", cls);
     fb__svg_attr_num(f, "x", x);
     fb__svg_attr_num(f, "y", y);
@@ -134,7 +118,7 @@ static void fb__html_rect(FILE *f, const char *cls, double x, double y, double w
     fb__svg_attr_num(f, "height", h > 0 ? h : 0);
 }
 
-static void fb__html_svg_open(FILE *f, const char *cls, double h, const char *label) {
+void fb__html_svg_open(FILE *f, const char *cls, double h, const char *label) {
     fprintf(f, "<svg class=\"chart %s\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\"", cls);
     fb__svg_attr_num(f, "width", FB__H_W);
     fb__svg_attr_num(f, "height", h);
@@ -149,8 +133,8 @@ static void fb__html_svg_open(FILE *f, const char *cls, double h, const char *la
 
 /* A right-aligned name in the label column, shortened, with the full text
  * as its tooltip. */
-static void fb__html_label(FILE *f, const char *cls, double y, const char *name, double n,
-                           const char *extra) {
+void fb__html_label(FILE *f, const char *cls, double y, const char *name, double n,
+                    const char *extra) {
     fprintf(f, "<text class=\"%s\" text-anchor=\"end\"", cls);
     fb__svg_attr_num(f, "x", FB__H_LABEL - 10);
     fb__svg_attr_num(f, "y", y + 4);
@@ -430,7 +414,7 @@ static bool fb__html_has_col(const fb_result *r, int c) {
     }
 }
 
-static void fb__html_cell(FILE *f, double v, int decimals, const char *suffix) {
+void fb__html_cell(FILE *f, double v, int decimals, const char *suffix) {
     char num[128];
     fb__svg_fixed(num, sizeof num, v, decimals, true);
     fprintf(f, "<td>%s%s</td>", num, isfinite(v) ? suffix : "");
@@ -763,7 +747,10 @@ static void fb__html_comparison(FILE *f, const fb_comparison *c) {
         v[2 * n + i] = fb_comparison_high(c, i);
     }
     char title[256];
-    snprintf(title, sizeof title, "%.120s: speed relative to %.30s (higher is faster)",
+    /* counted under Callgrind: the ratio of exact counts, its interval the point */
+    snprintf(title, sizeof title,
+             c->counted ? "%.120s: instructions relative to %.30s, exact counts (higher is fewer)"
+                        : "%.120s: speed relative to %.30s (higher is faster)",
              fb_comparison_title(c) ? fb_comparison_title(c) : "comparison", n ? names[0] : "");
     fb__html_forest(f, title, n, names, v, v + n, v + 2 * n);
     for (size_t i = 0; i < n; ++i) {
@@ -868,11 +855,19 @@ int fb__write_html_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
             if (!done[j] && fb__html_same_group(fb_result_at(b, i), fb_result_at(b, j)))
                 idx[m++] = j, done[j] = true;
         const fb_result *r = fb_result_at(b, i);
+        /* counted under Callgrind (-valgrind): counts, not times */
+        bool counted = false;
+        for (size_t k = 0; k < m; ++k) counted = counted || fb_result_at(b, idx[k])->vg;
         fprintf(f, "<section class=\"group\" id=\"group-%zu\">\n<h2>", ++gno);
         fb__svg_text(f, r->config.title);
-        fputs(" <small>(time per ", f);
+        fputs(counted ? " <small>(instructions per " : " <small>(time per ", f);
         fb__svg_text(f, r->config.unit);
         fprintf(f, ", %zu benchmark%s)</small></h2>\n", m, m == 1 ? "" : "s");
+        if (counted) {
+            fb__html_counted_group(f, b, idx, m, gno);
+            fputs("</section>\n", f);
+            continue;
+        }
         rc = fb__html_strip(f, b, idx, m, gno);
         if (rc != FB_OK) break;
         if (m > FB__H_MAX_ROWS)
