@@ -110,51 +110,6 @@ double fb__html_quantile(const double *sorted, size_t n, double p) {
     return sorted[i] + (h - (double)i) * (sorted[i + 1] - sorted[i]);
 }
 
-void fb__html_rect(FILE *f, const char *cls, double x, double y, double w, double h) {
-    fprintf(f, "<rect class=\"%s\"", cls);
-    fb__svg_attr_num(f, "x", x);
-    fb__svg_attr_num(f, "y", y);
-    fb__svg_attr_num(f, "width", w > 0 ? w : 0);
-    fb__svg_attr_num(f, "height", h > 0 ? h : 0);
-}
-
-void fb__html_svg_open(FILE *f, const char *cls, double h, const char *label) {
-    fprintf(f, "<svg class=\"chart %s\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\"", cls);
-    fb__svg_attr_num(f, "width", FB__H_W);
-    fb__svg_attr_num(f, "height", h);
-    fputs(" viewBox=\"0 0 ", f);
-    fb__svg_num(f, FB__H_W);
-    fputc(' ', f);
-    fb__svg_num(f, h);
-    fputs("\" aria-label=\"", f);
-    fb__svg_text(f, label);
-    fputs("\">\n", f);
-}
-
-/* A right-aligned name in the label column, shortened, with the full text
- * as its tooltip. */
-void fb__html_label(FILE *f, const char *cls, double y, const char *name, double n,
-                    const char *extra) {
-    fprintf(f, "<text class=\"%s\" text-anchor=\"end\"", cls);
-    fb__svg_attr_num(f, "x", FB__H_LABEL - 10);
-    fb__svg_attr_num(f, "y", y + 4);
-    fputs("><title>", f);
-    fb__svg_text(f, name);
-    char num[64];
-    if (n > 0) {
-        fb__svg_fixed(num, sizeof num, n, 0, true);
-        fprintf(f, " (N=%s)", num);
-    }
-    if (extra) fb__svg_text(f, extra);
-    fputs("</title>", f);
-    fb__svg_text_max(f, name, n > 0 ? FB__H_NAME_CP - 10 : FB__H_NAME_CP);
-    if (n > 0) {
-        fb__svg_si(num, sizeof num, n, "", 3);
-        fprintf(f, " (N=%s)", num);
-    }
-    fputs("</text>", f);
-}
-
 /* ------------------------------------------------------------- header */
 
 static void fb__html_context_row(FILE *f, const char *key, const char *value) {
@@ -412,12 +367,6 @@ static bool fb__html_has_col(const fb_result *r, int c) {
     default:
         return true;
     }
-}
-
-void fb__html_cell(FILE *f, double v, int decimals, const char *suffix) {
-    char num[128];
-    fb__svg_fixed(num, sizeof num, v, decimals, true);
-    fprintf(f, "<td>%s%s</td>", num, isfinite(v) ? suffix : "");
 }
 
 static void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t m) {
