@@ -97,17 +97,8 @@ static bool fb__html_same_group(const fb_result *a, const fb_result *b) {
            a->config.time_unit_s == b->config.time_unit_s;
 }
 
-static int fb__html_cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 double fb__html_quantile(const double *sorted, size_t n, double p) {
-    if (n == 0) return NAN;
-    double h = (double)(n - 1) * p;
-    size_t i = (size_t)floor(h);
-    if (i + 1 >= n) return sorted[n - 1];
-    return sorted[i] + (h - (double)i) * (sorted[i + 1] - sorted[i]);
+    return fb__quantile_sorted(sorted, n, p);
 }
 
 /* ------------------------------------------------------------- header */
@@ -228,11 +219,9 @@ static void fb__html_header(FILE *f, const fb_bench *b, const fb__sysinfo *si) {
 static int fb__html_strip(FILE *f, const fb_bench *b, const size_t *idx, size_t m, size_t gno) {
     if (m > FB__H_MAX_ROWS) m = FB__H_MAX_ROWS; /* the caller says so under the chart */
     double lo = INFINITY, hi = -INFINITY;
-    size_t max_epochs = 0;
     for (size_t k = 0; k < m; ++k) {
         const fb_result *r = fb_result_at(b, idx[k]);
         if (!fb__html_measured(r)) continue;
-        if (r->epochs > max_epochs) max_epochs = r->epochs;
         for (size_t e = 0; e < r->epochs; ++e) {
             double v = fb__html_per_unit(r, e);
             if (!isfinite(v) || v <= 0) continue;
@@ -246,9 +235,6 @@ static int fb__html_strip(FILE *f, const fb_bench *b, const size_t *idx, size_t 
     /* linear axes start at 0 unless every value lies within a factor of 2:
      * then they zoom in on the data so that the spread stays visible */
     fb__svg_scale_init(&sc, lo, hi, FB__H_LABEL, FB__H_W - FB__H_RIGHT, log, hi >= 2 * lo);
-
-    double *sorted = malloc((max_epochs ? max_epochs : 1) * sizeof *sorted);
-    if (!sorted) return FB_ENOMEM;
 
     const fb_result *first = fb_result_at(b, idx[0]);
     double rows_h = FB__H_ROW * (double)m;
@@ -281,13 +267,11 @@ static int fb__html_strip(FILE *f, const fb_bench *b, const size_t *idx, size_t 
             fputs("</text></g>\n", f);
             continue;
         }
-        size_t ne = 0;
-        for (size_t e = 0; e < r->epochs; ++e) {
-            double v = fb__html_per_unit(r, e);
-            if (isfinite(v)) sorted[ne++] = v;
-        }
-        qsort(sorted, ne, sizeof *sorted, fb__html_cmp_double);
-        double q1 = fb__html_quantile(sorted, ne, 0.25), q3 = fb__html_quantile(sorted, ne, 0.75);
+        /* the box and the bar: the stored quartiles and median of the same
+         * epochs (the ones the statistics use: src/stats.c), per unit; the
+         * dots show every recorded epoch */
+        double q1 = r->summary[FB_ELAPSED].q1 / r->config.batch;
+        double q3 = r->summary[FB_ELAPSED].q3 / r->config.batch;
         double med = r->summary[FB_ELAPSED].median / r->config.batch;
         double x1 = fb__svg_at(&sc, q1), x3 = fb__svg_at(&sc, q3);
         fb__html_rect(f, "box", x1, yc - FB__H_ROW * 0.28, x3 - x1, FB__H_ROW * 0.56);
@@ -325,7 +309,6 @@ static int fb__html_strip(FILE *f, const fb_bench *b, const size_t *idx, size_t 
     fputs(">time per ", f);
     fb__svg_text_max(f, first->config.unit, FB__H_TEXT_MAX);
     fprintf(f, "%s</text>\n</svg>\n", log ? " (log scale)" : "");
-    free(sorted);
     return FB_OK;
 }
 
