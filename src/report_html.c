@@ -552,6 +552,7 @@ static void fb__html_complexity(FILE *f, const fb_result *const *rs, size_t n, s
     if (fb__fit_group(rs, n, first, &set) != FB_OK) set.n = 0;
     const fb_fit *fits = set.fits;
     size_t nf = set.n;
+    bool fits_one = set.verdict == FB__CX_MODEL || set.verdict == FB__CX_FLAT;
     double curve[FB__H_CX_SAMPLES];
     for (size_t s = 0; s < FB__H_CX_SAMPLES && nf; ++s) {
         double t = (double)s / (FB__H_CX_SAMPLES - 1);
@@ -586,7 +587,8 @@ static void fb__html_complexity(FILE *f, const fb_result *const *rs, size_t n, s
             fb__svg_num(f, fb__svg_at(&sy, curve[s]));
             pen = true;
         }
-        fputs("\"><title>best fit: ", f);
+        fputs(fits_one ? "\"><title>best fit: " : "\"><title>lowest error (no model fits alone): ",
+              f);
         fb__svg_text(f, fits[0].name);
         fputs("</title></path>\n", f);
     }
@@ -610,7 +612,7 @@ static void fb__html_complexity(FILE *f, const fb_result *const *rs, size_t n, s
     fb__svg_attr_num(f, "y", FB__H_CX_H - 6);
     fputs(">N (log scale); time per call (log scale)", f);
     if (nf) {
-        fputs("; line: best fit ", f);
+        fputs(fits_one ? "; line: best fit " : "; line: lowest error ", f);
         fb__svg_text(f, fits[0].name);
     }
     fputs("</text>\n</svg>\n", f);
@@ -625,8 +627,12 @@ static void fb__html_complexity(FILE *f, const fb_result *const *rs, size_t n, s
         char c[64], k0[64];
         fb__fmt_double(c, sizeof c, fits[k].coefficient, 6);
         fb__svg_si(k0, sizeof k0, fits[k].constant, "s", 4);
+        /* "(best)" only where the fit's verdict says a model fits, as the
+         * terminal's note does (src/report_complexity.c); otherwise the first
+         * row only has the lowest error */
         fprintf(f, "<tr%s><td class=\"name\">%s%s</td><td>%s s</td><td>%s</td>",
-                k == 0 ? " class=\"best\"" : "", fits[k].name, k == 0 ? " (best)" : "", c, k0);
+                k == 0 && fits_one ? " class=\"best\"" : "", fits[k].name,
+                k == 0 ? (fits_one ? " (best)" : " (lowest error)") : "", c, k0);
         fb__html_cell(f, fits[k].err_pct, 1, "%");
         fputs("</tr>\n", f);
     }
