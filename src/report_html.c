@@ -25,56 +25,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char fb__html_css[] =
-    "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;"
-    "color:#1d2430;background:#fff;margin:0 auto;max-width:940px;padding:12px 20px 40px}"
-    "h1{font-size:22px;margin:8px 0 2px}h2{font-size:17px;margin:28px 0 6px}"
-    "h3{font-size:14px;margin:14px 0 4px}"
-    ".sub{color:#5a6472;margin:0 0 10px}"
-    "table{border-collapse:collapse;margin:6px 0 4px;font-size:13px}"
-    "th,td{padding:2px 8px;border-bottom:1px solid #e3e6ea;text-align:right;white-space:nowrap}"
-    "th{background:#f4f6f8;font-weight:600}td.name,th.name{text-align:left;white-space:normal}"
-    "table.context th{text-align:left;background:none;font-weight:600;color:#5a6472}"
-    "table.context td{text-align:left;white-space:normal}"
-    "tr.unstable td{background:#fff6e5}tr.error td,tr.verdict-slower td{background:#fdecec}"
-    "tr.verdict-faster td{background:#eaf6ee}"
-    ".hint{color:#9a5b00;font-size:12px}.errmsg{color:#b3261e}"
-    "code{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}"
-    ".warnings{border-left:4px solid #e0a000;background:#fffaf0;padding:4px 12px;margin:10px 0}"
-    ".warnings li{margin:4px 0}.fix{color:#5a6472}"
-    "svg.chart{display:block;max-width:100%;height:auto;margin:6px 0}"
-    "svg text{font:12px system-ui,Helvetica,Arial,sans-serif;fill:#1d2430}"
-    "svg .tick{fill:#5a6472;font-size:11px}svg .axistitle{fill:#5a6472}"
-    "svg .grid{stroke:#e3e6ea}svg .axisline{stroke:#8a93a0}"
-    "svg .band{fill:#f7f8fa}svg .box{fill:#cfe0f5;stroke:#3b6fb6}"
-    "svg .median{stroke:#12325e;stroke-width:2.5}"
-    "svg .dot{fill:#d2581f;fill-opacity:.75}svg .dot:hover{fill:#000;fill-opacity:1}"
-    "svg .unstable{fill:#b86e00}svg .err{fill:#b3261e}"
-    "svg .fit{fill:none;stroke:#3b6fb6;stroke-width:2}svg .point{fill:#d2581f}"
-    "svg .one{stroke:#1d2430;stroke-dasharray:4 3}"
-    "svg .ci{stroke:#3b6fb6;stroke-width:2}svg .differs .ci{stroke:#12325e;stroke-width:3}"
-    "svg .ratio{fill:#3b6fb6}svg .differs .ratio{fill:#12325e}"
-    "svg .verdict-same{fill:#a7b0bc}svg .verdict-faster{fill:#2e8b57}"
-    "svg .verdict-slower{fill:#c0392b}svg .verdict-unknown{fill:#e3e6ea}"
-    "svg .verdict-unsure{fill:#e0a526}tr.verdict-unsure td{background:#fdf5e3}"
-    "svg .cil{stroke:#1d2430;stroke-width:1.5}"
-    ".key{color:#5a6472;font-size:12px;margin:0 0 4px}"
-    "dl.legend dt{font-weight:600;margin-top:6px}dl.legend dd{margin:0 0 0 18px}"
-    "@media print{svg .dot{fill-opacity:1}}";
-
 /* ------------------------------------------------------------ helpers */
 
 static double fb__html_per_unit(const fb_result *r, size_t e) {
     return r->values[FB_ELAPSED][e] / r->config.batch;
 }
 
-static bool fb__html_measured(const fb_result *r) {
-    return !r->error && (r->has & FB__BIT(FB_ELAPSED)) && r->values[FB_ELAPSED] && r->epochs > 0 &&
-           r->config.batch > 0;
-}
-
 /* The result's marks (src/marks.c) as hints after its name. */
-static void fb__html_marks(FILE *f, const fb_result *r) {
+void fb__html_marks(FILE *f, const fb_result *r) {
     if (r->optimized_away)
         fputs(" <span class=\"hint\">optimized away? it costs no more than a loop holding only "
               "<code>fb_do_not_optimize</code></span>",
@@ -83,10 +41,6 @@ static void fb__html_marks(FILE *f, const fb_result *r) {
         fputs(" <span class=\"hint\">not resolved by the clock: its epochs are under 100 clock "
               "resolutions</span>",
               f);
-}
-
-static bool fb__html_same(const char *a, const char *b) {
-    return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
 
 /* Results i and j belong in one chart and one table. */
@@ -99,118 +53,6 @@ static bool fb__html_same_group(const fb_result *a, const fb_result *b) {
 
 double fb__html_quantile(const double *sorted, size_t n, double p) {
     return fb__quantile_sorted(sorted, n, p);
-}
-
-/* ------------------------------------------------------------- header */
-
-static void fb__html_context_row(FILE *f, const char *key, const char *value) {
-    fprintf(f, "<tr><th>%s</th><td>", key);
-    fb__svg_text(f, value);
-    fputs("</td></tr>\n", f);
-}
-
-const char *fb__html_style(void) { return fb__html_css; }
-
-static void fb__html_header(FILE *f, const fb_bench *b, const fb__sysinfo *si) {
-    size_t n = fb_result_count(b);
-    /* the distinct titles, in order of appearance */
-    /* The policy forbids every script and every request: the page needs
-     * neither, and a name that slipped through escaping could do nothing. */
-    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-          "<meta http-equiv=\"Content-Security-Policy\" "
-          "content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
-          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-          "<meta name=\"generator\" content=\"femtobench ",
-          f);
-    fb__svg_text(f, si->version);
-    fputs("\">\n<title>femtobench", f);
-    for (size_t i = 0, shown = 0; i < n && shown < 4; ++i) {
-        const fb_result *r = fb_result_at(b, i);
-        bool seen = false;
-        for (size_t k = 0; k < i && !seen; ++k)
-            seen = fb__html_same(fb_result_at(b, k)->config.title, r->config.title);
-        if (seen) continue;
-        fputs(shown++ ? ", " : ": ", f);
-        fb__svg_text_max(f, r->config.title, 60);
-    }
-    fprintf(f,
-            "</title>\n<style>%s</style>\n</head>\n<body>\n<header>\n<h1>femtobench report</h1>\n",
-            fb__html_css);
-    fputs("<p class=\"sub\">", f);
-    size_t titles = 0;
-    for (size_t i = 0; i < n; ++i) {
-        const fb_result *r = fb_result_at(b, i);
-        bool seen = false;
-        for (size_t k = 0; k < i && !seen; ++k)
-            seen = fb__html_same(fb_result_at(b, k)->config.title, r->config.title);
-        if (seen) continue;
-        fputs(titles++ ? " &middot; " : "", f);
-        fputs("<b>", f);
-        fb__svg_text_max(f, r->config.title, FB__H_TEXT_MAX);
-        fputs("</b>", f);
-    }
-    fprintf(f, "%s%zu result%s</p>\n", titles ? " &middot; " : "", n, n == 1 ? "" : "s");
-
-    fputs("<table class=\"context\">\n", f);
-    fb__html_context_row(f, "date", si->date);
-    fb__html_context_row(f, "femtobench", si->version);
-    fb__html_context_row(f, "host", si->host_name);
-    char cpu[512];
-    snprintf(cpu, sizeof cpu, "%s, %d CPU%s", si->cpu_model, si->num_cpus,
-             si->num_cpus == 1 ? "" : "s");
-    if (si->mhz_per_cpu > 0)
-        snprintf(cpu + strlen(cpu), sizeof cpu - strlen(cpu), ", %lld MHz", si->mhz_per_cpu);
-    if (si->cpu_scaling >= 0)
-        snprintf(cpu + strlen(cpu), sizeof cpu - strlen(cpu), ", frequency scaling %s",
-                 si->cpu_scaling ? "on" : "off");
-    fb__html_context_row(f, "CPU", cpu);
-    if (si->n_load_avg == 3) {
-        char load[200], a[3][32];
-        for (int i = 0; i < 3; ++i) fb__svg_fixed(a[i], sizeof a[i], si->load_avg[i], 2, false);
-        snprintf(load, sizeof load, "%s %s %s", a[0], a[1], a[2]);
-        fb__html_context_row(f, "load average", load);
-    }
-    char build[600];
-    snprintf(build, sizeof build, "%s; flags: %s; %s%s", si->compiler, si->build_flags,
-             !(si->library_build & 1)  ? "optimization unknown"
-             : (si->library_build & 2) ? "optimized"
-                                       : "NOT optimized",
-             (si->library_build & 4) ? ", NDEBUG" : "");
-    fb__html_context_row(f, "library build", build);
-    /* counters: the measures any result recorded besides the time */
-    char counters[256] = "";
-    fb__mask any = 0;
-    for (size_t i = 0; i < n; ++i) any |= fb_result_at(b, i)->has;
-    for (int m = FB_ELAPSED + 1; m < FB_MEASURE_COUNT; ++m)
-        if (any & FB__BIT(m))
-            snprintf(counters + strlen(counters), sizeof counters - strlen(counters), "%s%s",
-                     counters[0] ? ", " : "on: ", fb_measure_name((fb_measure)m));
-    fb__html_context_row(f, "counters", counters[0] ? counters : "off or unavailable");
-    /* -context=key=value (src/context.c); keys are plain ASCII */
-    for (size_t i = 0; i < fb__context_count(b); ++i)
-        fb__html_context_row(f, fb__context_key(b, i), fb__context_value(b, i));
-    fputs("</table>\n", f);
-
-    if (si->env && si->env->count) {
-        size_t w = si->env->count < FB__ENV_MAX_WARNINGS ? si->env->count : FB__ENV_MAX_WARNINGS;
-        if (fb__process_suppressed()) {
-            fprintf(f,
-                    "<p class=\"sub\">%zu environment warning%s suppressed "
-                    "(FEMTOBENCH_SUPPRESS_WARNINGS or -quiet).</p>\n",
-                    w, w == 1 ? "" : "s");
-        } else {
-            fputs("<div class=\"warnings\"><b>Results may be unstable:</b><ul>\n", f);
-            for (size_t i = 0; i < w; ++i) {
-                fputs("<li>", f);
-                fb__svg_text(f, si->env->w[i].what);
-                fputs("<br><span class=\"fix\">", f);
-                fb__svg_text(f, si->env->w[i].fix);
-                fputs("</span></li>\n", f);
-            }
-            fputs("</ul></div>\n", f);
-        }
-    }
-    fputs("</header>\n<main>\n", f);
 }
 
 /* ------------------------------------------------------ strip/box chart */
@@ -502,168 +344,6 @@ static void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t
         fputs("</td></tr>\n", f);
     }
     fputs("</tbody></table>\n", f);
-}
-
-/* ---------------------------------------------------------- complexity */
-
-static double fb__html_model(const char *model, double n) {
-    if (strcmp(model, "O(log n)") == 0) return log2(n);
-    if (strcmp(model, "O(n)") == 0) return n;
-    if (strcmp(model, "O(n log n)") == 0) return n * log2(n);
-    if (strcmp(model, "O(n^2)") == 0) return n * n;
-    if (strcmp(model, "O(n^3)") == 0) return n * n * n;
-    return 1.0;
-}
-
-#define FB__H_CX_H 330.0
-#define FB__H_CX_L 90.0
-#define FB__H_CX_B 44.0
-#define FB__H_CX_SAMPLES 64
-
-/* The log-log chart of median time per call against N for the fit group of
- * result `first` (its name, or a family's series: src/registry.c),
- * with the best fit, and the fit table. */
-static void fb__html_complexity(FILE *f, const fb_result *const *rs, size_t n, size_t first) {
-    char name[256]; /* the group's name: the series' for a family */
-    size_t len = fb__fit_family_wide(rs, n, first) ? fb__result_series_len(rs[first])
-                                                   : strlen(rs[first]->name);
-    snprintf(name, sizeof name, "%.*s", (int)len, rs[first]->name);
-    double nlo = INFINITY, nhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
-    size_t points = 0;
-    for (size_t i = 0; i < n; ++i) {
-        const fb_result *r = rs[i];
-        if (fb__fit_group_first(rs, n, i) != first || !fb__html_measured(r)) continue;
-        double y = r->summary[FB_ELAPSED].median;
-        if (!(y > 0) || !isfinite(r->config.complexity_n)) continue;
-        ++points;
-        if (r->config.complexity_n < nlo) nlo = r->config.complexity_n;
-        if (r->config.complexity_n > nhi) nhi = r->config.complexity_n;
-        if (y < ylo) ylo = y;
-        if (y > yhi) yhi = y;
-    }
-    fputs("<section class=\"complexity\">\n<h2>Complexity: <code>", f);
-    fb__svg_text(f, name);
-    fputs("</code></h2>\n", f);
-    if (!points) {
-        fputs("<p>No measured result with a complexity N.</p>\n</section>\n", f);
-        return;
-    }
-    fb__fit_set set;
-    if (fb__fit_group(rs, n, first, &set) != FB_OK) set.n = 0;
-    const fb_fit *fits = set.fits;
-    size_t nf = set.n;
-    bool fits_one = set.verdict == FB__CX_MODEL || set.verdict == FB__CX_FLAT;
-    double curve[FB__H_CX_SAMPLES];
-    for (size_t s = 0; s < FB__H_CX_SAMPLES && nf; ++s) {
-        double t = (double)s / (FB__H_CX_SAMPLES - 1);
-        double nn = nlo * pow(nhi / nlo, t);
-        curve[s] = fits[0].constant + fits[0].coefficient * fb__html_model(fits[0].name, nn);
-        if (curve[s] > 0 && isfinite(curve[s])) {
-            if (curve[s] < ylo) ylo = curve[s];
-            if (curve[s] > yhi) yhi = curve[s];
-        }
-    }
-    fb__svg_scale sx, sy;
-    double bottom = FB__H_CX_H - FB__H_CX_B;
-    fb__svg_scale_init(&sx, nlo, nhi, FB__H_CX_L, FB__H_W - FB__H_RIGHT, true, false);
-    fb__svg_scale_init(&sy, ylo, yhi, bottom, FB__H_TOP + 4, true, false);
-    char label[300];
-    snprintf(label, sizeof label, "%s: time per call against N, log-log", name);
-    fb__html_svg_open(f, "loglog", FB__H_CX_H, label);
-    fb__svg_axis_y(f, &sy, FB__H_CX_L, FB__H_W - FB__H_RIGHT, "s");
-    fb__svg_axis_x(f, &sx, FB__H_TOP + 4, bottom, "", NULL);
-    if (nf) {
-        fputs("<path class=\"fit\" d=\"", f);
-        bool pen = false;
-        for (size_t s = 0; s < FB__H_CX_SAMPLES; ++s) {
-            if (!(curve[s] > 0) || !isfinite(curve[s])) {
-                pen = false;
-                continue;
-            }
-            double t = (double)s / (FB__H_CX_SAMPLES - 1);
-            fputs(pen ? " L" : " M", f);
-            fb__svg_num(f, fb__svg_at(&sx, nlo * pow(nhi / nlo, t)));
-            fputc(' ', f);
-            fb__svg_num(f, fb__svg_at(&sy, curve[s]));
-            pen = true;
-        }
-        fputs(fits_one ? "\"><title>best fit: " : "\"><title>lowest error (no model fits alone): ",
-              f);
-        fb__svg_text(f, fits[0].name);
-        fputs("</title></path>\n", f);
-    }
-    for (size_t i = 0; i < n; ++i) {
-        const fb_result *r = rs[i];
-        if (fb__fit_group_first(rs, n, i) != first || !fb__html_measured(r)) continue;
-        double y = r->summary[FB_ELAPSED].median;
-        if (!(y > 0) || !isfinite(r->config.complexity_n)) continue;
-        fputs("<circle class=\"point\"", f);
-        fb__svg_attr_num(f, "cx", fb__svg_at(&sx, r->config.complexity_n));
-        fb__svg_attr_num(f, "cy", fb__svg_at(&sy, y));
-        char nn[64], t[64], e[64];
-        fb__svg_fixed(nn, sizeof nn, r->config.complexity_n, 0, true);
-        fb__svg_si(t, sizeof t, y, "s", 6);
-        fb__svg_fixed(e, sizeof e, r->summary[FB_ELAPSED].err_pct, 1, false);
-        fprintf(f, " r=\"4\"><title>N=%s: %s per call (median, err%% %s%%)</title></circle>\n", nn,
-                t, e);
-    }
-    fputs("<text class=\"axistitle\" text-anchor=\"middle\"", f);
-    fb__svg_attr_num(f, "x", (FB__H_CX_L + FB__H_W - FB__H_RIGHT) / 2);
-    fb__svg_attr_num(f, "y", FB__H_CX_H - 6);
-    fputs(">N (log scale); time per call (log scale)", f);
-    if (nf) {
-        fputs(fits_one ? "; line: best fit " : "; line: lowest error ", f);
-        fb__svg_text(f, fits[0].name);
-    }
-    fputs("</text>\n</svg>\n", f);
-    if (!nf) {
-        fputs("<p>A complexity fit needs at least two distinct N.</p>\n</section>\n", f);
-        return;
-    }
-    fputs("<table class=\"fits\">\n<thead><tr><th class=\"name\">complexity</th>"
-          "<th>coefficient</th><th>constant</th><th>err%</th></tr></thead>\n<tbody>\n",
-          f);
-    for (size_t k = 0; k < nf; ++k) {
-        char c[64], k0[64];
-        fb__fmt_double(c, sizeof c, fits[k].coefficient, 6);
-        fb__svg_si(k0, sizeof k0, fits[k].constant, "s", 4);
-        /* "(best)" only where the fit's verdict says a model fits, as the
-         * terminal's note does (src/report_complexity.c); otherwise the first
-         * row only has the lowest error */
-        fprintf(f, "<tr%s><td class=\"name\">%s%s</td><td>%s s</td><td>%s</td>",
-                k == 0 && fits_one ? " class=\"best\"" : "", fits[k].name,
-                k == 0 ? (fits_one ? " (best)" : " (lowest error)") : "", c, k0);
-        fb__html_cell(f, fits[k].err_pct, 1, "%");
-        fputs("</tr>\n", f);
-    }
-    fputs("</tbody></table>\n", f);
-    if (strcmp(fits[0].name, "O(1)") == 0)
-        fputs("<p class=\"key\">The time did not depend on N: no growing model fits significantly "
-              "better than O(1).</p>\n",
-              f);
-    fputs("</section>\n", f);
-}
-
-/* ------------------------------------------------------------- legend */
-
-static void fb__html_legend(FILE *f) {
-    fputs("<section class=\"legend\">\n<h2>How to read this report</h2>\n<dl class=\"legend\">\n"
-          "<dt>dots</dt><dd>one per recorded epoch: the epoch's time divided by its iterations "
-          "and the batch, i.e. the time per unit. Hover a dot for its exact value.</dd>\n"
-          "<dt>box and bar</dt><dd>the box spans the quartiles of the epochs (the middle half "
-          "lies inside it); the dark bar is the median, the number in the table.</dd>\n"
-          "<dt>axis</dt><dd>one axis per chart, shared by its rows; logarithmic when the "
-          "values span more than 100x (the axis title says so). A linear axis starts at 0 "
-          "unless all values lie within a factor of 2.</dd>\n"
-          "<dt>err%</dt><dd>the median absolute percentage error of the epochs around the "
-          "median: half of the epochs lie within it. 5% or more marks a row unstable (orange "
-          "name, shaded row) with a hint.</dd>\n"
-          "<dt>table</dt><dd>the markdown table's columns: time and rate per unit (medians), "
-          "err%, counters per unit where available, total seconds measured.</dd>\n"
-          "<dt>complexity</dt><dd>median time per call against N on log-log axes; the line is "
-          "the best fit (docs/complexity.md), the table lists every model, best first.</dd>\n"
-          "</dl>\n</section>\n",
-          f);
 }
 
 /* --------------------------------------------------------- the page */

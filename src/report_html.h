@@ -36,6 +36,20 @@ FB__PRIVATE void fb__html_svg_open(FILE *f, const char *cls, double h, const cha
 FB__PRIVATE void fb__html_label(FILE *f, const char *cls, double y, const char *name, double n,
                                 const char *extra);
 FB__PRIVATE void fb__html_cell(FILE *f, double v, int decimals, const char *suffix);
+/* A result with epochs of time to draw (no error, a batch); two titles or
+ * units equal (both NULL too). */
+FB__PRIVATE bool fb__html_measured(const fb_result *r);
+FB__PRIVATE bool fb__html_same(const char *a, const char *b);
+/* The result's marks (src/marks.c) as hints after its name. */
+FB__PRIVATE void fb__html_marks(FILE *f, const fb_result *r);
+
+/* src/report_html_page.c: the page's head and header (titles, machine
+ * context, warnings), and the legend. */
+FB__PRIVATE void fb__html_header(FILE *f, const fb_bench *b, const fb__sysinfo *si);
+FB__PRIVATE void fb__html_legend(FILE *f);
+/* src/report_html_complexity.c: the complexity section of fit group
+ * `first` of the n results rs (a log-log chart and the fit table). */
+FB__PRIVATE void fb__html_complexity(FILE *f, const fb_result *const *rs, size_t n, size_t first);
 
 /* A group of results counted under Callgrind (-valgrind;
  * src/report_html_counted.c): a chart with one bar per result from 0 to its

@@ -3,10 +3,12 @@
  * They write what they are given and compute nothing. */
 #include "report_html.h"
 
+#include "result.h"
 #include "svg.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 void fb__html_rect(FILE *f, const char *cls, double x, double y, double w, double h) {
     fprintf(f, "<rect class=\"%s\"", cls);
@@ -57,4 +59,13 @@ void fb__html_cell(FILE *f, double v, int decimals, const char *suffix) {
     char num[128];
     fb__svg_fixed(num, sizeof num, v, decimals, true);
     fprintf(f, "<td>%s%s</td>", num, isfinite(v) ? suffix : "");
+}
+
+bool fb__html_measured(const fb_result *r) {
+    return !r->error && (r->has & FB__BIT(FB_ELAPSED)) && r->values[FB_ELAPSED] && r->epochs > 0 &&
+           r->config.batch > 0;
+}
+
+bool fb__html_same(const char *a, const char *b) {
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
