@@ -43,6 +43,8 @@ FB__PRIVATE bool fb__html_same(const char *a, const char *b);
 /* The result's marks (src/marks.c) as hints after its name. */
 FB__PRIVATE void fb__html_marks(FILE *f, const fb_result *r);
 
+/* src/report_html_table.c: the results table of the group idx[0..m) of b. */
+FB__PRIVATE void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t m);
 /* src/report_html_page.c: the page's head and header (titles, machine
  * context, warnings), and the legend. */
 FB__PRIVATE void fb__html_header(FILE *f, const fb_bench *b, const fb__sysinfo *si);

@@ -69,3 +69,15 @@ bool fb__html_measured(const fb_result *r) {
 bool fb__html_same(const char *a, const char *b) {
     return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
+
+/* The result's marks (src/marks.c) as hints after its name. */
+void fb__html_marks(FILE *f, const fb_result *r) {
+    if (r->optimized_away)
+        fputs(" <span class=\"hint\">optimized away? it costs no more than a loop holding only "
+              "<code>fb_do_not_optimize</code></span>",
+              f);
+    if (r->unresolved)
+        fputs(" <span class=\"hint\">not resolved by the clock: its epochs are under 100 clock "
+              "resolutions</span>",
+              f);
+}
