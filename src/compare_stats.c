@@ -196,6 +196,43 @@ int fb__comparison_analyze(fb_comparison *c, const bool *skip) {
     return FB_OK;
 }
 
+/* A counted alternative's instructions per unit (NAN: not counted). */
+static double fb__cmp_ins(const fb_result *r) {
+    double v = fb_result_valgrind(r, FB_VG_INSTRUCTIONS);
+    return v / r->config.batch;
+}
+
+int fb__comparison_counted(fb_comparison *c) {
+    size_t k = c->size;
+    c->counted = true;
+    /* exact counts need no interval: the ratio of two counts is the
+     * ratio, and the interval collapses onto it (equal counts give exactly
+     * 1, so the pair is "not different", never "significant") */
+    double base = k ? fb__cmp_ins(c->results[0]) : NAN;
+    for (size_t i = 0; i < k; ++i) {
+        double v = fb__cmp_ins(c->results[i]);
+        double r = i == 0 ? (base > 0 ? 1.0 : NAN) : base > 0 && v > 0 ? base / v : NAN;
+        c->ratio[i] = c->low[i] = c->high[i] = r;
+    }
+    size_t best = k, second = k;
+    for (size_t i = 0; i < k; ++i) {
+        double v = fb__cmp_ins(c->results[i]);
+        if (!(v > 0)) continue;
+        if (best == k || v < fb__cmp_ins(c->results[best])) {
+            second = best;
+            best = i;
+        } else if (second == k || v < fb__cmp_ins(c->results[second])) {
+            second = i;
+        }
+    }
+    c->fastest = best < k ? best : 0;
+    c->runner_up = second < k ? second : (c->fastest == 0 && k > 1 ? 1 : 0);
+    c->lead = c->lead_low = c->lead_high =
+        best < k && second < k ? fb__cmp_ins(c->results[second]) / fb__cmp_ins(c->results[best])
+                               : NAN;
+    return FB_OK;
+}
+
 void fb__comparison_free(fb_comparison *c) {
     if (!c) return;
     for (size_t i = 0; c->results && i < c->size; ++i) fb__result_free(c->results[i]);
