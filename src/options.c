@@ -2,7 +2,7 @@
  * purpose for -help), Google Benchmark's flag names, and the parser. */
 #include "options.h"
 #include "cli_check.h"
-#include "numfmt.h" /* locale-independent numbers */
+#include "numfmt.h"   /* locale-independent numbers */
 #include "settings.h" /* bounds of the values */
 #include "text.h"
 

@@ -14,7 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-#define FB__HC_W 880.0
+#define FB__HC_W FB__H_W /* the report's one chart width */
 #define FB__HC_LABEL 250.0
 #define FB__HC_RIGHT 24.0
 #define FB__HC_ROW 26.0
@@ -23,16 +23,7 @@
 
 static void fb__hc_open(FILE *f, const char *cls, size_t rows, const char *title) {
     double h = FB__HC_TOP + FB__HC_ROW * (double)rows + FB__HC_AXIS;
-    fprintf(f, "<svg class=\"chart %s\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\"", cls);
-    fb__svg_attr_num(f, "width", FB__HC_W);
-    fb__svg_attr_num(f, "height", h);
-    fputs(" viewBox=\"0 0 ", f);
-    fb__svg_num(f, FB__HC_W);
-    fputc(' ', f);
-    fb__svg_num(f, h);
-    fputs("\" aria-label=\"", f);
-    fb__svg_text(f, title);
-    fputs("\">\n", f);
+    fb__html_svg_open(f, cls, h, title); /* the one opener (src/report_html_chart.c) */
     for (size_t k = 0; k < rows; k += 2) {
         fputs("<rect class=\"band\" x=\"0\"", f);
         fb__svg_attr_num(f, "y", FB__HC_TOP + FB__HC_ROW * (double)k);
