@@ -11,6 +11,7 @@
  * sees is what the result stores. */
 #include "epoch.h"
 
+#include "group.h"
 #include "process.h"
 #include "setup.h"
 
@@ -100,6 +101,8 @@ void fb__epoch_start(fb__epoch *e) {
     }
     fb__setup_before_epoch(e->b); /* untimed: before the counters and the clock */
     if (e->disturb) e->disturb_before = e->disturb(e->disturb_ctx);
+    /* a group: broken, the epoch still runs; the barrier after it says so */
+    if (e->group) (void)fb__group_wait(e->group);
     if (e->perf_mask) fb__perf_begin(e->perf);
     e->t0_ns = e->clock(e->clock_ctx);   /* last thing before the loop */
     if (e->vg) fb__vg_loop_start(e->vg); /* Callgrind: collect from here */

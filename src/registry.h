@@ -20,6 +20,7 @@ typedef struct fb__instance {
     int64_t arg;
     size_t n_args;             /* several for FB_BENCHMARK_PRODUCT (src/product.c) */
     int64_t args[FB_MAX_ARGS]; /* args[0] == arg */
+    size_t threads;            /* FB_BENCHMARK_THREADS: the group's size, else 0 */
     char name[];               /* reg->name, or "reg->name/arg", "reg->name/a/b" */
 } fb__instance;
 

@@ -23,6 +23,7 @@ void fb__result_free(fb_result *r) {
     for (int m = 0; m < FB_MEASURE_COUNT; ++m) free(r->values[m]);
     free(r->vg); /* Callgrind counts (src/valgrind.c) */
     free(r->ucounters);
+    free(r->thread_median_s);
     free(r);
 }
 
