@@ -104,6 +104,21 @@ double fb_result_thread_median(const fb_result *r, size_t i) {
     return r->thread_median_s[i];
 }
 
+bool fb__group_any(const fb_bench *b) {
+    for (size_t i = 0; i < b->n_results; ++i)
+        if (b->results[i]->threads) return true;
+    return false;
+}
+
+void fb__group_range(const fb_result *r, double *lo, double *hi) {
+    *lo = *hi = NAN;
+    for (size_t t = 0; r->thread_median_s && t < r->threads; ++t) {
+        double v = r->thread_median_s[t];
+        if (isnan(*lo) || v < *lo) *lo = v;
+        if (isnan(*hi) || v > *hi) *hi = v;
+    }
+}
+
 typedef struct fb__group_thread {
     fb_bench *b; /* the follower's own handle */
     fb_group_fn body;

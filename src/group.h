@@ -18,6 +18,10 @@
 /* At most this many threads in a group (a typo such as 10000 is refused). */
 #define FB__MAX_THREADS 256
 
+/* The shortest epoch of a group of more than one thread under the default
+ * clock (src/run.c). */
+#define FB__GROUP_MIN_EPOCH_S 0.01
+
 /* One thread's last epoch, as the leader combines it. */
 typedef struct fb__group_slot {
     uint64_t t0_ns, t1_ns; /* its clock at its epoch's start and end */
@@ -62,5 +66,10 @@ FB__PRIVATE void fb__group_break(fb__group *g);
 /* The slot of thread i (the threads write their own, the leader reads all
  * after the barrier that ends the epoch). */
 FB__PRIVATE fb__group_slot *fb__group_slot_at(fb__group *g, size_t i);
+
+/* For the writers: whether some result of b ran on a group, and the
+ * lowest and highest of r's threads' medians (NAN outside a group). */
+FB__PRIVATE bool fb__group_any(const fb_bench *b);
+FB__PRIVATE void fb__group_range(const fb_result *r, double *lo, double *hi);
 
 #endif

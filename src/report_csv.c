@@ -10,6 +10,7 @@
 #include "report.h"
 
 #include "context.h" /* -context: a column per key */
+#include "group.h"   /* groups of threads */
 #include "json.h"
 #include "passes.h"   /* -repetitions: the value over passes */
 #include "ucounter.h" /* user counters: a column per label */
@@ -169,6 +170,20 @@ static void fb__csv_row(FILE *f, const fb_result *r, const fb_comparison *cmp, s
  * their headers. */
 static void fb__csv_extra(FILE *f, const fb_bench *b, const fb_result *r,
                           const fb__ucounter_cols *ucols) {
+    /* groups of threads (src/group.h): their size and the range of the
+     * threads' own medians; the columns only when some result has them */
+    if (fb__group_any(b)) {
+        if (!r) {
+            fputs(",threads,thread_min_ns_per_unit,thread_max_ns_per_unit", f);
+        } else {
+            double lo, hi;
+            fb__group_range(r, &lo, &hi);
+            fprintf(f, ",%zu,", fb_result_threads(r));
+            fb__csv_num(f, lo * 1e9 / r->config.batch);
+            fputc(',', f);
+            fb__csv_num(f, hi * 1e9 / r->config.batch);
+        }
+    }
     for (size_t u = 0; u < ucols->n; ++u) {
         fputc(',', f);
         if (!r)

@@ -1,6 +1,8 @@
 /* The markdown table: the default output. Reads results, never measures. */
 #include "report.h"
 
+#include "group.h" /* groups of threads: each thread's time */
+
 #include "numfmt.h"
 #include "os.h" /* a FILE over a buffer: fmemopen, or a temporary file on Windows */
 #include "process.h"
@@ -361,6 +363,15 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
         fb__fmt_fixed(a, sizeof a, avg, 1);
         fb__fmt_fixed(e, sizeof e, ceil(avg * 10), 0);
         fprintf(f, " (Unstable with ~%s iters. Increase `min_epoch_iterations` to e.g. %s)", a, e);
+    }
+    if (r->thread_median_s && r->threads > 1) { /* a group: each thread's own time */
+        double lo, hi;
+        char l[64], h[64];
+        fb__group_range(r, &lo, &hi);
+        fb__fmt_fixed(l, sizeof l, lo / r->config.time_unit_s / r->config.batch, 2);
+        fb__fmt_fixed(h, sizeof h, hi / r->config.time_unit_s / r->config.batch, 2);
+        fprintf(f, " (%zu threads, each %s..%s %s/%s)", r->threads, l, h, r->config.time_unit_label,
+                r->config.unit);
     }
     if (slow) {
         char c[64]; /* '.' whatever the locale (src/numfmt.c) */

@@ -215,6 +215,12 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
     double target = e->clock_info.resolution_s * cfg[FB__K_CLOCK_RESOLUTION_MULTIPLE];
     if (target > cfg[FB__K_MAX_EPOCH_TIME]) target = cfg[FB__K_MAX_EPOCH_TIME];
     if (target < cfg[FB__K_MIN_EPOCH_TIME]) target = cfg[FB__K_MIN_EPOCH_TIME];
+    /* a group of threads: waking the threads at the barrier costs tens of
+     * microseconds, and a thread that waits for a core a whole time slice;
+     * epochs long against both keep that out of the time per iteration
+     * (docs/threads.md). Not under a custom clock, whose time is its own. */
+    if (b->group && fb__group_size(b->group) > 1 && !b->clock && target < FB__GROUP_MIN_EPOCH_S)
+        target = FB__GROUP_MIN_EPOCH_S;
     r->target_s = target;
     /* The budget only bites when single iterations outlast the target. */
     r->budget_s = cfg[FB__K_MAX_TOTAL_TIME];
@@ -360,7 +366,8 @@ static void fb__run_record(struct fb__run *r, uint64_t n, const fb__epoch_out *o
     }
     size_t i = r->epochs++;
     for (size_t t = 0; t < r->threads; ++t)
-        r->thread_s[i * r->threads + t] = (double)(r->slots[t].t1_ns - r->slots[t].t0_ns) * 1e-9 / (double)per_thread;
+        r->thread_s[i * r->threads + t] =
+            (double)(r->slots[t].t1_ns - r->slots[t].t0_ns) * 1e-9 / (double)per_thread;
     r->flags[i] = o->disturbed ? FB__EPOCH_DISTURBED : 0;
     fb__rounds_epoch(&r->rounds, o->disturbed);
     /* a counter unknown in one epoch (never scheduled, or a read error) is
