@@ -26,7 +26,12 @@ struct fb__group {
     bool broken;
     bool go;        /* the leader's plan: one more epoch */
     uint64_t iters; /* its iterations per thread */
-    size_t lost;    /* runs of followers ended by a broken group */
+    /* the plan as it was when the last barrier released the threads: the
+     * leader may write its next plan before a follower has read this one,
+     * never before the follower reached the next barrier */
+    bool released_go;
+    uint64_t released_iters;
+    size_t lost; /* runs of followers ended by a broken group */
     fb__group_slot *slots;
 };
 
@@ -57,6 +62,8 @@ bool fb__group_wait(fb__group *g) {
     if (ok && ++g->arrived == g->n) {
         g->arrived = 0;
         g->generation++;
+        g->released_go = g->go;
+        g->released_iters = g->iters;
         pthread_cond_broadcast(&g->cv);
     } else if (ok) {
         uint64_t gen = g->generation;
@@ -75,7 +82,11 @@ void fb__group_break(fb__group *g) {
 }
 #else
 /* Without threads a group has one thread: every barrier passes at once. */
-bool fb__group_wait(fb__group *g) { return !g->broken; }
+bool fb__group_wait(fb__group *g) {
+    g->released_go = g->go;
+    g->released_iters = g->iters;
+    return !g->broken;
+}
 void fb__group_break(fb__group *g) { g->broken = true; }
 #endif
 
@@ -87,8 +98,8 @@ bool fb__group_plan(fb__group *g, bool go, uint64_t iters) {
 
 int fb__group_follow(fb__group *g, uint64_t *iters) {
     if (!fb__group_wait(g)) return -1;
-    if (!g->go) return 0;
-    *iters = g->iters;
+    if (!g->released_go) return 0;
+    *iters = g->released_iters;
     return 1;
 }
 
