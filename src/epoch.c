@@ -25,6 +25,16 @@ static uint64_t fb__epoch_default_clock(void *ctx) {
 }
 
 bool fb__epoch_refuse(fb_bench *b, const char *what, const char *name) {
+    /* a comparison in a group of threads: its schedule has no plan for the
+     * other threads; refused and counted, said by the leader only */
+    if (what && b->group) {
+        if (b->thread_index == 0) {
+            ++b->dropped;
+            fb__bench_diag(b, "%s '%s' not run: a comparison does not run in a group of threads",
+                           what, name ? name : "noname");
+        }
+        return true;
+    }
     fb__epoch *outer = b->epoch;
     if (!outer) return false;
     /* said once per outer context, not once per epoch of it, and counted:

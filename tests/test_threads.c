@@ -223,6 +223,16 @@ static void nested_body(fb_bench *b, void *ctx) {
     *(int *)ctx = fb_run_threads(b, 2, noop_body, NULL);
 }
 
+static void compare_body(fb_bench *b, void *ctx) {
+    (void)ctx;
+    uint64_t x = 0;
+    FB_COMPARE(b, "cmp") {
+        FB_ALTERNATIVE("a") { ++x; }
+        FB_ALTERNATIVE("b") { x += 2; }
+    }
+    fb_do_not_optimize(x);
+}
+
 static void test_bad_input(void) {
     FILE *diag = tmpfile();
     fb_bench *b = group_bench(diag);
@@ -240,6 +250,10 @@ static void test_bad_input(void) {
     CHECK(fb_run_threads(b, 256, noop_body, NULL) == FB_OK);
 #endif
     CHECK(fb_result_count(b) == 0);
+    /* a comparison in a group: refused, counted once (by the leader) */
+    CHECK(fb_run_threads(b, FB_HAVE_THREADS ? 2 : 1, compare_body, NULL) == FB_OK);
+    CHECK(fb_comparison_count(b) == 0);
+    CHECK(b->dropped == 1);
     fb_bench_free(b);
     char buf[4096] = "";
     rewind(diag);
@@ -248,6 +262,7 @@ static void test_bad_input(void) {
     CHECK(strstr(buf, "fb_run_threads: 0 threads: give 1 to 256") != NULL);
     CHECK(strstr(buf, "fb_run_threads: 257 threads: give 1 to 256") != NULL);
     CHECK(strstr(buf, "already in a group") != NULL);
+    CHECK(strstr(buf, "comparison 'cmp' not run: a comparison does not run in a group") != NULL);
     fclose(diag);
 }
 
