@@ -269,7 +269,7 @@ int fb__registry_expand(const fb__registration *head, fb__instance ***out, char 
 #if FB_HAVE_POSIX_REGEX
 bool fb__instance_selected(const fb__instance *in, const regex_t *re) {
     if (regexec(re, in->name, 0, NULL, 0) == 0) return true;
-    return in->has_arg && regexec(re, in->reg->name, 0, NULL, 0) == 0;
+    return (in->has_arg || in->threads) && regexec(re, in->reg->name, 0, NULL, 0) == 0;
 }
 #endif
 

@@ -740,7 +740,7 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__instance ***sel_ou
     }
     for (size_t i = 0; i < n; ++i) {
         fnames[i] = all[i]->name;
-        fnames[n + i] = all[i]->has_arg ? all[i]->reg->name : all[i]->name;
+        fnames[n + i] = all[i]->has_arg || all[i]->threads ? all[i]->reg->name : all[i]->name;
     }
     int bad_filter =
         fb__filter_select_mode(filter, fnames, 2 * n, hit, o->filter_search, fwhy, sizeof fwhy);
