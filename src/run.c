@@ -261,6 +261,9 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
         if (!r->thread_s) fb__run_fail(r, "out of memory");
         /* Callgrind runs one thread at a time and counts them all between
          * the leader's toggles: a group's count would mix the threads */
+        if (b->manual.on)
+            fb__run_fail(r, "manual timing does not apply to a group of threads: the group's "
+                            "time is the clock's, from the first thread's start to the last's end");
         if (r->threads > 1 && fb__vg_exact(e->vg))
             fb__run_fail(r, "-valgrind does not count a group of threads (Valgrind runs one "
                             "thread at a time); measure it without -valgrind");
@@ -431,8 +434,11 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
     fb_bench *b = l->bench;
     if (b->group) { /* every thread's epoch into its slot, then the barrier */
         fb__group_slot *slot = fb__group_slot_at(b->group, b->thread_index);
+        /* each thread's own excluded regions come off its own end
+         * (fb_exclude_begin / fb_exclude_end on its handle) */
+        double own_s = fb__manual_epoch_time(b, o.elapsed_s);
         slot->t0_ns = r->ep.t0_ns;
-        slot->t1_ns = r->ep.t0_ns + o.ticks_ns;
+        slot->t1_ns = r->ep.t0_ns + (own_s > 0 ? (uint64_t)(own_s * 1e9 + 0.5) : 0);
         memcpy(slot->counts, o.counts, sizeof slot->counts);
         slot->known = o.known;
         slot->disturbed = o.disturbed;
@@ -457,8 +463,9 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
             if (g.broke && !left) left = 1;
         }
     }
-    o.elapsed_s = fb__manual_epoch_time(l->bench, o.elapsed_s); /* the time given, or less
-                                                                 * excluded (src/manual.c) */
+    if (!b->group)
+        o.elapsed_s = fb__manual_epoch_time(b, o.elapsed_s); /* the time given, or less
+                                                              * excluded (src/manual.c) */
     double e = o.elapsed_s;
     uint64_t n = l->n;
     r->spent_s += e;

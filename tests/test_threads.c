@@ -155,6 +155,37 @@ static void test_exact_group(void) {
     fb_bench_free(b);
 }
 
+/* Each thread's excluded regions come off its own time; manual timing
+ * does not apply to a group (an error row says why). */
+static void excluded_body(fb_bench *b, void *ctx) {
+    const uint64_t *cost = ctx;
+    uint64_t c = cost[fb_thread_index(b)];
+    FB_RUN(b, "excl") {
+        tl_work += c;
+        fb_exclude_begin(b);
+        tl_work += 1000; /* untimed */
+        fb_exclude_end(b);
+    }
+}
+
+static void test_excluded_group(void) {
+    fb_bench *b = group_bench(NULL);
+    fb_set_epoch_iterations(b, 100);
+    fb_set_epochs(b, 3);
+    uint64_t cost[2] = {10, 30};
+    CHECK(fb_run_threads(b, 2, excluded_body, cost) == FB_OK);
+    const fb_result *r = fb_result_at(b, 0);
+    CHECK(fb_result_error(r) == NULL);
+    CHECK_NEAR(fb_result_thread_median(r, 0), 10e-9, 1e-15);
+    CHECK_NEAR(fb_result_thread_median(r, 1), 30e-9, 1e-15);
+    CHECK_NEAR(fb_result_median(r, FB_ELAPSED), 30e-9 / 2, 1e-15);
+    fb_set_manual_time(b, true);
+    CHECK(fb_run_threads(b, 2, excluded_body, cost) == FB_OK);
+    const char *e = fb_result_error(fb_result_at(b, 1));
+    CHECK(e && strstr(e, "manual timing does not apply to a group"));
+    fb_bench_free(b);
+}
+
 /* The automatic schedule (warmup, upscaling) is the leader's: the threads
  * run the same iterations in every epoch, whatever their own speed. */
 static void test_auto_group(void) {
@@ -272,6 +303,7 @@ int main(void) {
 #if FB_HAVE_THREADS
     test_exact_group();
     test_auto_group();
+    test_excluded_group();
     test_broken_group();
 #endif
     CHECK_DONE();
