@@ -305,6 +305,11 @@ int main(void) {
     test_auto_group();
     test_excluded_group();
     test_broken_group();
+#else /* no threads (Windows): a group of one thread only, tested above */
+    (void)test_exact_group;
+    (void)test_auto_group;
+    (void)test_excluded_group;
+    (void)test_broken_group;
 #endif
     CHECK_DONE();
 }
