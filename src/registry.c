@@ -278,6 +278,16 @@ bool fb__instance_selected(const fb__instance *in, const regex_t *re) {
 size_t fb__result_series_len(const fb_result *r) {
     const char *name = r->name ? r->name : "";
     size_t n = strlen(name);
+    if (r->threads && !r->config.has_arg) {
+        /* FB_BENCHMARK_THREADS' "fn/threads:<n>" (src/group.c): one series
+         * over the thread counts, as Google Benchmark's one family. An
+         * instance with an argument keeps it: a complexity fit over its
+         * arguments never mixes thread counts. */
+        char th[32];
+        snprintf(th, sizeof th, "/threads:%zu", r->threads);
+        size_t t = strlen(th);
+        return n >= t && strcmp(name + n - t, th) == 0 ? n - t : n;
+    }
     if (!r->config.has_arg) return n;
     char suffix[24];
     snprintf(suffix, sizeof suffix, "/%" PRId64, r->config.arg);

@@ -79,6 +79,11 @@ try:
     check(rows_gb["Shared/threads:2"]["threads"] == 2 and rows_gb["Shared/threads:1"]["threads"] == 1
           and rows_gb["Plain"]["threads"] == 1, f"GB threads {[(n, b['threads']) for n, b in rows_gb.items()]}")
     check(rows_gb["Shared/threads:2"]["run_name"] == "Shared/threads:2", "GB run_name carries the suffix")
+    # one GB family over the thread counts, as GB writes Threads(1)->Threads(2)
+    sh1, sh2 = rows_gb["Shared/threads:1"], rows_gb["Shared/threads:2"]
+    check(sh1["family_index"] == sh2["family_index"] != rows_gb["Plain"]["family_index"]
+          and (sh1["per_family_instance_index"], sh2["per_family_instance_index"]) == (0, 1),
+          f"GB families {[(n, b['family_index'], b['per_family_instance_index']) for n, b in rows_gb.items()]}")
 
     html = open(paths["html"]).read()
     check("Shared/threads:2" in html, "HTML: no group row")
