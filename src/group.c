@@ -7,7 +7,6 @@
 #include "process.h"
 #include "text.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,28 +106,6 @@ int fb__group_follow(fb__group *g, uint64_t *iters) {
 
 size_t fb_thread_index(const fb_bench *b) { return b ? b->thread_index : 0; }
 size_t fb_threads(const fb_bench *b) { return b ? fb__group_size(b->group) : 1; }
-
-size_t fb_result_threads(const fb_result *r) { return r && r->threads ? r->threads : 1; }
-
-double fb_result_thread_median(const fb_result *r, size_t i) {
-    if (!r || !r->thread_median_s || i >= r->threads) return NAN;
-    return r->thread_median_s[i];
-}
-
-bool fb__group_any(const fb_bench *b) {
-    for (size_t i = 0; i < b->n_results; ++i)
-        if (b->results[i]->threads) return true;
-    return false;
-}
-
-void fb__group_range(const fb_result *r, double *lo, double *hi) {
-    *lo = *hi = NAN;
-    for (size_t t = 0; r->thread_median_s && t < r->threads; ++t) {
-        double v = r->thread_median_s[t];
-        if (isnan(*lo) || v < *lo) *lo = v;
-        if (isnan(*hi) || v > *hi) *hi = v;
-    }
-}
 
 typedef struct fb__group_thread {
     fb_bench *b; /* the follower's own handle */

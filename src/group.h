@@ -67,9 +67,4 @@ FB__PRIVATE void fb__group_break(fb__group *g);
  * after the barrier that ends the epoch). */
 FB__PRIVATE fb__group_slot *fb__group_slot_at(fb__group *g, size_t i);
 
-/* For the writers: whether some result of b ran on a group, and the
- * lowest and highest of r's threads' medians (NAN outside a group). */
-FB__PRIVATE bool fb__group_any(const fb_bench *b);
-FB__PRIVATE void fb__group_range(const fb_result *r, double *lo, double *hi);
-
 #endif

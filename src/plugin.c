@@ -46,8 +46,8 @@ static void fb__plugin_group_body(fb_bench *b, void *ctx) {
     ((const fb__instance *)ctx)->reg->fn(b);
 }
 
-int fb__plugin_run(const char *name, double n, const fb__epoch_hook *hook,
-                   fb__plugin_result_fn result, void *ctx) {
+static int fb__plugin_run(const char *name, double n, const fb__epoch_hook *hook,
+                          fb__plugin_result_fn result, void *ctx) {
     fb__instance **all = NULL;
     char err[256];
     int rc = fb__registry_expand(fb__process_registry(), &all, err, sizeof err);

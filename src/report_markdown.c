@@ -1,8 +1,6 @@
 /* The markdown table: the default output. Reads results, never measures. */
 #include "report.h"
 
-#include "group.h" /* groups of threads: each thread's time */
-
 #include "numfmt.h"
 #include "os.h" /* a FILE over a buffer: fmemopen, or a temporary file on Windows */
 #include "process.h"
@@ -367,7 +365,7 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
     if (r->thread_median_s && r->threads > 1) { /* a group: each thread's own time */
         double lo, hi;
         char l[64], h[64];
-        fb__group_range(r, &lo, &hi);
+        fb__result_thread_range(r, &lo, &hi);
         fb__fmt_fixed(l, sizeof l, lo / r->config.time_unit_s / r->config.batch, 2);
         fb__fmt_fixed(h, sizeof h, hi / r->config.time_unit_s / r->config.batch, 2);
         fprintf(f, " (%zu threads, each %s..%s %s/%s)", r->threads, l, h, r->config.time_unit_label,

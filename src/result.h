@@ -63,5 +63,8 @@ enum {
 };
 
 FB__PRIVATE void fb__result_free(fb_result *r);
+/* The lowest and highest of the threads' medians of a group's result
+ * (NAN outside a group): the spread the writers show. */
+FB__PRIVATE void fb__result_thread_range(const fb_result *r, double *lo, double *hi);
 
 #endif
