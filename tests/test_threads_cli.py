@@ -87,6 +87,7 @@ try:
 
     html = open(paths["html"]).read()
     check("Shared/threads:2" in html, "HTML: no group row")
+    check(re.search(r"2 threads, each [0-9.]+\.\.[0-9.]+ ns/op</span>", html), "HTML: no threads' range")
 
     # -gbench_rows=repetitions through compare.py (GB's own reader)
     reps = os.path.join(tmp, "reps.json")
