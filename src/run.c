@@ -259,11 +259,11 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
         e->group = b->group;
         r->thread_s = malloc(r->cap * r->threads * sizeof *r->thread_s);
         if (!r->thread_s) fb__run_fail(r, "out of memory");
-        /* Callgrind runs one thread at a time and counts them all between
-         * the leader's toggles: a group's count would mix the threads */
         if (b->manual.on)
             fb__run_fail(r, "manual timing does not apply to a group of threads: the group's "
                             "time is the clock's, from the first thread's start to the last's end");
+        /* Callgrind runs one thread at a time and counts them all between
+         * the leader's toggles: a group's count would mix the threads */
         if (r->threads > 1 && fb__vg_exact(e->vg))
             fb__run_fail(r, "-valgrind does not count a group of threads (Valgrind runs one "
                             "thread at a time); measure it without -valgrind");
