@@ -200,6 +200,24 @@ static void test_auto_group(void) {
     CHECK(atomic_load(&p.calls[0]) >= fb_result_total_iterations(r) / 3);
     CHECK_NEAR(fb_result_median(r, FB_ELAPSED), 7e-9 / 3, 1e-15);
     fb_bench_free(b);
+
+    /* the schedule plans with the fastest thread's own time: a slow thread
+     * (100x) makes the group's epochs longer, not its iterations fewer */
+    b = group_bench(NULL);
+    fb_set_min_epoch_time(b, 1e-4);
+    fb_set_epochs(b, 3);
+    plan s = plan_of(1, 100, 1);
+    CHECK(fb_run_threads(b, 3, group_body, &s) == FB_OK);
+    r = fb_result_at(b, 0);
+    CHECK(fb_result_error(r) == NULL);
+    for (size_t e = 0; e < fb_result_epochs(r); ++e) {
+        uint64_t per_thread = fb_result_iterations(r, e) / 3;
+        /* about 1e-4 s of the fastest thread's 1 ns calls (the schedule's
+         * jitter adds up to 20%), not 1e-4 s of the slow thread's */
+        CHECK(per_thread >= 66000 && per_thread <= 130000);
+    }
+    CHECK_NEAR(fb_result_median(r, FB_ELAPSED), 100e-9 / 3, 1e-15);
+    fb_bench_free(b);
 }
 
 /* A thread that makes fewer runs, more runs, or breaks out of FB_RUN: the
