@@ -186,6 +186,28 @@ static void test_excluded_group(void) {
     fb_bench_free(b);
 }
 
+/* A rate counter declared on every thread goes with the group's row, per
+ * second of the group's time per op. */
+static void counter_body(fb_bench *b, void *ctx) {
+    (void)ctx;
+    fb_counter(b, "bytes", 64, FB_COUNTER_RATE);
+    FB_RUN(b, "copy") { tl_work += 10; }
+}
+
+static void test_counter_group(void) {
+    fb_bench *b = group_bench(NULL);
+    fb_set_epoch_iterations(b, 100);
+    fb_set_epochs(b, 3);
+    CHECK(fb_run_threads(b, 2, counter_body, NULL) == FB_OK);
+    const fb_result *r = fb_result_at(b, 0);
+    CHECK(fb_result_error(r) == NULL);
+    CHECK(fb_result_counter_count(r) == 1);
+    /* 100 x 10 ns on each thread at once: 5 ns per op of the group */
+    CHECK_NEAR(fb_result_counter(r, 0), 64 / 5e-9, 1.0);
+    CHECK(b->dropped == 0);
+    fb_bench_free(b);
+}
+
 /* The automatic schedule (warmup, upscaling) is the leader's: the threads
  * run the same iterations in every epoch, whatever their own speed. */
 static void test_auto_group(void) {
@@ -322,11 +344,13 @@ int main(void) {
     test_exact_group();
     test_auto_group();
     test_excluded_group();
+    test_counter_group();
     test_broken_group();
 #else /* no threads (Windows): a group of one thread only, tested above */
     (void)test_exact_group;
     (void)test_auto_group;
     (void)test_excluded_group;
+    (void)test_counter_group;
     (void)test_broken_group;
 #endif
     CHECK_DONE();
