@@ -153,8 +153,10 @@ const fb_result *fb_last_result(const fb_bench *b);
  * both outside the clock reads and the performance counters. Per epoch, not
  * per iteration: with fb_set_epoch_iterations(b, 1) an epoch is one call.
  * NULL removes it. */
-/* Neither may free b: fb_bench_free called during a run of b is refused
- * with a diagnostic (the bench stays valid). */
+/* Neither may free b: fb_bench_free called from a setup, a teardown or an
+ * op that the library calls for b is refused with a diagnostic (the bench
+ * stays valid). After an FB_RUN body left with return or goto, it frees the
+ * bench and ends the run. */
 void fb_set_setup(fb_bench *b, fb_op setup, void *ctx);
 void fb_set_teardown(fb_bench *b, fb_op teardown, void *ctx);
 

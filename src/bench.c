@@ -66,7 +66,7 @@ void fb_bench_free(fb_bench *b) {
     /* Called from inside a run of b (its op, setup or teardown): freeing
      * now would leave the run writing into freed memory. Refused, with a
      * line; the bench stays valid and is freed by a later call. */
-    if (b->run) {
+    if (b->in_call) {
         fb__bench_diag(b, "error: fb_bench_free called during a run of this bench (from its op, "
                           "setup or teardown); not freed: free it after the run");
         return;

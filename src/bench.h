@@ -76,6 +76,9 @@ struct fb_bench {
                                           * (the runner turns them into an error) */
     struct fb__run *run;                 /* the run in progress, or NULL */
     void (*run_free)(struct fb__run *r); /* releases a run left early (return/goto) */
+    /* > 0 while the library itself calls b's op, setup or teardown: an
+     * fb_bench_free from there is refused (the caller still uses b) */
+    int in_call;
     /* the measuring context in progress (src/epoch.c: a run or a
      * comparison), or NULL: while set, another run on b is refused */
     struct fb__epoch *epoch;

@@ -624,6 +624,7 @@ fb__compare_at(fb_bench *b, const char *title, const fb_alternative *alts, size_
     size_t before = b->n_comparisons;
     fb__cmp c = fb__cmp_begin(b, title, callsite);
     if (c.s) c.s->ep.shape = FB__SHAPE_CALL;
+    ++b->in_call; /* fb_bench_free from an op is refused */
     while (fb__cmp_next(&c)) {
         for (size_t i = 0; i < n; ++i) {
             uint64_t it = fb__cmp_alt(&c, alts[i].name);
@@ -635,6 +636,7 @@ fb__compare_at(fb_bench *b, const char *title, const fb_alternative *alts, size_
         }
         c.pass_ok = 1;
     }
+    --b->in_call;
     return b->n_comparisons > before ? b->comparisons[b->n_comparisons - 1] : NULL;
 }
 

@@ -46,6 +46,11 @@ FB__PRIVATE size_t fb__cmp_min_rounds(double confidence);
  * unless fewer than min_rounds would remain: then none (0). */
 FB__PRIVATE size_t fb__cmp_preempted(const double *switches, size_t k, size_t stride, size_t rounds,
                                      size_t min_rounds, bool *skip);
+/* Two alternatives that take turns going first (round r: alternative r % 2
+ * first) keep as many rounds of each order: the excess of one order among
+ * the rounds not yet in skip is left out, the latest first. Returns how many
+ * more rounds it marked. */
+FB__PRIVATE size_t fb__cmp_balance_order(bool *skip, size_t rounds);
 
 /* A comparison of k alternatives over `rounds` rounds with all its arrays
  * allocated (results[] NULL, to be filled), or NULL when out of memory. */

@@ -71,6 +71,19 @@ size_t fb__cmp_preempted(const double *switches, size_t k, size_t stride, size_t
     return 0;
 }
 
+size_t fb__cmp_balance_order(bool *skip, size_t rounds) {
+    size_t kept[2] = {0, 0}, n = 0;
+    for (size_t r = 0; r < rounds; ++r) kept[r % 2] += !skip[r];
+    for (size_t r = rounds; r-- > 0;) {
+        size_t k = r % 2;
+        if (skip[r] || kept[k] <= kept[1 - k]) continue;
+        skip[r] = true;
+        kept[k]--;
+        n++;
+    }
+    return n;
+}
+
 /* An alternative's time per iteration in round r, less the fixed cost every
  * epoch carries (about one clock read, clock_overhead_s: left in, it pulls
  * every ratio towards 1), and never below what the clock can show (its

@@ -42,6 +42,7 @@
 #include "json_read.h"
 #include "baseline.h"
 #include "change.h"
+#include "options.h"
 #include "setup.h"
 #include "product.h"
 #include "registry.h"

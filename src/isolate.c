@@ -584,6 +584,8 @@ static bool fb__iso_publish(fb_bench *b, fb__iso_buf *in, bool *done, bool *inte
             fb_result *r = NULL;
             k = fb__isolate_decode(in->p + used, in->len - used, &r);
             if (k) {
+                /* the child's build, checked here once (src/process.c) */
+                fb__process_first_run(b->table->out ? b->diag : NULL, r->callsite);
                 size_t before = b->n_results;
                 fb__bench_publish(b, r);
                 if (b->n_results == before) ++b->dropped;
@@ -599,7 +601,7 @@ static bool fb__iso_publish(fb_bench *b, fb__iso_buf *in, bool *done, bool *inte
         }
         used += k;
     }
-    memmove(in->p, in->p + used, in->len - used);
+    if (used) memmove(in->p, in->p + used, in->len - used); /* in->p is NULL while empty */
     in->len -= used;
     return ok;
 }

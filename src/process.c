@@ -40,6 +40,7 @@ static struct fb__process {
     bool clock_done;
     fb__clock_info clock;
     bool first_run_done;
+    bool build_checked; /* the unoptimized-build check, at the first run that knows it */
     fb__env_report env;
     bool sys_done;
     fb__sysinfo sys;
@@ -226,12 +227,28 @@ void fb__process_first_run(FILE *diag, int callsite) {
         fb__process_sys_locked();
         fb__proc.sys.env = NULL;
         fb__proc.env_printed = true;
+        fb__proc.build_checked = true;
     }
     if (!fb__proc.first_run_done) {
-        fb__env_check("/", callsite, &fb__proc.env);
+        /* the build is checked below: the first run may not know it (a
+         * comparison through fb_compare, a child's record) */
+        fb__env_check("/", -1, &fb__proc.env);
         fb__proc.first_run_done = true;
         fb__process_sys_locked();
         fb__proc.sys.env = &fb__proc.env;
+    }
+    /* The build of the benchmark code, from the first run compiled with
+     * FB__CALLSITE: whatever order the benchmarks run in (in one process or
+     * one per child), the same warning. Said when learnt if the block was
+     * already printed. */
+    if (!fb__proc.build_checked && callsite >= 0 && (callsite & 1)) {
+        fb__proc.build_checked = true;
+        fb__env_report added = {0};
+        fb__env_check_build(callsite, &added);
+        for (size_t i = 0; i < added.count && fb__proc.env.count < FB__ENV_MAX_WARNINGS; ++i)
+            fb__proc.env.w[fb__proc.env.count++] = added.w[i];
+        if (diag && fb__proc.env_printed && !fb__proc.suppress && !fb__proc.quiet)
+            fb__env_print(diag, &added);
     }
     if (diag && !fb__proc.config_reported) {
         fputs(fb__proc.config_errors, diag);
@@ -349,6 +366,9 @@ void fb__process_forked(void) {
     if (fb__proc.perf) fb__perf_close(fb__proc.perf);
     fb__proc.perf = NULL;
     fb__proc.perf_tried = false;
+    /* the parent checks the build from the child's records (one line,
+     * not one per child) */
+    fb__proc.build_checked = true;
     pthread_mutex_unlock(&fb__proc.lock);
 }
 

@@ -616,11 +616,13 @@ FB__NOINLINE const fb_result *fb__run_at(fb_bench *b, const char *name, fb_op op
     size_t before = b->n_results;
     fb__loop l = fb__loop_begin(b, name, callsite);
     if (b->run) b->run->ep.shape = FB__SHAPE_CALL;
+    ++b->in_call; /* fb_bench_free from op is refused; set outside the timed loop */
     while (fb__loop_next(&l)) {
         uint64_t i = l.n;
         for (; i; --i) op(ctx);
         fb__loop_done(&l, i);
     }
+    --b->in_call;
     return b->n_results > before ? b->results[b->n_results - 1] : NULL;
 }
 

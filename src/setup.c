@@ -19,11 +19,17 @@ void fb_set_teardown(fb_bench *b, fb_op teardown, void *ctx) {
 }
 
 void fb__setup_before_epoch(fb_bench *b) {
-    if (b->setup) b->setup(b->setup_ctx);
+    if (!b->setup) return;
+    ++b->in_call; /* fb_bench_free from the setup is refused */
+    b->setup(b->setup_ctx);
+    --b->in_call;
 }
 
 void fb__teardown_after_epoch(fb_bench *b) {
-    if (b->teardown) b->teardown(b->teardown_ctx);
+    if (!b->teardown) return;
+    ++b->in_call;
+    b->teardown(b->teardown_ctx);
+    --b->in_call;
 }
 
 int64_t fb_arg(const fb_bench *b) { return b->cfg.has_arg ? b->cfg.arg : 0; }

@@ -39,9 +39,21 @@ static int check_failures_;
         }                                                                                          \
     } while (0)
 
-#define CHECK_DONE()                                                                               \
-    (check_failures_ ? (fprintf(stderr, "%d check(s) failed\n", check_failures_), 1)               \
-                     : (printf("ok\n"), 0))
+/* main's result: `return CHECK_DONE();`. A result left unused is a warning
+ * (an error under -Werror): a test whose main drops it could never fail. */
+#if defined(__GNUC__)
+__attribute__((warn_unused_result))
+#endif
+static inline int
+check_done_(void) {
+    if (check_failures_) {
+        fprintf(stderr, "%d check(s) failed\n", check_failures_);
+        return 1;
+    }
+    printf("ok\n");
+    return 0;
+}
+#define CHECK_DONE() check_done_()
 
 /* The emulator the test runs under (FB_TEST_EMULATOR, set by the cross
  * builds' ctest: "wine", "qemu-aarch64"), or NULL on the machine itself.

@@ -75,6 +75,25 @@ bad([], "'Same' is registered twice", prog=DUP)
 # -help
 rc, out, err = run("-help")
 check(rc == 0 and "-filter=<regex>" in out and "-asymptote" in out, "-help")
+# grouped by purpose: each option once, under the heading of what it does
+sections, cur = {}, None
+for line in out.splitlines():
+    if line and not line.startswith(" ") and line.endswith(":"):
+        cur = line
+        sections[cur] = []
+    elif cur and line.startswith("  -"):
+        sections[cur].append(re.match(r"  -([a-z_]+)", line).group(1))
+def group_of(opt):
+    return [t for t, opts in sections.items() if opt in opts]
+for opt, want in (("valgrind", "How it is measured:"), ("isolate", "How it is measured:"),
+                  ("timeout", "How it is measured:"), ("filter", "What runs:"),
+                  ("output_json", "What is written:"), ("baseline", "Against an earlier run:"),
+                  ("benchmark_filter", "Google Benchmark's flag names"),
+                  ("benchmark_color", "Google Benchmark flags accepted")):
+    g = group_of(opt)
+    check(len(g) == 1 and g[0].startswith(want), f"-help: -{opt} listed under {g}, want {want}")
+every = [o for opts in sections.values() for o in opts]
+check(len(every) == len(set(every)) and len(every) >= 39, f"-help: an option twice or missing: {every}")
 
 # -list: sorted names, honours -filter (whole-name match), both dash styles
 rc, out, err = run("-list")

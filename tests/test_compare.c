@@ -541,6 +541,26 @@ static void test_preempted_rounds(void) {
     for (int r = 0; r < 8; ++r) CHECK(!skip[r]);
 }
 
+/* Old-first and new-first rounds in equal numbers: the excess of one
+ * order is left out, the latest first; nothing when they are balanced. */
+static void test_balance_order(void) {
+    bool skip[8] = {0};
+    CHECK(fb__cmp_balance_order(skip, 8) == 0);
+    for (int r = 0; r < 8; ++r) CHECK(!skip[r]);
+    /* round 3 (odd: new first) left out: 4 even against 3 odd, so the
+     * latest even round (6) goes too */
+    skip[3] = true;
+    CHECK(fb__cmp_balance_order(skip, 8) == 1);
+    CHECK(skip[6] && skip[3] && !skip[4] && !skip[2] && !skip[0] && !skip[7]);
+    /* rounds 0, 2 and 4 out: 1 even (6) against 4 odd (1, 3, 5, 7): 7, 5, 3 go */
+    bool s2[8] = {true, false, true, false, true, false, false, false};
+    CHECK(fb__cmp_balance_order(s2, 8) == 3);
+    CHECK(s2[7] && s2[5] && s2[3] && !s2[1] && !s2[6]);
+    /* an odd count of rounds: 5 rounds, 3 even and 2 odd, so round 4 goes */
+    bool s3[5] = {0};
+    CHECK(fb__cmp_balance_order(s3, 5) == 1 && s3[4] && !s3[0] && !s3[2]);
+}
+
 static void test_table_and_summary(void) {
     world w;
     world_init(&w, 125, 100, 0);
@@ -773,6 +793,7 @@ int main(void) {
     test_inline_misuse();
     test_slow_ops_bounded();
     test_preempted_rounds();
+    test_balance_order();
     test_table_and_summary();
     test_nested_refused();
     test_min_time_spread();

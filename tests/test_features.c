@@ -177,5 +177,5 @@ int main(void) {
     test_counter_misuse();
     test_context();
     test_product();
-    CHECK_DONE();
+    return CHECK_DONE();
 }

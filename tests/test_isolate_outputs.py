@@ -62,6 +62,10 @@ def norm(x, key="", ctx=False):
         if all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)) for v in x):
             return "numbers"  # per-epoch values: their count is the measurement's
         return [norm(v, key, ctx) for v in x]
+    if isinstance(x, list) and key == "warnings":
+        # the load warning says how busy the machine was when each ran
+        x = [w for w in x if not str(w.get("what", "")).startswith("high system load")]
+        return [norm(v, key, ctx) for v in x]
     if isinstance(x, dict):
         return {k: norm(v, k, ctx) for k, v in x.items() if k not in MARKS}
     return re.sub(r"\d+(\.\d+)?", "0", x) if ctx else x
@@ -96,7 +100,11 @@ def run_demo(d, tag, *extra):
 
 def table_names(text):
     """The first cell of every table row that names a benchmark or alternative."""
-    return [m.group(1) for m in re.finditer(r"`([^`]+)`", text)]
+    rows = "\n".join(line for line in text.splitlines() if line.startswith("|"))
+    # a row's notes (a mark's hint) may name another alternative: the name
+    # is the row's last cell's first backticked word
+    return [m.group(1) for line in rows.splitlines()
+            for m in [re.search(r"\|[^|`]*`([^`]+)`[^|]*$", line)] if m]
 
 
 def csv_view(path):

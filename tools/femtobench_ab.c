@@ -708,15 +708,7 @@ static void fba_measure_pair(const fba_side *sides, const fba_opts *o, const cha
          * warm, the second side's are not. Alternation balances this only
          * while as many old-first as new-first rounds are kept, so the
          * excess of one kind is left out too (the latest first). */
-        size_t kept_kind[2] = {0, 0};
-        for (size_t r = 0; r < row->rounds; ++r) kept_kind[r % 2] += !skip[r];
-        for (size_t r = row->rounds; r-- > 0;) {
-            int k = (int)(r % 2);
-            if (skip[r] || kept_kind[k] <= kept_kind[1 - k]) continue;
-            skip[r] = true;
-            kept_kind[k]--;
-            row->dropped++;
-        }
+        row->dropped += fb__cmp_balance_order(skip, row->rounds);
         double told[FBA_MAX_ROUNDS], tnew[FBA_MAX_ROUNDS];
         size_t kept = 0;
         for (size_t r = 0; r < row->rounds; ++r) {
@@ -1412,6 +1404,121 @@ static int fba_write_html(void *ctx, FILE *f) {
 
 static double fba_now_s(void) { return (double)fb__clock_now_ns() * 1e-9; }
 
+/* Selects, measures and reports, once both plugins are loaded: what main
+ * runs between loading and exit, with one path that frees. */
+static int fba_measure_and_report(fba_opts *o, fba_side *sides, const char *const *outs,
+                                  double t0) {
+    /* the benchmarks: old's, then new's not in old; filtered */
+    fba_names all = {0}, sel = {0};
+    fba_rows rows = {0};
+    int rc = 0;
+    for (int s = 0; s < 2; ++s)
+        for (size_t i = 0; i < sides[s].benches.n; ++i)
+            if (fba_names_find(&all, sides[s].benches.v[i]) < 0)
+                fba_names_add(&all, sides[s].benches.v[i]);
+    if (all.oom) {
+        rc = fba_error("out of memory");
+        goto done;
+    }
+    if (!all.n) {
+        rc = fba_error("%s, %s: no benchmark is registered", o->files[0], o->files[1]);
+        goto done;
+    }
+    if (o->filter) {
+        unsigned char *hit = calloc(all.n + 1, 1);
+        char why[320];
+        if (!hit) {
+            rc = fba_error("out of memory");
+            goto done;
+        }
+        if (fb__filter_select(o->filter, (const char *const *)all.v, all.n, hit, why, sizeof why) !=
+            0) {
+            free(hit);
+            rc = fba_error("-filter=%s: %s", o->filter, why);
+            goto done;
+        }
+        /* a family's instances are selected by the family's name too */
+        for (size_t i = 0; i < all.n; ++i) {
+            char fam[FBA_NAME_MAX];
+            snprintf(fam, sizeof fam, "%s", all.v[i]);
+            char *slash = strchr(fam, '/');
+            unsigned char fh = 0;
+            if (slash && !hit[i]) {
+                *slash = '\0';
+                const char *one[1] = {fam};
+                if (fb__filter_select(o->filter, one, 1, &fh, why, sizeof why) != 0) fh = 0;
+            }
+            if (hit[i] || fh) fba_names_add(&sel, all.v[i]);
+        }
+        free(hit);
+        if (!sel.n) {
+            rc = fba_error("-filter=%s selects no benchmark", o->filter);
+            goto done;
+        }
+    } else {
+        for (size_t i = 0; i < all.n; ++i) fba_names_add(&sel, all.v[i]);
+    }
+    if (sel.oom) {
+        rc = fba_error("out of memory");
+        goto done;
+    }
+
+    if (o->counts_to) { /* the -valgrind child: one side's counts */
+        rc = fba_count_side(&sides[o->side_only == 1 ? 1 : 0], o, &sel, o->counts_to);
+        goto done;
+    }
+
+    if (o->valgrind) {
+        rc = fba_valgrind(o, sides, &sel, &rows);
+        if (rc) goto done;
+    } else {
+        fba_choose_cpu();
+        fba_pin();
+        size_t n_ns = o->n_asymptote ? o->n_asymptote : 1;
+        for (size_t step = 0; step < sel.n * n_ns; ++step) {
+            size_t i = step / n_ns;
+            double n = o->n_asymptote ? o->asymptote[step % n_ns] : 0;
+            bool in_old = fba_names_find(&sides[0].benches, sel.v[i]) >= 0;
+            bool in_new = fba_names_find(&sides[1].benches, sel.v[i]) >= 0;
+            int brc = o->isolate ? fba_bench_isolated(sides, o, sel.v[i], n, in_old, in_new, &rows)
+                                 : fba_bench(sides, o, sel.v[i], n, in_old, in_new, &rows);
+            if (brc != FB_OK) {
+                rc = fba_error("out of memory");
+                goto done;
+            }
+        }
+    }
+
+    fba_report rep = {o, &rows, 0, 0, {0}, 0, 0};
+    fba_judge(&rep);
+    rep.wall_s = fba_now_s() - t0;
+    fputc('\n', stdout);
+    fba_table(stdout, &rep);
+    fputc('\n', stdout);
+    fba_summary(stdout, &rep);
+    fflush(stdout);
+    int status = 0;
+    fb__outfile_fn writers[3] = {fba_write_json, fba_write_md, fba_write_html};
+    for (int i = 0; i < 3; ++i) {
+        if (!outs[i]) continue;
+        char why[1024];
+        if (fb__outfile_write_fn(outs[i], writers[i], &rep, why, sizeof why) != FB_OK) {
+            fprintf(stderr, "femtobench: error: %s\n", why);
+            status = 1;
+        } else {
+            fprintf(stderr, "femtobench: wrote '%s'\n", outs[i]);
+        }
+    }
+    if (!status && rep.errors) status = 1;
+    if (!status && o->fail_on_slower && rep.counts[FB__V_SLOWER]) status = 3;
+    rc = status;
+done:
+    fba_rows_free(&rows);
+    fba_names_free(&all);
+    fba_names_free(&sel);
+    return rc;
+}
+
 int main(int argc, char **argv) {
     fba_opts o = {0};
     o.min_time_ms = -1;
@@ -1447,99 +1554,9 @@ int main(int argc, char **argv) {
     rc = fba_load_both(sides);
     for (int s = 0; s < 2; ++s)
         if (sides[s].copy[0]) unlink(sides[s].copy); /* loaded (or not): not needed */
-    if (rc) return rc;
-
-    /* the benchmarks: old's, then new's not in old; filtered */
-    fba_names all = {0};
-    for (int s = 0; s < 2; ++s)
-        for (size_t i = 0; i < sides[s].benches.n; ++i)
-            if (fba_names_find(&all, sides[s].benches.v[i]) < 0)
-                fba_names_add(&all, sides[s].benches.v[i]);
-    if (all.oom) return fba_error("out of memory");
-    if (!all.n) return fba_error("%s, %s: no benchmark is registered", o.files[0], o.files[1]);
-    fba_names sel = {0};
-    if (o.filter) {
-        unsigned char *hit = calloc(all.n + 1, 1);
-        char why[320];
-        if (!hit) return fba_error("out of memory");
-        if (fb__filter_select(o.filter, (const char *const *)all.v, all.n, hit, why, sizeof why) !=
-            0) {
-            free(hit);
-            return fba_error("-filter=%s: %s", o.filter, why);
-        }
-        /* a family's instances are selected by the family's name too */
-        for (size_t i = 0; i < all.n; ++i) {
-            char fam[FBA_NAME_MAX];
-            snprintf(fam, sizeof fam, "%s", all.v[i]);
-            char *slash = strchr(fam, '/');
-            unsigned char fh = 0;
-            if (slash && !hit[i]) {
-                *slash = '\0';
-                const char *one[1] = {fam};
-                if (fb__filter_select(o.filter, one, 1, &fh, why, sizeof why) != 0) fh = 0;
-            }
-            if (hit[i] || fh) fba_names_add(&sel, all.v[i]);
-        }
-        free(hit);
-        if (!sel.n) return fba_error("-filter=%s selects no benchmark", o.filter);
-    } else {
-        for (size_t i = 0; i < all.n; ++i) fba_names_add(&sel, all.v[i]);
-    }
-    if (sel.oom) return fba_error("out of memory");
-
-    if (counting_child) /* the -valgrind child: one side's counts */
-        return fba_count_side(&sides[o.side_only == 1 ? 1 : 0], &o, &sel, o.counts_to);
-
-    fba_rows rows = {0};
-    if (o.valgrind) {
-        rc = fba_valgrind(&o, sides, &sel, &rows);
-        if (rc) {
-            fba_rows_free(&rows);
-            return rc;
-        }
-    } else {
-        fba_choose_cpu();
-        fba_pin();
-        size_t n_ns = o.n_asymptote ? o.n_asymptote : 1;
-        for (size_t step = 0; step < sel.n * n_ns; ++step) {
-            size_t i = step / n_ns;
-            double n = o.n_asymptote ? o.asymptote[step % n_ns] : 0;
-            bool in_old = fba_names_find(&sides[0].benches, sel.v[i]) >= 0;
-            bool in_new = fba_names_find(&sides[1].benches, sel.v[i]) >= 0;
-            int brc = o.isolate ? fba_bench_isolated(sides, &o, sel.v[i], n, in_old, in_new, &rows)
-                                : fba_bench(sides, &o, sel.v[i], n, in_old, in_new, &rows);
-            if (brc != FB_OK) {
-                fba_rows_free(&rows);
-                return fba_error("out of memory");
-            }
-        }
-    }
-
-    fba_report rep = {&o, &rows, 0, 0, {0}, 0, 0};
-    fba_judge(&rep);
-    rep.wall_s = fba_now_s() - t0;
-    fputc('\n', stdout);
-    fba_table(stdout, &rep);
-    fputc('\n', stdout);
-    fba_summary(stdout, &rep);
-    fflush(stdout);
-    int status = 0;
-    fb__outfile_fn writers[3] = {fba_write_json, fba_write_md, fba_write_html};
-    for (int i = 0; i < 3; ++i) {
-        if (!outs[i]) continue;
-        char why[1024];
-        if (fb__outfile_write_fn(outs[i], writers[i], &rep, why, sizeof why) != FB_OK) {
-            fprintf(stderr, "femtobench: error: %s\n", why);
-            status = 1;
-        } else {
-            fprintf(stderr, "femtobench: wrote '%s'\n", outs[i]);
-        }
-    }
-    if (!status && rep.errors) status = 1;
-    if (!status && o.fail_on_slower && rep.counts[FB__V_SLOWER]) status = 3;
-    fba_rows_free(&rows);
-    fba_names_free(&all);
-    fba_names_free(&sel);
+    if (!rc) rc = fba_measure_and_report(&o, sides, outs, t0);
+    fba_names_free(&sides[0].benches);
+    fba_names_free(&sides[1].benches);
     /* the plugins stay loaded until exit: their destructors may still run */
-    return status;
+    return rc;
 }

@@ -110,10 +110,12 @@ static int fbc_parse(int argc, char **argv, fbc_opts *o) {
             if (val) return fbc_error("-run takes no value, got '%s'", a);
             o->run = true;
         } else if (FBC_IS("pairs")) {
-            char *end;
+            /* digits only: strtoul alone would take "+5", " 5" or "-5" */
+            bool digits = val && *val >= '1' && *val <= '9';
+            char *end = NULL;
             errno = 0;
-            unsigned long k = val && *val >= '0' && *val <= '9' ? strtoul(val, &end, 10) : 0;
-            if (!val || errno || *end || k < 2 || k > 1000 || (val[0] == '0'))
+            unsigned long k = digits ? strtoul(val, &end, 10) : 0;
+            if (!digits || errno || !end || *end || k < 2 || k > 1000)
                 return fbc_error("-pairs=%s: not a whole number from 2 to 1000", val ? val : "");
             o->pairs = (unsigned)k;
         } else if (FBC_IS("help")) {

@@ -1,0 +1,70 @@
+/* The suite runner's command line (fb_main, src/runner.c): the options,
+ * their help grouped by purpose, and the parser. Bad input is one line on
+ * stderr ("femtobench: error: ...") and exit status 2, before anything runs. */
+#ifndef FB_OPTIONS_H
+#define FB_OPTIONS_H
+
+#include "base.h"
+#include "change.h"  /* fb__baseline: -baseline, read before anything runs */
+#include "context.h" /* fb__context: -context */
+
+#include <stdio.h>
+
+typedef struct fb__opts {
+    bool help, list, sanity, quiet;
+    bool isolate;     /* -isolate, or implied by -timeout */
+    double timeout_s; /* -timeout; 0 = none */
+    const char *filter;
+    double min_time_ms;   /* < 0: not given */
+    unsigned repetitions; /* passes of the suite; 0: not given = 1 */
+    double *asymptote;
+    size_t n_asymptote;
+    const char *out_csv, *out_json, *out_gbench;
+    const char *out_html; /* the HTML report */
+    /* -baseline: read and checked before anything runs */
+    const char *baseline;
+    double threshold_pct; /* < 0: not given */
+    bool fail_on_slower;
+    fb__baseline base;
+    /* -version, -gbench_rows and Google Benchmark's flag names */
+    bool version;
+    bool filter_search, filter_negate; /* --benchmark_filter: GB's meaning */
+    int gb_rows;                       /* FB_GBENCH_*; -1: not given */
+    int gb_aggregates_only;            /* --benchmark_report_aggregates_only: -1 not given */
+    bool gb_stdout;                    /* --benchmark_format=json */
+    const char *gb_out_format;         /* --benchmark_out_format, NULL: json */
+    double epochs;                     /* --benchmark_repetitions; 0: not given */
+    double min_epoch_time_s;           /* --benchmark_min_time=<t>[s]; < 0: not given */
+    double epoch_iterations;           /* --benchmark_min_time=<n>x; 0: not given */
+    int valgrind;                      /* 0, 1 = -valgrind, 2 = -valgrind=cache */
+    /* -context=key=value (src/context.c; its pairs in every file),
+     * -output_bmf, and the notes on Google Benchmark flags that change
+     * nothing here (printed once the options are read, unless -quiet) */
+    fb__context context;
+    const char *out_bmf;
+    const char *gb_notes[16];
+    size_t n_gb_notes;
+    /* the outputs (csv, json, gbench, html) as given, and pinned to an
+     * absolute path before anything runs (src/outfile.c) */
+    const char *shown[4];
+    char *pinned[4];
+} fb__opts;
+
+/* The defaults: nothing given. */
+FB__PRIVATE void fb__opts_init(fb__opts *o);
+/* Reads argv into o: 0, or 2 after the error line. */
+FB__PRIVATE int fb__opts_parse(int argc, char **argv, fb__opts *o);
+/* -help's text. */
+FB__PRIVATE void fb__opts_help(FILE *f, const char *prog);
+/* An option's one-line help (the note for a Google Benchmark flag that
+ * changes nothing here), or NULL. */
+FB__PRIVATE const char *fb__opts_help_of(const char *name);
+/* The option that names output i (0 csv, 1 json, 2 gbench, 3 html). */
+FB__PRIVATE const char *fb__opts_out_name(int i);
+/* The error line "femtobench: error: ..." on stderr; returns 2. */
+FB__PRIVATE int fb__opts_error(const char *fmt, ...) FB__PRINTF(1, 2);
+/* What the options allocated (the -asymptote list, the pinned outputs,
+ * the -context pairs, the baseline). */
+FB__PRIVATE void fb__opts_free(fb__opts *o);
+
+#endif
