@@ -353,5 +353,5 @@ int main(void) {
     (void)test_counter_group;
     (void)test_broken_group;
 #endif
-    CHECK_DONE();
+    return CHECK_DONE();
 }
