@@ -223,7 +223,9 @@ typedef struct fb_comparison fb_comparison;
 /* Runs the alternatives paired and interleaved; alts[0] is the baseline.
  * Prints the table and the summary to the bench's output; returns the
  * comparison (owned by b), or NULL on bad input (n < 2, a NULL op or name,
- * duplicate names: a message goes to the bench's output). A NULL title
+ * duplicate names: one line "femtobench: error: comparison '<title>': ..." to the
+ * bench's diagnostics stream, fb_set_diagnostics, stderr by default; none
+ * into the results on its output). A NULL title
  * means the benchmark's registered name, else the bench's title. */
 const fb_comparison *fb_compare(fb_bench *b, const char *title, const fb_alternative *alts,
                                 size_t n);

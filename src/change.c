@@ -17,6 +17,7 @@
 
 #include "numfmt.h"
 #include "compare.h" /* the sign-test interval of paired rounds */
+#include "stats.h"   /* fb__dbl_cmp */
 
 #include <errno.h>
 #include <limits.h>
@@ -158,17 +159,12 @@ double fb__change_kth_diff(const double *x, size_t m, const double *y, size_t n,
 
 /* ------------------------------------------------------- comparison */
 
-static int fb__change_cmp(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Sorted logs of times per unit; a time of 0 counts as 1 fs per unit. */
 static double *fb__change_logs(const double *s, size_t n) {
     double *v = malloc((n ? n : 1) * sizeof *v);
     if (!v) return NULL;
     for (size_t i = 0; i < n; ++i) v[i] = log(s[i] > 1e-15 ? s[i] : 1e-15);
-    qsort(v, n, sizeof *v, fb__change_cmp);
+    qsort(v, n, sizeof *v, fb__dbl_cmp);
     return v;
 }
 

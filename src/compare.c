@@ -26,7 +26,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { FB__CMP_DISCOVER, FB__CMP_WARMUP, FB__CMP_CALIBRATE, FB__CMP_MEASURE, FB__CMP_DONE };
+enum {
+    FB__CMP_DISCOVER,
+    FB__CMP_WARMUP,
+    FB__CMP_CALIBRATE,
+    FB__CMP_MEASURE,
+    FB__CMP_COUNT, /* under Callgrind (FEMTOBENCH_VALGRIND): counted, not timed */
+    FB__CMP_DONE
+};
 
 /* Rounds when `epochs` is not configured: about 7.5 ms of epochs per
  * alternative at the default 250 us epochs, half of nanobench's compare()
@@ -76,6 +83,10 @@ struct fb__cmp_state {
     uint64_t *ticks_ns;
     double *counts[FB_MEASURE_COUNT];
     unsigned char *disturbed; /* the epoch routine's disturbance flag */
+    /* counted under Callgrind: each alternative's counted schedule in turn
+     * (src/valgrind.c), its counts (or error) kept in counted[i] */
+    bool counted;
+    fb_result **counted_res;
 };
 
 /* ------------------------------------------------------------- schedule */
@@ -92,6 +103,8 @@ static void fb__cmp_state_free(struct fb__cmp_state *s) {
     free(s->perm);
     free(s->ticks_ns);
     free(s->disturbed);
+    for (size_t i = 0; s->counted_res && i < s->k; ++i) fb__result_free(s->counted_res[i]);
+    free(s->counted_res);
     for (int m = 0; m < FB_MEASURE_COUNT; ++m) free(s->counts[m]);
     free(s);
 }
@@ -178,6 +191,20 @@ static void fb__cmp_start_measure(struct fb__cmp_state *s) {
     fb__cmp_new_block(s);
     s->cur = fb__cmp_order(s, 0, 0);
     s->n = s->shared;
+}
+
+/* Under Callgrind: alternative s->cur's counted schedule starts (the
+ * Callgrind hooks of the epoch routine named title/alternative). */
+static void fb__cmp_start_count(struct fb__cmp_state *s) {
+    char name[256]; /* the dump's trigger names it (cut: only a label) */
+    snprintf(name, sizeof name, "%s/%s", s->ep.name, s->names[s->cur]);
+    fb__epoch_set_vg(&s->ep, name, s->exact_iters, s->min_iters);
+    if (!fb__vg_exact(s->ep.vg)) {
+        fb__cmp_fail(s, s->k, "out of memory");
+        return;
+    }
+    s->phase = FB__CMP_COUNT;
+    s->n = fb__vg_first(s->ep.vg);
 }
 
 static void fb__cmp_start_calibration(struct fb__cmp_state *s) {
@@ -280,7 +307,22 @@ static void fb__cmp_setup(struct fb__cmp_state *s) {
             s->counts[m] = calloc(cells, sizeof(double));
             if (!s->counts[m]) s->ep.perf_mask &= ~FB__BIT(m);
         }
-    if (s->warmup) {
+    if (fb__process_callgrind()->exact) {
+        /* -valgrind: each alternative counted exactly, one after the other
+         * (a count does not drift with the machine, so nothing needs
+         * interleaving); the ratio is the ratio of the counts */
+        s->counted = true;
+        s->ep.probe = NULL; /* counted: the machine's state does not matter */
+        s->counted_res = calloc(s->k, sizeof *s->counted_res);
+        for (size_t i = 0; s->counted_res && i < s->k; ++i)
+            if (!(s->counted_res[i] = calloc(1, sizeof(fb_result)))) break;
+        if (!s->counted_res || !s->counted_res[s->k - 1]) {
+            fb__cmp_fail(s, s->k, "out of memory");
+            return;
+        }
+        s->cur = 0;
+        fb__cmp_start_count(s);
+    } else if (s->warmup) {
         s->phase = FB__CMP_WARMUP;
         s->cur = 0;
         s->n = s->warmup;
@@ -353,6 +395,25 @@ static void fb__cmp_advance(struct fb__cmp_state *s, const fb__epoch_out *o) {
         s->cur = fb__cmp_order(s, s->round, s->pos);
         break;
     }
+    case FB__CMP_COUNT: {
+        /* the next epoch of this alternative's counted schedule; when it is
+         * complete, its counts (or error) and the next alternative's */
+        uint64_t next = fb__vg_next(s->ep.vg);
+        if (next) {
+            s->n = next;
+            break;
+        }
+        fb__vg_finish(s->ep.vg, s->counted_res[s->cur]);
+        if (!s->counted_res[s->cur]->vg && !s->counted_res[s->cur]->error) {
+            fb__cmp_fail(s, s->k, "out of memory");
+            return;
+        }
+        if (++s->cur == s->k)
+            s->phase = FB__CMP_DONE;
+        else
+            fb__cmp_start_count(s);
+        break;
+    }
     default:
         break;
     }
@@ -382,6 +443,20 @@ static fb_result *fb__cmp_result(struct fb__cmp_state *s, size_t i, size_t round
     if (!res->config.title || !res->name) {
         fb__result_free(res);
         return NULL;
+    }
+    if (s->counted && !s->fail_msg) {
+        /* the counts of its counted schedule: two epochs (n, 2n), no time */
+        fb_result *t = s->counted_res[i];
+        res->vg = t->vg;
+        res->error = t->error;
+        res->iterations = t->iterations;
+        res->epochs = t->epochs;
+        t->vg = NULL;
+        t->error = NULL;
+        t->iterations = NULL;
+        t->epochs = 0;
+        fb__stats_compute(res);
+        return res;
     }
     if (s->fail_msg) {
         char msg[512];
@@ -436,7 +511,7 @@ static fb_result *fb__cmp_result(struct fb__cmp_state *s, size_t i, size_t round
 
 /* The immutable comparison of what was measured (NULL: out of memory). */
 static fb_comparison *fb__cmp_build(struct fb__cmp_state *s) {
-    size_t k = s->k, rounds = s->fail_msg ? 0 : s->round;
+    size_t k = s->k, rounds = s->fail_msg || s->counted ? 0 : s->round;
     fb__epoch_probe_end(&s->ep); /* the probe after the last epoch: marks the results */
     fb_comparison *c = fb__comparison_alloc(s->ep.name, k, rounds);
     if (!c) return NULL;
@@ -460,6 +535,14 @@ static fb_comparison *fb__cmp_build(struct fb__cmp_state *s) {
     if (!ok) {
         fb__comparison_free(c);
         return NULL;
+    }
+    if (s->counted && !s->fail_msg) {
+        /* the ratios of the exact counts (src/compare_stats.c) */
+        if (fb__comparison_counted(c) != FB_OK) {
+            fb__comparison_free(c);
+            return NULL;
+        }
+        return c;
     }
     if (!rounds) return c;
     /* Rounds where an epoch was preempted (the context-switch counter, where

@@ -24,6 +24,9 @@ struct fb_comparison {
     size_t *tied;        /* [size] rounds where both sides read the same time */
     double *log_ratio;   /* [size * rounds] ln t_0 - ln t_i, NAN = dropped */
     char *error;         /* why no rounds were measured, or NULL */
+    /* counted under Callgrind (-valgrind): no rounds; each ratio is the
+     * ratio of the exact instruction counts, its interval that one point */
+    bool counted;
     /* the summary: the fastest alternative against the runner-up (for two
      * alternatives, alternative 1 against the baseline is in ratio[1]) */
     size_t fastest, runner_up;
@@ -59,6 +62,11 @@ FB__PRIVATE fb_comparison *fb__comparison_alloc(const char *title, size_t k, siz
  * results (one epoch per round each), leaving out the rounds marked in
  * skip (NULL: none). FB_OK or FB_ENOMEM. */
 FB__PRIVATE int fb__comparison_analyze(fb_comparison *c, const bool *skip);
+/* A comparison counted under Callgrind: ratio[i] = ins(baseline) / ins(i)
+ * per unit from the results' exact counts, low = high = ratio, the fastest
+ * (fewest instructions) and its lead over the runner-up the same way. Sets
+ * c->counted; FB_OK. */
+FB__PRIVATE int fb__comparison_counted(fb_comparison *c);
 FB__PRIVATE void fb__comparison_free(fb_comparison *c);
 
 /* --------------------------------------------- src/report_compare.c */

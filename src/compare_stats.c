@@ -10,6 +10,7 @@
 #include "compare.h"
 
 #include "bench.h"
+#include "stats.h" /* fb__median */
 #include "text.h"
 
 #include <math.h>
@@ -17,11 +18,6 @@
 #include <string.h>
 
 /* ------------------------------------------------------------ statistics */
-
-static int fb__cmp_dbl_order(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y ? 1 : 0;
-}
 
 size_t fb__cmp_min_rounds(double confidence) {
     double half_alpha = (1.0 - confidence) / 2;
@@ -34,8 +30,7 @@ bool fb__cmp_interval(double *v, size_t n, double confidence, double *median, do
                       double *high) {
     *median = *low = *high = NAN;
     if (!n) return false;
-    qsort(v, n, sizeof *v, fb__cmp_dbl_order);
-    *median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    *median = fb__median(v, n); /* sorts v */
     /* k: the largest with P(Bin(n, 1/2) <= k - 1) <= alpha / 2, exactly */
     double half_alpha = (1.0 - confidence) / 2, cum = 0, dn = (double)n;
     /* ln C(n, j) kept from term to term (ln C(n, j + 1) = ln C(n, j) +
@@ -198,6 +193,43 @@ int fb__comparison_analyze(fb_comparison *c, const bool *skip) {
     fb__cmp_pair_interval(scratch, m, c->confidence, res_log, &c->lead, &c->lead_low,
                           &c->lead_high);
     free(scratch);
+    return FB_OK;
+}
+
+/* A counted alternative's instructions per unit (NAN: not counted). */
+static double fb__cmp_ins(const fb_result *r) {
+    double v = fb_result_valgrind(r, FB_VG_INSTRUCTIONS);
+    return v / r->config.batch;
+}
+
+int fb__comparison_counted(fb_comparison *c) {
+    size_t k = c->size;
+    c->counted = true;
+    /* exact counts need no interval: the ratio of two counts is the
+     * ratio, and the interval collapses onto it (equal counts give exactly
+     * 1, so the pair is "not different", never "significant") */
+    double base = k ? fb__cmp_ins(c->results[0]) : NAN;
+    for (size_t i = 0; i < k; ++i) {
+        double v = fb__cmp_ins(c->results[i]);
+        double r = i == 0 ? (base > 0 ? 1.0 : NAN) : base > 0 && v > 0 ? base / v : NAN;
+        c->ratio[i] = c->low[i] = c->high[i] = r;
+    }
+    size_t best = k, second = k;
+    for (size_t i = 0; i < k; ++i) {
+        double v = fb__cmp_ins(c->results[i]);
+        if (!(v > 0)) continue;
+        if (best == k || v < fb__cmp_ins(c->results[best])) {
+            second = best;
+            best = i;
+        } else if (second == k || v < fb__cmp_ins(c->results[second])) {
+            second = i;
+        }
+    }
+    c->fastest = best < k ? best : 0;
+    c->runner_up = second < k ? second : (c->fastest == 0 && k > 1 ? 1 : 0);
+    c->lead = c->lead_low = c->lead_high =
+        best < k && second < k ? fb__cmp_ins(c->results[second]) / fb__cmp_ins(c->results[best])
+                               : NAN;
     return FB_OK;
 }
 

@@ -332,11 +332,6 @@ static double fb__cx_rss_union(const fb__cx_src *b, const char *name, const fb__
     return rss > 0 ? rss : 0;
 }
 
-static int fb__cx_cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Distinct N among the points (fb__cx_data counts only up to 3), from a
  * sorted copy: n log n. Out of memory: the scan's count, at most 3. */
 static size_t fb__cx_distinct(const fb__cx_src *b, const char *name) {
@@ -351,7 +346,7 @@ static size_t fb__cx_distinct(const fb__cx_src *b, const char *name) {
         double n, y;
         if (fb__cx_point(b, name, i, &n, &y)) ns[m++] = n;
     }
-    qsort(ns, m, sizeof *ns, fb__cx_cmp_double);
+    qsort(ns, m, sizeof *ns, fb__dbl_cmp);
     for (size_t i = 0; i < m; i++) distinct += i == 0 || ns[i] != ns[i - 1];
     free(ns);
     return distinct;

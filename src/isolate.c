@@ -30,6 +30,12 @@
  * size x rounds log ratios (f64), and each alternative's result as a result
  * record.
  *
+ * Before each of them the child writes 'O' and one byte, the stream its
+ * benchmark's fb_set_output chose for its rows: 0 the suite's, 1 none
+ * (NULL), 2 stdout, 3 stderr (another FILE is the child's own: the suite's
+ * then). The parent prints that record's rows there, so fb_set_output(b,
+ * NULL) silences that benchmark alone, as in one process.
+ *
  * Native byte order: both ends are the same program on the same machine.
  * The end record is 'D' and one byte, 1 when the run was interrupted.
  *
@@ -477,6 +483,7 @@ typedef struct fb__iso_child {
     int fd;
     unsigned char *buf;
     size_t len, cap;
+    FILE *suite_out; /* the table's stream when the child started */
 } fb__iso_child;
 
 #if FB_HAVE_POSIX
@@ -499,9 +506,20 @@ static void fb__iso_write_all(int fd, const unsigned char *p, size_t n) {
 
 /* The child's one sink: every result goes to the pipe at once, so a later
  * crash loses nothing measured before it. */
+/* The 'O' record: where the benchmark's fb_set_output sends its rows. */
+static void fb__iso_put_output(fb__iso_child *c, const fb_bench *b) {
+    FILE *out = b->table ? b->table->out : NULL;
+    unsigned char rec[2] = {'O', out == c->suite_out ? 0
+                                 : !out              ? 1
+                                 : out == stdout     ? 2
+                                 : out == stderr     ? 3
+                                                     : 0};
+    fb__iso_write_all(c->fd, rec, sizeof rec);
+}
+
 static void fb__iso_sink(void *ctx, const fb_bench *b, const fb_result *r) {
     fb__iso_child *c = ctx;
-    (void)b;
+    fb__iso_put_output(c, b);
     c->len = 0;
     if (fb__isolate_encode(r, &c->buf, &c->len, &c->cap) != FB_OK) _exit(FB__ISO_EXIT_NOMEM);
     fb__iso_write_all(c->fd, c->buf, c->len);
@@ -510,7 +528,7 @@ static void fb__iso_sink(void *ctx, const fb_bench *b, const fb_result *r) {
 /* ... and every comparison, likewise. */
 static void fb__iso_cmp_sink(void *ctx, const fb_bench *b, const fb_comparison *cmp) {
     fb__iso_child *c = ctx;
-    (void)b;
+    fb__iso_put_output(c, b);
     c->len = 0;
     if (fb__isolate_encode_comparison(cmp, &c->buf, &c->len, &c->cap) != FB_OK)
         _exit(FB__ISO_EXIT_NOMEM);
@@ -522,7 +540,7 @@ static void fb__iso_child_main(int fd, fb_bench *b, fb__isolate_body body, void 
     fb__process_forked();
     /* default dispositions: a Ctrl-C at the terminal ends the child too */
     signal(SIGPIPE, SIG_DFL);
-    fb__iso_child c = {fd, NULL, 0, 0};
+    fb__iso_child c = {fd, NULL, 0, 0, b->table ? b->table->out : NULL};
     b->n_sinks = 0; /* the parent publishes: no table, no collector here */
     b->n_cmp_sinks = 0;
     fb__bench_add_sink(b, fb__iso_sink, &c);
@@ -559,11 +577,20 @@ static const int fb__iso_signals[4] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
 /* Publishes every complete record of in (up to an end record); returns
  * false when the bytes are not our protocol. */
-static bool fb__iso_publish(fb_bench *b, fb__iso_buf *in, bool *done, bool *interrupted) {
+static bool fb__iso_publish(fb_bench *b, fb__iso_buf *in, bool *done, bool *interrupted,
+                            FILE *suite_out) {
     size_t used = 0;
     bool ok = true;
     while (used < in->len && !*done) {
         unsigned char kind = in->p[used];
+        if (kind == 'O') { /* the stream of the next record's rows */
+            if (in->len - used < 2) break;
+            unsigned char o = in->p[used + 1];
+            if (b->table)
+                b->table->out = o == 1 ? NULL : o == 2 ? stdout : o == 3 ? stderr : suite_out;
+            used += 2;
+            continue;
+        }
         if (kind == 'D') {
             if (in->len - used < 2) break;
             *interrupted = in->p[used + 1] != 0;
@@ -622,6 +649,8 @@ static bool fb__iso_read(int fd, fb__iso_buf *in) {
 int fb__isolate_run(fb_bench *b, const char *name, double timeout_s, fb__isolate_body body,
                     void *ctx, bool *interrupted, char *why, size_t len) {
     *interrupted = false;
+    /* the stream the rows go to unless the child's benchmark chose another */
+    FILE *const suite_out = b->table ? b->table->out : NULL;
     /* the process facts (machine report, warnings, counters note) once, in
      * the parent, so that no child prints them again */
     fb__bench_prepare(b, -1);
@@ -692,7 +721,7 @@ int fb__isolate_run(fb_bench *b, const char *name, double timeout_s, fb__isolate
             if (pr < 0 && errno != EINTR) open_pipe = false;
             if (pr > 0) {
                 open_pipe = fb__iso_read(fds[0], &in);
-                if (in.oom || !fb__iso_publish(b, &in, &done, interrupted)) {
+                if (in.oom || !fb__iso_publish(b, &in, &done, interrupted, suite_out)) {
                     lost = true;
                     break;
                 }
@@ -714,7 +743,7 @@ int fb__isolate_run(fb_bench *b, const char *name, double timeout_s, fb__isolate
     /* what arrived before the child ended */
     if (reaped && !lost && open_pipe && !done) {
         fb__iso_read(fds[0], &in);
-        if (in.oom || !fb__iso_publish(b, &in, &done, interrupted)) lost = true;
+        if (in.oom || !fb__iso_publish(b, &in, &done, interrupted, suite_out)) lost = true;
     }
     close(fds[0]);
     free(in.p);

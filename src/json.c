@@ -1,68 +1,14 @@
 /* Text and number emitters shared by the file writers (report_json.c,
- * report_gbench.c, report_csv.c): UTF-8 sanitizing, JSON string escaping,
+ * report_gbench.c, report_csv.c): JSON string escaping (UTF-8 from src/text.c),
  * locale-independent shortest round-trip numbers, and a small pretty-printing
  * JSON emitter. Nothing here measures or allocates. */
 #include "json.h"
+#include "text.h" /* UTF-8 */
 
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Decodes one UTF-8 sequence at s (not at the terminating NUL). Returns the
- * bytes consumed; *cp gets the code point, or U+FFFD for a byte that does not
- * start a well-formed sequence (overlong forms, surrogates, > U+10FFFF and
- * truncated sequences are ill-formed), which then consumes one byte. */
-size_t fb__utf8_next(const unsigned char *s, uint32_t *cp) {
-    unsigned c = s[0];
-    size_t len;
-    uint32_t v, min;
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    } else if (c >= 0xc2 && c <= 0xdf) {
-        len = 2, v = c & 0x1f, min = 0x80;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        len = 3, v = c & 0x0f, min = 0x800;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        len = 4, v = c & 0x07, min = 0x10000;
-    } else {
-        *cp = 0xfffd;
-        return 1;
-    }
-    for (size_t i = 1; i < len; ++i) {
-        if ((s[i] & 0xc0) != 0x80) { /* also stops at the NUL */
-            *cp = 0xfffd;
-            return 1;
-        }
-        v = (v << 6) | (s[i] & 0x3fu);
-    }
-    if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff)) {
-        *cp = 0xfffd;
-        return 1;
-    }
-    *cp = v;
-    return len;
-}
-
-/* Writes code point cp as UTF-8. */
-void fb__utf8_put(FILE *f, uint32_t cp) {
-    if (cp < 0x80) {
-        fputc((int)cp, f);
-    } else if (cp < 0x800) {
-        fputc((int)(0xc0 | (cp >> 6)), f);
-        fputc((int)(0x80 | (cp & 0x3f)), f);
-    } else if (cp < 0x10000) {
-        fputc((int)(0xe0 | (cp >> 12)), f);
-        fputc((int)(0x80 | ((cp >> 6) & 0x3f)), f);
-        fputc((int)(0x80 | (cp & 0x3f)), f);
-    } else {
-        fputc((int)(0xf0 | (cp >> 18)), f);
-        fputc((int)(0x80 | ((cp >> 12) & 0x3f)), f);
-        fputc((int)(0x80 | ((cp >> 6) & 0x3f)), f);
-        fputc((int)(0x80 | (cp & 0x3f)), f);
-    }
-}
 
 /* ------------------------------------------------------------ JSON values */
 

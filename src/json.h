@@ -8,10 +8,6 @@
 
 #include <stdio.h>
 
-/* One UTF-8 sequence at s: returns the bytes consumed (>= 1), *cp the code
- * point or U+FFFD for an ill-formed byte. fb__utf8_put writes cp. */
-FB__PRIVATE size_t fb__utf8_next(const unsigned char *s, uint32_t *cp);
-FB__PRIVATE void fb__utf8_put(FILE *f, uint32_t cp);
 /* A JSON string (valid UTF-8, escaped; NULL -> null); a number (non-finite
  * -> null). */
 FB__PRIVATE void fb__json_str(FILE *f, const char *s);

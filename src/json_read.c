@@ -9,6 +9,7 @@
 #include "json_read.h"
 
 #include "numfmt.h"
+#include "text.h" /* UTF-8 */
 
 #include <locale.h>
 #include <stdlib.h>
@@ -96,52 +97,7 @@ static int fb__jr_hex4(fb__jr_state *st, unsigned *out) {
 }
 
 static void fb__jr_put_utf8(fb__jr_doc *d, unsigned cp) {
-    char *o = d->s + d->s_len;
-    if (cp < 0x80) {
-        o[0] = (char)cp;
-        d->s_len += 1;
-    } else if (cp < 0x800) {
-        o[0] = (char)(0xc0 | (cp >> 6));
-        o[1] = (char)(0x80 | (cp & 0x3f));
-        d->s_len += 2;
-    } else if (cp < 0x10000) {
-        o[0] = (char)(0xe0 | (cp >> 12));
-        o[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-        o[2] = (char)(0x80 | (cp & 0x3f));
-        d->s_len += 3;
-    } else {
-        o[0] = (char)(0xf0 | (cp >> 18));
-        o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-        o[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-        o[3] = (char)(0x80 | (cp & 0x3f));
-        d->s_len += 4;
-    }
-}
-
-/* Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlongs, no
- * surrogates, nothing above U+10FFFF), 0 when ill-formed or cut off. */
-static size_t fb__jr_utf8_len(const unsigned char *p, size_t avail) {
-    unsigned char c = p[0];
-    size_t n;
-    unsigned lo = 0x80, hi = 0xbf;
-    if (c < 0x80) return 1;
-    if (c >= 0xc2 && c <= 0xdf)
-        n = 2;
-    else if (c >= 0xe0 && c <= 0xef) {
-        n = 3;
-        if (c == 0xe0) lo = 0xa0;
-        if (c == 0xed) hi = 0x9f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        n = 4;
-        if (c == 0xf0) lo = 0x90;
-        if (c == 0xf4) hi = 0x8f;
-    } else
-        return 0;
-    if (avail < n) return 0;
-    if (p[1] < lo || p[1] > hi) return 0;
-    for (size_t i = 2; i < n; ++i)
-        if (p[i] < 0x80 || p[i] > 0xbf) return 0;
-    return n;
+    d->s_len += fb__utf8_encode(cp, d->s + d->s_len);
 }
 
 /* A string at st->pos (the opening quote); its decoded text goes to the
@@ -205,7 +161,7 @@ static int fb__jr_string(fb__jr_state *st, uint32_t *off) {
             fb__jr_put_utf8(d, cp);
             continue;
         }
-        size_t n = fb__jr_utf8_len(st->p + st->pos, st->len - st->pos);
+        size_t n = fb__utf8_len(st->p + st->pos, st->len - st->pos);
         if (n == 0) {
             /* a sequence cut off by the end of the input is truncation */
             if (st->len - st->pos < 4 && c >= 0xc2 && c <= 0xf4) {

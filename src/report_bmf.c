@@ -65,11 +65,6 @@ static bool fb__bmf_latency(const fb_result *r, double out[3]) {
     return isfinite(out[0]);
 }
 
-static int fb__bmf_cmp(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* value (and bounds when given or when over several results). */
 static void fb__bmf_measure(fb__json *j, const char *name, const double *v, size_t n,
                             const double *bounds) {
@@ -77,8 +72,7 @@ static void fb__bmf_measure(fb__json *j, const char *name, const double *v, size
     double *s = malloc(n * sizeof *s);
     if (!s) return;
     memcpy(s, v, n * sizeof *s);
-    qsort(s, n, sizeof *s, fb__bmf_cmp);
-    double mid = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    double mid = fb__median(s, n); /* sorts s */
     fb__json_obj(j, name, true);
     fb__json_knum(j, "value", mid);
     if (n > 1) {

@@ -38,11 +38,68 @@ static void fb__rcmp_ratio(FILE *f, double v) {
     fprintf(f, "%sx", num);
 }
 
+/* "x.xxxx" with three decimals: a ratio of exact counts. */
+static void fb__rcmp_exact(FILE *f, double v) {
+    char num[48];
+    fb__fmt_grouped(num, sizeof num, v, 3);
+    fprintf(f, "%sx", num);
+}
+
+/* The summary of a comparison counted under Callgrind: ratios of exact
+ * instruction counts, no interval and no rounds. */
+static void fb__rcmp_counted_summary(FILE *f, const fb_comparison *c) {
+    const char *unit = c->results[0]->config.unit ? c->results[0]->config.unit : "op";
+    if (c->size == 2) {
+        const fb_result *base = c->results[0], *other = c->results[1];
+        double r = c->ratio[1];
+        if (!isfinite(r)) {
+            fb__md_code(f, other->name);
+            fputs(" and ", f);
+            fb__md_code(f, base->name);
+            fputs(" were not both counted", f);
+        } else if (r == 1.0) {
+            fb__md_code(f, other->name);
+            fputs(" and ", f);
+            fb__md_code(f, base->name);
+            fprintf(f, " executed the same instructions per %s: ", unit);
+            fb__rcmp_exact(f, 1.0);
+        } else {
+            fb__md_code(f, other->name);
+            fputs(" executed ", f);
+            fb__rcmp_exact(f, r < 1.0 ? 1.0 / r : r);
+            fputs(r < 1.0 ? " the instructions of " : " fewer instructions than ", f);
+            fb__md_code(f, base->name);
+            fprintf(f, " per %s", unit);
+        }
+    } else {
+        const char *best = c->results[c->fastest]->name;
+        const char *second = c->results[c->runner_up]->name;
+        fb__md_code(f, best);
+        if (c->lead == 1.0) {
+            fputs(" and ", f);
+            fb__md_code(f, second);
+            fprintf(f,
+                    ", the two with the fewest instructions of %zu, executed the same: ", c->size);
+            fb__rcmp_exact(f, 1.0);
+        } else {
+            fprintf(f, " executed the fewest instructions of %zu, ", c->size);
+            fb__rcmp_exact(f, c->lead);
+            fputs(" fewer than ", f);
+            fb__md_code(f, second);
+        }
+    }
+    fputs(", exact counts under Callgrind (no interval: a count does not vary)\n", f);
+}
+
 void fb__comparison_summary(FILE *f, const fb_comparison *c) {
     if (c->error) {
         fputs("comparison not made: ", f);
         fb__md_text(f, c->error);
         fputc('\n', f);
+        return;
+    }
+    if (c->counted) {
+        fb__rcmp_counted_summary(f, c);
         return;
     }
     const char *base = c->results[0]->name;
@@ -149,6 +206,8 @@ static void fb__rcmp_table(FILE *f, const fb_comparison *c) {
             fb__rcmp_cell(f, 0, cell);
             if (i == 0) {
                 fb__rcmp_cell(f, 1, "");
+            } else if (c->counted) {
+                fb__rcmp_cell(f, 1, "exact"); /* a ratio of counts has no interval */
             } else {
                 char lo[48], hi[48];
                 fb__rcmp_pct(lo, sizeof lo, c->low[i]);

@@ -4,9 +4,62 @@
 #ifndef FB_REPORT_HTML_H
 #define FB_REPORT_HTML_H
 
+#include "bench.h"
 #include "sysinfo.h"
 
 #include <stdio.h>
+
+/* Chart geometry, pixels. */
+#define FB__H_W 880.0     /* chart width */
+#define FB__H_LABEL 250.0 /* left column for names */
+#define FB__H_RIGHT 24.0  /* right margin */
+#define FB__H_ROW 26.0    /* one row per benchmark */
+/* A chart draws at most this many rows (5,200 px); the table lists all. */
+#define FB__H_MAX_ROWS 200
+/* A title or unit is written in full once, in its group's heading; every
+ * other place (tooltips, labels, table headers) shows this many bytes. */
+#define FB__H_TEXT_MAX 60
+#define FB__H_TOP 8.0
+#define FB__H_AXIS 44.0  /* below the rows: tick labels and the axis title */
+#define FB__H_NAME_CP 34 /* code points of a name shown in a chart label */
+
+/* Group data spanning more than this factor get a log axis. */
+#define FB__H_LOG_SPAN 100.0
+
+/* Shared by the page's parts (src/report_html.c): a <rect> left open for
+ * its <title>; an <svg> chart of height h; a right-aligned, shortened name
+ * in the label column with the full text (and N, and extra) as its tooltip;
+ * a table cell with a number of `decimals` and a suffix ("-" when not
+ * finite). */
+FB__PRIVATE void fb__html_rect(FILE *f, const char *cls, double x, double y, double w, double h);
+FB__PRIVATE void fb__html_svg_open(FILE *f, const char *cls, double h, const char *label);
+FB__PRIVATE void fb__html_label(FILE *f, const char *cls, double y, const char *name, double n,
+                                const char *extra);
+FB__PRIVATE void fb__html_cell(FILE *f, double v, int decimals, const char *suffix);
+/* A result with epochs of time to draw (no error, a batch); two titles or
+ * units equal (both NULL too). */
+FB__PRIVATE bool fb__html_measured(const fb_result *r);
+FB__PRIVATE bool fb__html_same(const char *a, const char *b);
+/* The result's marks (src/marks.c) as hints after its name. */
+FB__PRIVATE void fb__html_marks(FILE *f, const fb_result *r);
+
+/* src/report_html_table.c: the results table of the group idx[0..m) of b. */
+FB__PRIVATE void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t m);
+/* src/report_html_page.c: the page's head and header (titles, machine
+ * context, warnings), and the legend. */
+FB__PRIVATE void fb__html_header(FILE *f, const fb_bench *b, const fb__sysinfo *si);
+FB__PRIVATE void fb__html_legend(FILE *f);
+/* src/report_html_complexity.c: the complexity section of fit group
+ * `first` of the n results rs (a log-log chart and the fit table). */
+FB__PRIVATE void fb__html_complexity(FILE *f, const fb_result *const *rs, size_t n, size_t first);
+
+/* A group of results counted under Callgrind (-valgrind;
+ * src/report_html_counted.c): a chart with one bar per result from 0 to its
+ * instructions per unit (the exact count, hover for it; an error row says
+ * its error), then the table of its counts per unit: instructions and,
+ * with -valgrind=cache, L1 and LL misses and the branch miss rate. */
+FB__PRIVATE void fb__html_counted_group(FILE *f, const fb_bench *b, const size_t *idx, size_t m,
+                                        size_t gno);
 
 /* fb_write_html with a given machine context (tests pass a fixed one). */
 FB__PRIVATE int fb__write_html_with(const fb_bench *b, FILE *f, const fb__sysinfo *si);

@@ -5,6 +5,7 @@
 #include "report.h"
 
 #include "bench.h"
+#include "compare.h" /* a comparison counted or timed */
 #include "context.h" /* -context: "custom" in "context" */
 #include "json.h"
 #include "ucounter.h" /* "user_counters" */
@@ -317,6 +318,8 @@ static void fb__jr_comparisons(fb__json *j, const fb_bench *b) {
         fb__json_ku64(j, "iterations", fb_comparison_iterations(cmp));
         fb__json_knum(j, "confidence", fb_comparison_confidence(cmp));
         fb__json_kstr(j, "fastest", fb_comparison_name(cmp, fb_comparison_fastest(cmp)));
+        /* -valgrind: ratios of exact instruction counts, not of times */
+        fb__json_kstr(j, "measure", cmp->counted ? "instructions" : "time");
         fb__json_arr(j, "alternatives", false);
         for (size_t a = 0; a < n; ++a) {
             fb__json_obj(j, NULL, false);

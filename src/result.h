@@ -8,6 +8,7 @@
 
 typedef struct fb__summary {
     double median, err_pct, min, max, mean, stddev;
+    double q1, q3; /* quartiles of the same epochs as the median (type 7) */
 } fb__summary;
 
 struct fb_result {

@@ -130,8 +130,14 @@ bool fb__rounds_done(fb__rounds *s, const fb__rounds_progress *p, double *target
 }
 
 const char *fb__rounds_why_short(const fb__rounds *s, size_t epochs) {
-    if (s->stopped_by != FB__STOP_BUDGET)
+    /* only the cap on replacements stops a run because most epochs were
+     * disturbed; a run short for another reason must not claim it (a
+     * counted run's schedule once printed "0 of the 21 epochs asked for (0
+     * disturbed): most epochs were disturbed") */
+    if (s->stopped_by == FB__STOP_CAP)
         return "most epochs were disturbed (the thread was descheduled: a busy machine)";
+    if (s->stopped_by != FB__STOP_BUDGET)
+        return "the run ended before its epochs (an error, or a schedule of its own)";
     if (s->budget_explicit) return "max_total_time was spent; raise it";
     if (s->budget_s >= FB__EXPLICIT_BUDGET_CAP_S)
         return "the 60 s cap on the time of explicit epochs was reached";

@@ -9,14 +9,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int fb__cmp_double(const void *a, const void *b) {
+int fb__dbl_cmp(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
+double fb__quantile_sorted(const double *sorted, size_t n, double p) {
+    if (n == 0) return NAN;
+    double h = (double)(n - 1) * p;
+    size_t i = (size_t)floor(h);
+    if (i + 1 >= n) return sorted[n - 1];
+    return sorted[i] + (h - (double)i) * (sorted[i + 1] - sorted[i]);
+}
+
 double fb__median(double *v, size_t n) {
     if (n == 0) return NAN;
-    qsort(v, n, sizeof *v, fb__cmp_double);
+    qsort(v, n, sizeof *v, fb__dbl_cmp);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
@@ -55,6 +63,7 @@ void fb__stats_compute(fb_result *r) {
     for (int m = 0; m < FB_MEASURE_COUNT; ++m) {
         fb__summary *s = &r->summary[m];
         s->median = s->err_pct = s->min = s->max = s->mean = s->stddev = NAN;
+        s->q1 = s->q3 = NAN;
         if (!(r->has & FB__BIT(m)) || !r->values[m] || n == 0 || !tmp || !idx) continue;
         double *v = tmp + 2 * all; /* the used values */
         double sum = 0;
@@ -75,7 +84,10 @@ void fb__stats_compute(fb_result *r) {
         for (size_t k = 0; k < n; ++k) ss += (v[k] - avg) * (v[k] - avg);
         s->stddev = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
         memcpy(tmp, v, n * sizeof *tmp);
-        s->median = fb__median(tmp, n);
+        s->median = fb__median(tmp, n); /* (sorts tmp) */
+        /* the quartiles of the same epochs: the HTML report's box */
+        s->q1 = fb__quantile_sorted(tmp, n, 0.25);
+        s->q3 = fb__quantile_sorted(tmp, n, 0.75);
         s->err_pct = fb__mdape_pct(v, n, s->median, tmp + all);
     }
     free(idx);

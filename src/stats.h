@@ -5,7 +5,13 @@
 
 #include "result.h"
 
+/* The one ascending order of doubles (for qsort), and the median (sorts v
+ * in place; NAN when n is 0): every file sorts and takes medians with these. */
+FB__PRIVATE int fb__dbl_cmp(const void *a, const void *b);
 FB__PRIVATE double fb__median(double *v, size_t n); /* sorts v in place */
+/* Quantile p (0..1) of n sorted values, linearly interpolated between
+ * neighbours (Hyndman and Fan's type 7, numpy's default); NAN when n == 0. */
+FB__PRIVATE double fb__quantile_sorted(const double *sorted, size_t n, double p);
 FB__PRIVATE double fb__mdape_pct(const double *v, size_t n, double median, double *scratch);
 /* Fills r->summary and r->total_* from the per-epoch data. */
 FB__PRIVATE void fb__stats_compute(fb_result *r);

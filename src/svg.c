@@ -3,6 +3,7 @@
 #include "svg.h"
 
 #include "json.h"
+#include "text.h" /* UTF-8 */
 
 #include <math.h>
 #include <string.h>

@@ -1,7 +1,6 @@
 /* Text helpers shared by the writers and the parsers. */
 #include "text.h"
 
-#include "json.h"
 #include "numfmt.h" /* locale-independent digits */
 
 #include <stdio.h>
@@ -79,4 +78,72 @@ char *fb__str_unconst(const char *s) {
     } u;
     u.c = s;
     return u.m;
+}
+
+/* ------------------------------------------------------------- UTF-8 */
+
+size_t fb__utf8_len(const unsigned char *p, size_t avail) {
+    unsigned char c = p[0];
+    size_t n;
+    unsigned lo = 0x80, hi = 0xbf; /* the second byte's range */
+    if (c < 0x80) return 1;
+    if (c >= 0xc2 && c <= 0xdf) {
+        n = 2;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        if (c == 0xe0) lo = 0xa0; /* overlong below U+0800 */
+        if (c == 0xed) hi = 0x9f; /* surrogates */
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        if (c == 0xf0) lo = 0x90; /* overlong below U+10000 */
+        if (c == 0xf4) hi = 0x8f; /* above U+10FFFF */
+    } else {
+        return 0;
+    }
+    if (avail < n) return 0;
+    if (p[1] < lo || p[1] > hi) return 0;
+    for (size_t i = 2; i < n; ++i)
+        if (p[i] < 0x80 || p[i] > 0xbf) return 0;
+    return n;
+}
+
+size_t fb__utf8_next(const unsigned char *s, uint32_t *cp) {
+    size_t n = fb__utf8_len(s, 4);
+    if (!n) {
+        *cp = 0xfffd;
+        return 1;
+    }
+    static const unsigned char lead_mask[5] = {0, 0x7f, 0x1f, 0x0f, 0x07};
+    uint32_t v = s[0] & lead_mask[n];
+    for (size_t i = 1; i < n; ++i) v = (v << 6) | (s[i] & 0x3fu);
+    *cp = v;
+    return n;
+}
+
+size_t fb__utf8_encode(uint32_t cp, char *out) {
+    if (cp < 0x80) {
+        out[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = (char)(0xc0 | (cp >> 6));
+        out[1] = (char)(0x80 | (cp & 0x3f));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = (char)(0xe0 | (cp >> 12));
+        out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+        out[2] = (char)(0x80 | (cp & 0x3f));
+        return 3;
+    }
+    out[0] = (char)(0xf0 | (cp >> 18));
+    out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+    out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+    out[3] = (char)(0x80 | (cp & 0x3f));
+    return 4;
+}
+
+void fb__utf8_put(FILE *f, uint32_t cp) {
+    char b[4];
+    fwrite(b, 1, fb__utf8_encode(cp, b), f);
 }

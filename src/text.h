@@ -4,6 +4,9 @@
 
 #include "base.h"
 
+#include <stdint.h>
+#include <stdio.h>
+
 /* Formats v with thousands separators and `decimals` decimals. */
 FB__PRIVATE void fb__fmt_grouped(char *buf, size_t len, double v, int decimals);
 /* A copy of s ("" for NULL), or NULL when out of memory. */
@@ -13,5 +16,19 @@ FB__PRIVATE char *fb__strdup(const char *s);
 FB__PRIVATE char *fb__str_unconst(const char *s);
 /* Levenshtein distance for "did you mean" hints ((size_t)-1 when too long). */
 FB__PRIVATE size_t fb__edit_distance(const char *a, const char *b);
+
+/* UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing above
+ * U+10FFFF), the one copy every writer and parser uses. */
+/* Length of the well-formed sequence at p, reading at most avail bytes and
+ * never past the first byte that does not fit (so a NUL ends it): 0 when
+ * ill-formed or cut off. */
+FB__PRIVATE size_t fb__utf8_len(const unsigned char *p, size_t avail);
+/* Decodes one sequence at s (not at the terminating NUL): the bytes
+ * consumed, *cp the code point, or U+FFFD and 1 for an ill-formed byte. */
+FB__PRIVATE size_t fb__utf8_next(const unsigned char *s, uint32_t *cp);
+/* Encodes cp (at most U+10FFFF) into out[0..4): the bytes written. */
+FB__PRIVATE size_t fb__utf8_encode(uint32_t cp, char *out);
+/* Writes cp as UTF-8 to f. */
+FB__PRIVATE void fb__utf8_put(FILE *f, uint32_t cp);
 
 #endif

@@ -48,6 +48,47 @@ FB_BENCHMARK(Add10Fixed) {
     FB_RUN(b, NULL) { FBT_ADDS(10, x); }
     fb_do_not_optimize(x);
 }
+
+/* 21 epochs asked for: under -valgrind the counted schedule replaces them,
+ * and no line may say that some were not run. */
+FB_BENCHMARK(Add10Epochs) {
+    uint64_t x = 1;
+    fb_set_epochs(b, 21);
+    FB_RUN(b, NULL) { FBT_ADDS(10, x); }
+    fb_do_not_optimize(x);
+}
+
+/* Comparisons under -valgrind are counted: PairDouble's second alternative
+ * executes exactly twice the first's instructions per iteration (10 adds
+ * plus the loop's own L instructions against 20 + L adds plus L: in
+ * FB_COMPARE's loop L is 2 with gcc 12 -O2, 3 with clang 14), so its ratio
+ * must be exactly 0.5 (tests/test_valgrind_compare.py says so when another
+ * compiler's L differs); PairSame's two alternatives are the same code, so
+ * exactly 1. */
+#if defined(__clang__)
+#define FBT_DOUBLE_K 23
+#else
+#define FBT_DOUBLE_K 22
+#endif
+FB_BENCHMARK(PairDouble) {
+    uint64_t x = 1, y = 1;
+    FB_COMPARE(b, "pair double") {
+        FB_ALTERNATIVE("ten") { FBT_ADDS(10, x); }
+        FB_ALTERNATIVE("twice") { FBT_ADDS(FBT_DOUBLE_K, y); }
+    }
+    fb_do_not_optimize(x);
+    fb_do_not_optimize(y);
+}
+
+FB_BENCHMARK(PairSame) {
+    uint64_t x = 1, y = 1;
+    FB_COMPARE(b, "pair same") {
+        FB_ALTERNATIVE("one") { FBT_ADDS(10, x); }
+        FB_ALTERNATIVE("other") { FBT_ADDS(10, y); }
+    }
+    fb_do_not_optimize(x);
+    fb_do_not_optimize(y);
+}
 #endif
 
 static void fbt_other(void *ctx) {

@@ -365,17 +365,23 @@ static void test_inline_hygiene(void) {
 
 static const fb_comparison *bad(fb_bench *b, const fb_alternative *alts, size_t n,
                                 const char *expect) {
-    FILE *out = tmpfile();
+    FILE *out = tmpfile(), *results = tmpfile();
     fb_set_diagnostics(b, out); /* error lines go to the diagnostics stream */
+    fb_set_output(b, results);  /* and nothing to the results (the header says so) */
     const fb_comparison *c = fb_compare(b, "bad", alts, n);
     fflush(out);
-    char text[512] = "";
+    fflush(results);
+    CHECK(ftell(results) == 0);
+    fb_set_output(b, NULL);
+    fclose(results);
+    char text[4096] = ""; /* the machine's warnings may come first */
     rewind(out);
     size_t got = fread(text, 1, sizeof text - 1, out);
     text[got] = '\0';
     if (!strstr(text, expect)) fprintf(stderr, "expected '%s' in '%s'\n", expect, text);
     CHECK(strstr(text, expect) != NULL);
-    CHECK(strncmp(text, "femtobench: error: comparison 'bad': ", 37) == 0);
+    const char *line = strstr(text, "femtobench: error: comparison 'bad': ");
+    CHECK(line && (line == text || line[-1] == '\n'));
     fb_set_diagnostics(b, NULL);
     fclose(out);
     return c;

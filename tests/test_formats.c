@@ -322,6 +322,84 @@ static void check_golden(const char *file, const char *text) {
 
 /* ------------------------------------------------------------- tests */
 
+/* A counted alternative of comparison `title`: k instructions per op
+ * (Callgrind's totals 1000 + 64k and 1000 + 128k over 64 and 128
+ * iterations). */
+static fb_result *counted_alt(const char *title, const char *name, unsigned k) {
+    fb_result *r = make_counted(name, 1, false, NULL);
+    free(r->config.title);
+    r->config.title = fb__strdup(title);
+    r->vg->c1[FB__VG_IR] = 1000u + 64u * k;
+    r->vg->c2[FB__VG_IR] = 1000u + 128u * k;
+    fb__vg_derive(r->vg);
+    fb__stats_compute(r);
+    return r;
+}
+
+/* A comparison counted under Callgrind, as src/compare.c builds one. */
+static void add_counted_comparison(fb_bench *b, const char *title, const char *n0, unsigned k0,
+                                   const char *n1, unsigned k1) {
+    fb_comparison *c = fb__comparison_alloc(title, 2, 0);
+    c->confidence = 0.95;
+    c->results[0] = counted_alt(title, n0, k0);
+    c->results[1] = counted_alt(title, n1, k1);
+    CHECK(fb__comparison_counted(c) == FB_OK);
+    CHECK(fb__bench_publish_comparison(b, c) == FB_OK);
+}
+
+/* Golden files of a -valgrind run: counted results (one with the cache
+ * simulation, a batch, an error row) and two counted comparisons (twice
+ * the instructions: exactly 0.5; the same: exactly 1), in the table, CSV,
+ * JSON, Google Benchmark JSON and HTML. Nothing in them is volatile: the
+ * machine context is the fixed one of golden_context. */
+static void test_golden_valgrind(void) {
+    fb_bench *b = fb_bench_new();
+    fb_set_output(b, NULL);
+    fb__bench_add_result(b, make_counted("add", 1, false, NULL));
+    fb__bench_add_result(b, make_counted("hash", 32, true, NULL));
+    fb__bench_add_result(b, make_counted("shuffled", 1, false,
+                                         "not deterministic: two counted epochs of 64 "
+                                         "iterations executed 1064 and 1065 instructions"));
+    add_counted_comparison(b, "pair double", "ten", 12, "twice", 24);
+    add_counted_comparison(b, "pair same", "one", 12, "other", 12);
+    CHECK(fb_comparison_ratio(fb_comparison_at(b, 0), 1) == 0.5 &&
+          fb_comparison_low(fb_comparison_at(b, 0), 1) == 0.5 &&
+          fb_comparison_significant(fb_comparison_at(b, 0), 1));
+    CHECK(fb_comparison_ratio(fb_comparison_at(b, 1), 1) == 1.0 &&
+          fb_comparison_high(fb_comparison_at(b, 1), 1) == 1.0 &&
+          !fb_comparison_significant(fb_comparison_at(b, 1), 1));
+    fb__sysinfo si;
+    golden_context(&si);
+    int rc = -99;
+    char *md = capture(NULL, fb_write_markdown, b, NULL, &rc);
+    CHECK(rc == FB_OK);
+    check_golden("golden_valgrind.md", md);
+    CHECK(strstr(md, "ns/") == NULL || strstr(md, "ins/") != NULL);
+    CHECK(strstr(md, "`twice` executed 2.000x the instructions of `ten` per op") != NULL);
+    char *csv = capture(NULL, fb_write_csv, b, NULL, &rc);
+    CHECK(rc == FB_OK);
+    check_golden("golden_valgrind.csv", csv);
+    char *json = capture(fb__write_json_with, NULL, b, &si, &rc);
+    CHECK(rc == FB_OK);
+    check_golden("golden_valgrind.json", json);
+    CHECK(count_of(json, "\"measure\": \"instructions\"") == 2);
+    char *gb = capture(fb__write_gbench_json_with, NULL, b, &si, &rc);
+    CHECK(rc == FB_OK);
+    check_golden("golden_valgrind.gbench.json", gb);
+    /* a time of 0 only in error rows (error_occurred, which tools skip) */
+    CHECK(count_of(gb, "\"real_time\": 0,") == count_of(gb, "\"error_occurred\": true"));
+    char *html = capture(fb__write_html_with, NULL, b, &si, &rc);
+    CHECK(rc == FB_OK);
+    check_golden("golden_valgrind.html", html);
+    CHECK(strstr(html, "not measured") == NULL && strstr(html, "chart counted") != NULL);
+    free(md);
+    free(csv);
+    free(json);
+    free(gb);
+    free(html);
+    fb_bench_free(b);
+}
+
 static void test_golden(void) {
     fb_bench *b = golden_bench();
     fb__sysinfo si;
@@ -917,6 +995,7 @@ int main(void) {
     if (!mkdtemp(tmp)) CHECK_SKIP("mkdtemp failed");
     test_text();
     test_golden();
+    test_golden_valgrind();
     test_gbench_names();
     test_csv_quoting_each();
     test_empty_and_args();

@@ -254,6 +254,32 @@ static void test_quantile(void) {
     CHECK(isnan(fb__html_quantile(v, 0, 0.5)));
 }
 
+/* The box is the quartiles of the epochs the median uses: a dropped
+ * (disturbed) epoch is a dot, never part of the box. Epochs 1..5 ns and one
+ * dropped at 100 ns: the box is 2 to 4 ns, the median 3 ns; with the
+ * dropped epoch it would be 2.25 to 4.75 ns, the median 3.5 ns. */
+static void test_box_uses_kept_epochs(void) {
+    double el[6] = {1e-9, 2e-9, 3e-9, 4e-9, 5e-9, 100e-9};
+    fb_result *r = make_result("t", "kept", "op", 1, 0, 6, el);
+    r->epoch_flags = calloc(6, 1);
+    r->epoch_flags[5] = FB__EPOCH_DISTURBED | FB__EPOCH_DROPPED;
+    r->disturbed = 1;
+    fb__stats_compute(r);
+    CHECK_NEAR(r->summary[FB_ELAPSED].q1, 2e-9, 1e-21);
+    CHECK_NEAR(r->summary[FB_ELAPSED].q3, 4e-9, 1e-21);
+    CHECK_NEAR(r->summary[FB_ELAPSED].median, 3e-9, 1e-21);
+    fb_bench *b = fb_bench_new();
+    fb_set_output(b, NULL);
+    fb__bench_add_result(b, r);
+    fb__sysinfo si;
+    context(&si);
+    FILE *f = mem_open();
+    CHECK(fb__write_html_with(b, f, &si) == FB_OK);
+    const char *html = mem_close(f);
+    CHECK(strstr(html, "quartiles 2 ns to 4 ns, median 3 ns per op") != NULL);
+    fb_bench_free(b);
+}
+
 /* --------------------------------------------------------------- page */
 
 static void test_page(void) {
@@ -516,6 +542,7 @@ int main(void) {
     test_numbers();
     test_scales();
     test_quantile();
+    test_box_uses_kept_epochs();
     test_page();
     test_empty_and_errors();
     test_bounded();

@@ -217,7 +217,14 @@ def main():
         check(len(loglog) == 1 and loglog[0]["points"] == 5 and loglog[0]["fit"] == 1,
               f"asymptote: log-log charts {loglog}")
         data = "".join(page.texts)
-        check("(best)" in data and "O(n^3)" in data, "asymptote: the fit table")
+        check(("(best)" in data) != ("(lowest error)" in data) and "O(n^3)" in data,
+              "asymptote: the fit table")
+        # "(best)" only where the terminal says a model fits (no note that
+        # the points do not separate the models, that none fits, or a guess)
+        no_fit = any(t in out + err for t in ("do not tell them apart", "No model fits",
+                                              "A guess from 2", "Not decided:"))
+        check(("(best)" in data) == (not no_fit),
+              f"asymptote: '(best)' agrees with the terminal: {out[-600:]}")
 
         # -baseline: the change table drawn with bars coloured by verdict
         base = os.path.join(tmp, "base.json")

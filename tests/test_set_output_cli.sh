@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # A benchmark's fb_set_output(b, NULL) silences that benchmark alone: in a
-# suite (tests/suite_output.c) the benchmarks after it print their rows.
-# (Under -isolate the parent prints the child's rows and ignores the
-# child's fb_set_output: not covered here.)
+# suite (tests/suite_output.c) the benchmarks after it print their rows,
+# in one process and under -isolate (where the parent prints each child's
+# rows where the child's fb_set_output says); the CSV keeps all three.
 set -euo pipefail
 
 build=${FB_BUILD_DIR:?FB_BUILD_DIR unset}
@@ -11,11 +11,14 @@ export FEMTOBENCH_SUPPRESS_WARNINGS=1 FEMTOBENCH_CONFIG="epochs=3"
 failed=0
 fail() { printf 'FAIL: %s\n' "$*" >&2; failed=$((failed + 1)); }
 
-for extra in ""; do
+for extra in "" -isolate; do
     out=$("$build/tests/suite_output" $extra)
     grep -q '| `First`' <<<"$out" || fail "$extra: no row of First: $out"
     grep -q '| `Third`' <<<"$out" || fail "$extra: no row of Third (silenced by Second_Silent): $out"
     ! grep -q 'Second_Silent' <<<"$out" || fail "$extra: Second_Silent printed a row: $out"
+    csv=$("$build/tests/suite_output" $extra -output_csv=- 2>/dev/null)
+    [ "$(grep -c '^benchmark,\(First\|Second_Silent\|Third\),' <<<"$csv")" -eq 3 ] ||
+        fail "$extra: the CSV lost a result: $csv"
 done
 [ "$failed" -eq 0 ] || exit 1
 echo "fb_set_output(b, NULL) silences its own benchmark alone"

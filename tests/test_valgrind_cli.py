@@ -201,8 +201,15 @@ with tempfile.TemporaryDirectory() as d:
           f"CSV: no time, two epochs: {rows['Add1']}")
     g = json.load(open(f"{d}/g1.json"))
     row = {b["name"]: b for b in g["benchmarks"]}
-    check(row["Add2"]["valgrind_instructions"] == ins.get(2) and row["Add2"]["real_time"] == 0,
-          f"GB JSON: a valgrind_instructions counter, time 0: {row.get('Add2')}")
+    # no time of 0 for a dashboard: real_time/cpu_time carry the instructions
+    # per op call (so per call, not per unit, for the batched one), in "ns"
+    check(row["Add2"]["valgrind_instructions"] == ins.get(2)
+          and row["Add2"]["real_time"] == ins.get(2) and row["Add2"]["cpu_time"] == ins.get(2)
+          and row["Add2"]["time_unit"] == "ns" and "instructions" in row["Add2"].get("label", ""),
+          f"GB JSON: a valgrind_instructions counter, real_time the count: {row.get('Add2')}")
+    check(row["Add64Batch8"]["real_time"] == 64 + loop
+          and row["Add64Batch8"]["valgrind_instructions"] == (64 + loop) / 8,
+          f"GB JSON: real_time per call, the counter per unit: {row.get('Add64Batch8')}")
     compare = "/usr/share/benchmark/compare.py"
     has_scipy = subprocess.run([sys.executable, "-c", "import scipy"],
                                capture_output=True).returncode == 0

@@ -31,6 +31,7 @@
 #include "outfile.h"
 #include "plugin.h"
 #include "process.h"
+#include "stats.h" /* fb__median */
 #include "report_html.h"
 #include "svg.h"
 #include "text.h"
@@ -630,17 +631,6 @@ static void *fba_pair_thread(void *arg) {
     return NULL;
 }
 
-static int fba_dbl_order(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y ? 1 : 0;
-}
-
-static double fba_median(double *v, size_t n) {
-    if (!n) return NAN;
-    qsort(v, n, sizeof *v, fba_dbl_order);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* Measures one run of bench on both sides into row. */
 static void fba_measure_pair(const fba_side *sides, const fba_opts *o, const char *bench,
                              double per_iter_s, fba_row *row) {
@@ -719,8 +709,8 @@ static void fba_measure_pair(const fba_side *sides, const fba_opts *o, const cha
             row->lr[kept++] = log(b) - log(a);
         }
         row->n_lr = kept;
-        row->t_old = fba_median(told, kept);
-        row->t_new = fba_median(tnew, kept);
+        row->t_old = fb__median(told, kept);
+        row->t_new = fb__median(tnew, kept);
     }
     pthread_cond_destroy(&p->turn);
     pthread_mutex_destroy(&p->lock);
