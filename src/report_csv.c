@@ -11,7 +11,7 @@
 
 #include "context.h" /* -context: a column per key */
 #include "json.h"
-#include "text.h" /* UTF-8 */
+#include "text.h"     /* UTF-8 */
 #include "passes.h"   /* -repetitions: the value over passes */
 #include "ucounter.h" /* user counters: a column per label */
 #include "valgrind.h" /* counted results (-valgrind) */
