@@ -180,6 +180,33 @@ int fb_set_iteration_time(fb_bench *b, double seconds);
 void fb_exclude_begin(fb_bench *b);
 void fb_exclude_end(fb_bench *b);
 
+/* ------------------------------------------------------------- threads */
+/* A group of threads (docs/threads.md; Google Benchmark's ->Threads(n)):
+ * fb_run_threads(b, n, body, ctx) calls body(handle, ctx) on n threads at
+ * once, each with its own fb_bench handle: b on the calling thread (thread
+ * 0, the leader), a handle made for the group on each other thread. Every
+ * FB_RUN / fb_run in the body is one run of the whole group, recorded on b
+ * as "name/threads:n": the leader's schedule picks each epoch's iterations
+ * (the same for every thread), all threads start each epoch together at a
+ * barrier, the epoch's time is the longest thread's, and the time per
+ * iteration is that time / (iterations per thread * n), as Google
+ * Benchmark's real time: a group that scales perfectly shows 1/n of one
+ * thread's time. Each thread's counters are opened on that thread and
+ * summed. Every thread must make the same runs in the same order.
+ * Returns 0, FB_EINVAL (n = 0 or over 256, a NULL body, b busy: a line on
+ * the diagnostics stream), FB_ENOTSUP (n > 1 in a build without threads) or
+ * FB_ENOMEM. FB_BENCHMARK_THREADS(fn, 1, 2, 4) registers fn as a family
+ * over thread counts for the runner. */
+typedef void (*fb_group_fn)(fb_bench *b, void *ctx);
+int fb_run_threads(fb_bench *b, size_t threads, fb_group_fn body, void *ctx);
+size_t fb_thread_index(const fb_bench *b); /* 0 .. n-1 in a group, 0 outside */
+size_t fb_threads(const fb_bench *b);      /* n in a group, 1 outside */
+/* The threads of a result (1 outside a group), and thread i's median
+ * seconds per iteration of its own (its epoch time / its iterations; NAN
+ * past the end or outside a group): the spread of the threads. */
+size_t fb_result_threads(const fb_result *r);
+double fb_result_thread_median(const fb_result *r, size_t i);
+
 /* ----------------------------------------------------------- comparison */
 /* A paired, interleaved comparison (docs/compare.md): every alternative runs
  * the same iteration count, one epoch of each per round, in a cyclic Latin
@@ -439,7 +466,13 @@ typedef void (*fb_bench_fn)(fb_bench *b);
 /* A registration: one benchmark, or a family of instances over arguments
  * (FB_BENCHMARK_ARGS / FB_BENCHMARK_RANGE; the runner expands it, see
  * src/registry.c). */
-enum { FB__REG_ONE = 0, FB__REG_ARGS = 1, FB__REG_RANGE = 2, FB__REG_PRODUCT = 3 };
+enum {
+    FB__REG_ONE = 0,
+    FB__REG_ARGS = 1,
+    FB__REG_RANGE = 2,
+    FB__REG_PRODUCT = 3,
+    FB__REG_THREADS = 4
+};
 typedef struct fb__registration {
     const char *name;
     fb_bench_fn fn;
@@ -498,6 +531,21 @@ void fb__register(fb__registration *reg);
     static void fn(fb_bench *b);                                                                   \
     static fb__registration fb__reg_##fn = {                                                       \
         #fn, fn, NULL, FB__REG_RANGE, NULL, 0, (int64_t)(lo), (int64_t)(hi), (int64_t)(mult)};     \
+    FB__CONSTRUCTOR(fb__register_##fn) { fb__register(&fb__reg_##fn); }                            \
+    static void fn(fb_bench *b)
+
+/* FB_BENCHMARK_THREADS(fn, 1, 2, 4) { body } registers fn once per thread
+ * count, as the benchmarks "fn/threads:1", "fn/threads:2", ... (Google
+ * Benchmark's names): the runner runs each through fb_run_threads. The body
+ * runs on every thread of the group with its own b (fb_thread_index(b)).
+ * Counts of 0 or over 256, none, or one twice make the runner exit with
+ * status 2 before anything runs. */
+#define FB_BENCHMARK_THREADS(fn, ...)                                                              \
+    static void fn(fb_bench *b);                                                                   \
+    static const int64_t fb__threads_##fn[] = {0, __VA_ARGS__};                                    \
+    static fb__registration fb__reg_##fn =                                                         \
+        {#fn, fn, NULL, FB__REG_THREADS, fb__threads_##fn + 1, FB__NARGS(fb__threads_##fn),        \
+         0,   0,  0};                                                                              \
     FB__CONSTRUCTOR(fb__register_##fn) { fb__register(&fb__reg_##fn); }                            \
     static void fn(fb_bench *b)
 

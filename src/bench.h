@@ -117,6 +117,10 @@ struct fb_bench {
     struct fb__context *context;
     /* manual timing and excluded regions (src/manual.c) */
     fb__manual manual;
+    /* the group of threads b runs in (src/group.c; NULL: none), and b's
+     * index in it (0: the leader, whose runs record the group's results) */
+    struct fb__group *group;
+    size_t thread_index;
 };
 
 /* Injects the disturbance source of b's runs (NULL: none); tests use it to

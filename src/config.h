@@ -29,6 +29,10 @@
  * signal masks, getrusage, lstat/readlink, fsync (-isolate, -valgrind, the
  * -filter child, the output files' signal window). */
 #define FB_HAVE_POSIX (!FB_HAVE_WINDOWS)
+/* POSIX threads: groups of threads (fb_run_threads, FB_BENCHMARK_THREADS;
+ * src/group.c). Without them a group of more than one thread is refused
+ * with FB_ENOTSUP. */
+#define FB_HAVE_THREADS FB_HAVE_POSIX
 /* <regex.h>: -filter's extended regular expressions; without it a small
  * matcher of its own (src/filter_basic.c). */
 #define FB_HAVE_POSIX_REGEX FB_HAVE_POSIX

@@ -11,6 +11,7 @@
  * sees is what the result stores. */
 #include "epoch.h"
 
+#include "group.h"
 #include "process.h"
 #include "setup.h"
 
@@ -24,6 +25,16 @@ static uint64_t fb__epoch_default_clock(void *ctx) {
 }
 
 bool fb__epoch_refuse(fb_bench *b, const char *what, const char *name) {
+    /* a comparison in a group of threads: its schedule has no plan for the
+     * other threads; refused and counted, said by the leader only */
+    if (what && b->group) {
+        if (b->thread_index == 0) {
+            ++b->dropped;
+            fb__bench_diag(b, "%s '%s' not run: a comparison does not run in a group of threads",
+                           what, name ? name : "noname");
+        }
+        return true;
+    }
     fb__epoch *outer = b->epoch;
     if (!outer) return false;
     /* said once per outer context, not once per epoch of it, and counted:
@@ -100,6 +111,8 @@ void fb__epoch_start(fb__epoch *e) {
     }
     fb__setup_before_epoch(e->b); /* untimed: before the counters and the clock */
     if (e->disturb) e->disturb_before = e->disturb(e->disturb_ctx);
+    /* a group: broken, the epoch still runs; the barrier after it says so */
+    if (e->group) (void)fb__group_wait(e->group);
     if (e->perf_mask) fb__perf_begin(e->perf);
     e->t0_ns = e->clock(e->clock_ctx);   /* last thing before the loop */
     if (e->vg) fb__vg_loop_start(e->vg); /* Callgrind: collect from here */

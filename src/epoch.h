@@ -62,6 +62,9 @@ typedef struct fb__epoch {
     size_t index;   /* epochs started, for the hook */
     bool refused;   /* a nested run or comparison was refused (said once) */
     uint64_t t0_ns; /* clock at the start of the epoch in progress */
+    /* a group of threads (src/group.h): every thread waits for the others
+     * right before its counters and its clock, so the epochs start together */
+    struct fb__group *group;
 } fb__epoch;
 
 /* What one epoch measured. */

@@ -35,6 +35,7 @@
 #include "report_gbench.h"
 #include "svg.h"
 #include "report_html.h"
+#include "group.h"
 #include "bench.h"
 #include "compare.h"
 #include "epoch.h"

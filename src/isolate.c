@@ -45,6 +45,8 @@
  * first. */
 #include "isolate.h"
 
+#include "group.h" /* a group's size and medians */
+
 #include "numfmt.h"
 #include "compare.h"
 #include "disturb.h" /* FB__EPOCH_* */
@@ -173,6 +175,12 @@ int fb__isolate_encode(const fb_result *r, unsigned char **buf, size_t *len, siz
     /* a family's arguments (FB_MAX_ARGS at most) */
     fb__iso_put_u32(&b, c->has_arg ? (uint32_t)c->n_args + 1u : 0u);
     for (size_t i = 0; c->has_arg && i < c->n_args; ++i) fb__iso_put_u64(&b, (uint64_t)c->args[i]);
+    /* a group of threads (src/group.h): its size, then each thread's median
+     * when there are medians */
+    fb__iso_put_u32(&b, (uint32_t)r->threads);
+    unsigned char has_tm = r->thread_median_s ? 1 : 0;
+    fb__iso_put(&b, &has_tm, 1);
+    for (size_t i = 0; has_tm && i < r->threads; ++i) fb__iso_put_f64(&b, r->thread_median_s[i]);
     /* the counts under Callgrind */
     unsigned char has_vg = r->vg ? 1 : 0;
     fb__iso_put(&b, &has_vg, 1);
@@ -343,6 +351,15 @@ size_t fb__isolate_decode(const unsigned char *buf, size_t len, fb_result **out)
             r->config.args[i] = (int64_t)fb__iso_get_u64(&rd);
         r->config.arg = r->config.n_args ? r->config.args[0] : 0;
     }
+    uint32_t threads = fb__iso_get_u32(&rd);
+    unsigned char has_tm = 0;
+    fb__iso_get(&rd, &has_tm, 1);
+    if (threads > FB__MAX_THREADS || has_tm > 1 || (has_tm && !threads)) rd.bad = true;
+    if (!rd.bad) r->threads = threads;
+    if (!rd.bad && has_tm && !(r->thread_median_s = malloc(threads * sizeof(double))))
+        rd.bad = true;
+    for (uint32_t i = 0; !rd.bad && has_tm && i < threads; ++i)
+        r->thread_median_s[i] = fb__iso_get_f64(&rd);
     unsigned char has_vg = 0;
     fb__iso_get(&rd, &has_vg, 1);
     if (has_vg > 1) rd.bad = true;

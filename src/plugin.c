@@ -42,6 +42,10 @@ static void fb__plugin_on_result(void *ctx, const fb_bench *b, const fb_result *
     s->fn(s->ctx, fb_result_name(r), fb_result_complexity_n(r), error, median, ins);
 }
 
+static void fb__plugin_group_body(fb_bench *b, void *ctx) {
+    ((const fb__instance *)ctx)->reg->fn(b);
+}
+
 static int fb__plugin_run(const char *name, double n, const fb__epoch_hook *hook,
                           fb__plugin_result_fn result, void *ctx) {
     fb__instance **all = NULL;
@@ -67,7 +71,10 @@ static int fb__plugin_run(const char *name, double n, const fb__epoch_hook *hook
     if (in->has_arg) fb__bench_set_arg(b, in->arg);
     if (n > 0) fb_set_complexity_n(b, n);
     fb__process_set_epoch_hook(hook);
-    in->reg->fn(b);
+    if (in->threads) /* FB_BENCHMARK_THREADS: the group, as the runner runs it */
+        (void)fb_run_threads(b, in->threads, fb__plugin_group_body, (void *)(uintptr_t)in);
+    else
+        in->reg->fn(b);
     fb__process_set_epoch_hook(NULL);
     fb_bench_free(b);
     fb__instances_free(all);

@@ -3,6 +3,7 @@
  * registrations, and the grouping of their results for complexity fits. */
 #include "registry.h"
 
+#include "group.h"   /* FB_BENCHMARK_THREADS */
 #include "product.h" /* FB_BENCHMARK_PRODUCT */
 #include "report.h"
 #include "stats.h"
@@ -20,6 +21,8 @@ static void fb__reg_describe(const fb__registration *r, char *buf, size_t len) {
                  r->lo, r->hi, r->mult);
     else if (r->kind == FB__REG_PRODUCT)
         snprintf(buf, len, "FB_BENCHMARK_PRODUCT(%s, ...)", r->name);
+    else if (r->kind == FB__REG_THREADS)
+        snprintf(buf, len, "FB_BENCHMARK_THREADS(%s, ...)", r->name);
     else if (r->kind == FB__REG_ARGS) {
         /* the arguments as written, "..." for those that do not fit */
         size_t k = (size_t)snprintf(buf, len, "FB_BENCHMARK_ARGS(%s,", r->name);
@@ -42,12 +45,19 @@ static int fb__cmp_i64(const void *a, const void *b) {
 static int fb__reg_check(const fb__registration *r, char *err, size_t len) {
     char what[200];
     fb__reg_describe(r, what, sizeof what);
-    if (r->kind == FB__REG_ARGS) {
+    if (r->kind == FB__REG_ARGS || r->kind == FB__REG_THREADS) {
+        bool threads = r->kind == FB__REG_THREADS;
         if (r->n_args == 0 || !r->args) {
-            snprintf(err, len, "benchmark '%s' (%s): no arguments (give at least one)", r->name,
-                     what);
+            snprintf(err, len, "benchmark '%s' (%s): no %s (give at least one)", r->name, what,
+                     threads ? "thread counts" : "arguments");
             return FB_EINVAL;
         }
+        for (size_t i = 0; threads && i < r->n_args; ++i)
+            if (r->args[i] < 1 || r->args[i] > FB__MAX_THREADS) {
+                snprintf(err, len, "benchmark '%s' (%s): %" PRId64 " threads: give 1 to %d threads",
+                         r->name, what, r->args[i], FB__MAX_THREADS);
+                return FB_EINVAL;
+            }
         /* a repeated argument, found in a sorted copy: n log n (10^6
          * arguments take a fraction of a second, not minutes) */
         int64_t *sorted = malloc(r->n_args * sizeof *sorted);
@@ -60,9 +70,9 @@ static int fb__reg_check(const fb__registration *r, char *err, size_t len) {
         for (size_t i = 1; i < r->n_args; ++i)
             if (sorted[i] == sorted[i - 1]) {
                 snprintf(err, len,
-                         "benchmark '%s' (%s): argument %" PRId64
+                         "benchmark '%s' (%s): %s %" PRId64
                          " is given twice (instance names must be unique)",
-                         r->name, what, sorted[i]);
+                         r->name, what, threads ? "thread count" : "argument", sorted[i]);
                 free(sorted);
                 return FB_EINVAL;
             }
@@ -100,6 +110,7 @@ static fb__instance *fb__instance_new_args(const fb__registration *r, const int6
     in->arg = n_args ? args[0] : 0;
     in->n_args = n_args < FB_MAX_ARGS ? n_args : FB_MAX_ARGS;
     for (size_t i = 0; i < in->n_args; ++i) in->args[i] = args[i];
+    in->threads = 0;
     memcpy(in->name, r->name, n);
     memcpy(in->name + n, suffix, k + 1);
     return in;
@@ -107,6 +118,21 @@ static fb__instance *fb__instance_new_args(const fb__registration *r, const int6
 
 static fb__instance *fb__instance_new(const fb__registration *r, bool has_arg, int64_t arg) {
     return fb__instance_new_args(r, &arg, has_arg ? 1 : 0);
+}
+
+/* An instance of FB_BENCHMARK_THREADS: "name/threads:<n>", as Google
+ * Benchmark names a benchmark run on n threads. */
+static fb__instance *fb__instance_new_threads(const fb__registration *r, int64_t threads) {
+    char suffix[32];
+    int k = snprintf(suffix, sizeof suffix, "/threads:%" PRId64, threads);
+    size_t n = strlen(r->name);
+    fb__instance *in = calloc(1, sizeof *in + n + (size_t)k + 1);
+    if (!in) return NULL;
+    in->reg = r;
+    in->threads = (size_t)threads;
+    memcpy(in->name, r->name, n);
+    memcpy(in->name + n, suffix, (size_t)k + 1);
+    return in;
 }
 
 void fb__instance_free(fb__instance *in) { free(in); }
@@ -130,7 +156,7 @@ static int fb__expand_sorted(const fb__registration *const *regs, size_t n, fb__
     size_t total = 0;
     for (size_t i = 0; i < n; ++i) {
         const fb__registration *r = regs[i];
-        total += r->kind == FB__REG_ARGS      ? r->n_args
+        total += r->kind == FB__REG_ARGS || r->kind == FB__REG_THREADS ? r->n_args
                  : r->kind == FB__REG_RANGE   ? fb__range_args(r->lo, r->hi, r->mult, NULL, 0)
                  : r->kind == FB__REG_PRODUCT ? fb__product_count(r)
                                               : 1;
@@ -150,6 +176,8 @@ static int fb__expand_sorted(const fb__registration *const *regs, size_t n, fb__
             }
         } else if (r->kind == FB__REG_ARGS) {
             for (size_t a = 0; a < r->n_args; ++a) v[k++] = fb__instance_new(r, true, r->args[a]);
+        } else if (r->kind == FB__REG_THREADS) { /* src/group.c */
+            for (size_t a = 0; a < r->n_args; ++a) v[k++] = fb__instance_new_threads(r, r->args[a]);
         } else {
             size_t m = fb__range_args(r->lo, r->hi, r->mult, NULL, 0);
             int64_t *args = malloc(m * sizeof *args);
@@ -241,7 +269,7 @@ int fb__registry_expand(const fb__registration *head, fb__instance ***out, char 
 #if FB_HAVE_POSIX_REGEX
 bool fb__instance_selected(const fb__instance *in, const regex_t *re) {
     if (regexec(re, in->name, 0, NULL, 0) == 0) return true;
-    return in->has_arg && regexec(re, in->reg->name, 0, NULL, 0) == 0;
+    return (in->has_arg || in->threads) && regexec(re, in->reg->name, 0, NULL, 0) == 0;
 }
 #endif
 
@@ -250,6 +278,16 @@ bool fb__instance_selected(const fb__instance *in, const regex_t *re) {
 size_t fb__result_series_len(const fb_result *r) {
     const char *name = r->name ? r->name : "";
     size_t n = strlen(name);
+    if (r->threads && !r->config.has_arg) {
+        /* FB_BENCHMARK_THREADS' "fn/threads:<n>" (src/group.c): one series
+         * over the thread counts, as Google Benchmark's one family. An
+         * instance with an argument keeps it: a complexity fit over its
+         * arguments never mixes thread counts. */
+        char th[32];
+        snprintf(th, sizeof th, "/threads:%zu", r->threads);
+        size_t t = strlen(th);
+        return n >= t && strcmp(name + n - t, th) == 0 ? n - t : n;
+    }
     if (!r->config.has_arg) return n;
     char suffix[24];
     snprintf(suffix, sizeof suffix, "/%" PRId64, r->config.arg);

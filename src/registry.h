@@ -20,6 +20,7 @@ typedef struct fb__instance {
     int64_t arg;
     size_t n_args;             /* several for FB_BENCHMARK_PRODUCT (src/product.c) */
     int64_t args[FB_MAX_ARGS]; /* args[0] == arg */
+    size_t threads;            /* FB_BENCHMARK_THREADS: the group's size, else 0 */
     char name[];               /* reg->name, or "reg->name/arg", "reg->name/a/b" */
 } fb__instance;
 
@@ -54,8 +55,9 @@ FB__PRIVATE size_t fb__fit_group_first(const fb_result *const *rs, size_t n, siz
 FB__PRIVATE bool fb__fit_family_wide(const fb_result *const *rs, size_t n, size_t i);
 FB__PRIVATE int fb__fit_group(const fb_result *const *rs, size_t n, size_t i, fb__fit_set *out);
 FB__PRIVATE bool fb__fit_alone(const fb_result *const *rs, size_t n);
-/* The length of r's name without the "/<arg>" of a family's instance: the
- * series' name is that prefix. */
+/* The length of r's name without the "/<arg>" of a family's instance, or
+ * the "/threads:<n>" of a group's run without an argument: the series'
+ * name is that prefix. */
 FB__PRIVATE size_t fb__result_series_len(const fb_result *r);
 /* The runner, after the last instance of a family (rs: the family's
  * results): prints to f the fit of every family-wide group with at least

@@ -168,8 +168,29 @@ static void fb__csv_row(FILE *f, const fb_result *r, const fb_comparison *cmp, s
 /* The columns after the passes' columns: one per user counter label, then one per
  * -context key ("context.<key>", the same value on every row). With r NULL:
  * their headers. */
+/* Some result of b ran in a group of threads (src/group.h). */
+static bool fb__csv_any_group(const fb_bench *b) {
+    for (size_t i = 0; i < fb_result_count(b); ++i)
+        if (fb_result_at(b, i)->threads) return true;
+    return false;
+}
+
 static void fb__csv_extra(FILE *f, const fb_bench *b, const fb_result *r,
                           const fb__ucounter_cols *ucols) {
+    /* groups of threads (src/group.h): their size and the range of the
+     * threads' own medians; the columns only when some result has them */
+    if (fb__csv_any_group(b)) {
+        if (!r) {
+            fputs(",threads,thread_min_ns_per_unit,thread_max_ns_per_unit", f);
+        } else {
+            double lo, hi;
+            fb__result_thread_range(r, &lo, &hi);
+            fprintf(f, ",%zu,", fb_result_threads(r));
+            fb__csv_num(f, lo * 1e9 / r->config.batch);
+            fputc(',', f);
+            fb__csv_num(f, hi * 1e9 / r->config.batch);
+        }
+    }
     for (size_t u = 0; u < ucols->n; ++u) {
         fputc(',', f);
         if (!r)

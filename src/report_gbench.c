@@ -185,7 +185,7 @@ static void fb__gb_error_row(fb__json *j, const fb_result *r, fb__gb_row w) {
     w.repetitions = 1;
     fb__gb_head(j, &w, "", false);
     fb__json_ku64(j, "repetition_index", 0);
-    fb__json_ku64(j, "threads", 1);
+    fb__json_ku64(j, "threads", fb_result_threads(r));
     fb__json_kbool(j, "error_occurred", true);
     fb__json_kstr(j, "error_message", r->error ? r->error : "no time was measured");
     fb__json_ku64(j, "iterations", 0);
@@ -200,7 +200,7 @@ static void fb__gb_counted(fb__json *j, const fb_result *r, fb__gb_row *w) {
     w->repetitions = 1;
     fb__gb_head(j, w, "", false);
     fb__json_ku64(j, "repetition_index", 0);
-    fb__json_ku64(j, "threads", 1);
+    fb__json_ku64(j, "threads", fb_result_threads(r));
     fb__json_ku64(j, "iterations", r->vg->n2 - r->vg->n1);
     /* nothing is timed: a dashboard that plots real_time would draw a 0.
      * real_time and cpu_time carry the instructions per op call instead,
@@ -241,7 +241,7 @@ static int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row,
         fb__gb_head(j, &w, "", false);
         fb__gb_label(j, r);
         fb__json_ku64(j, "repetition_index", 0);
-        fb__json_ku64(j, "threads", 1);
+        fb__json_ku64(j, "threads", fb_result_threads(r));
         fb__json_ku64(j, "iterations", r->total_iterations);
         fb__gb_times(j, &w, el->median * t_scale);
         fb__gb_rate(j, r, el->median);
@@ -264,7 +264,7 @@ static int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row,
         fb__gb_head(j, &w, "", false);
         fb__gb_label(j, r);
         fb__json_ku64(j, "repetition_index", index++);
-        fb__json_ku64(j, "threads", 1);
+        fb__json_ku64(j, "threads", fb_result_threads(r));
         fb__json_ku64(j, "iterations", r->iterations[e]);
         fb__gb_times(j, &w, r->values[FB_ELAPSED][e] * t_scale);
         fb__gb_rate(j, r, r->values[FB_ELAPSED][e]);
@@ -299,7 +299,7 @@ static int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row,
         snprintf(suffix, sizeof suffix, "_%s", aggs[a]);
         fb__gb_head(j, &w, suffix, true);
         fb__gb_label(j, r);
-        fb__json_ku64(j, "threads", 1);
+        fb__json_ku64(j, "threads", fb_result_threads(r));
         fb__json_kstr(j, "aggregate_name", aggs[a]);
         fb__json_kstr(j, "aggregate_unit", "time");
         fb__json_ku64(j, "iterations", w.repetitions);
@@ -369,7 +369,7 @@ static int fb__gb_passes(fb__json *j, const fb_bench *b, const fb__pass_series *
         w.repetitions = 1;
         fb__gb_head(j, &w, "", false);
         fb__json_ku64(j, "repetition_index", 0);
-        fb__json_ku64(j, "threads", 1);
+        fb__json_ku64(j, "threads", fb_result_threads(first));
         uint64_t iters = 0;
         for (size_t k = 0; k < pv.n; ++k) iters += pv.r[k]->total_iterations;
         fb__json_ku64(j, "iterations", iters);
@@ -401,7 +401,7 @@ static int fb__gb_passes(fb__json *j, const fb_bench *b, const fb__pass_series *
         if (!pass_rows || rows == FB_GBENCH_MEDIAN) continue;
         fb__gb_head(j, &w, "", false);
         fb__json_ku64(j, "repetition_index", index++);
-        fb__json_ku64(j, "threads", 1);
+        fb__json_ku64(j, "threads", fb_result_threads(r));
         fb__json_ku64(j, "iterations", r->total_iterations);
         fb__gb_times(j, &w, r->summary[FB_ELAPSED].median * t_scale);
         fb__gb_rate(j, r, r->summary[FB_ELAPSED].median);
@@ -429,7 +429,7 @@ static int fb__gb_passes(fb__json *j, const fb_bench *b, const fb__pass_series *
             char suffix[16];
             snprintf(suffix, sizeof suffix, "_%s", aggs[a]);
             fb__gb_head(j, &w, suffix, true);
-            fb__json_ku64(j, "threads", 1);
+            fb__json_ku64(j, "threads", fb_result_threads(first));
             fb__json_kstr(j, "aggregate_name", aggs[a]);
             fb__json_kstr(j, "aggregate_unit", "time");
             fb__json_ku64(j, "iterations", pv.n);

@@ -3,6 +3,7 @@
  * They write what they are given and compute nothing. */
 #include "report_html.h"
 
+#include "numfmt.h" /* a group's thread range */
 #include "result.h"
 #include "svg.h"
 
@@ -80,4 +81,15 @@ void fb__html_marks(FILE *f, const fb_result *r) {
         fputs(" <span class=\"hint\">not resolved by the clock: its epochs are under 100 clock "
               "resolutions</span>",
               f);
+    if (r->thread_median_s && r->threads > 1) { /* a group of threads: each one's own time */
+        double lo, hi;
+        char l[64], h[64];
+        fb__result_thread_range(r, &lo, &hi);
+        fb__fmt_fixed(l, sizeof l, lo / r->config.time_unit_s / r->config.batch, 2);
+        fb__fmt_fixed(h, sizeof h, hi / r->config.time_unit_s / r->config.batch, 2);
+        fprintf(f, " <span class=\"hint\">%zu threads, each %s..%s %s/", r->threads, l, h,
+                r->config.time_unit_label);
+        fb__svg_text(f, r->config.unit); /* escaped */
+        fputs("</span>", f);
+    }
 }

@@ -16,6 +16,7 @@
 
 #include <stdlib.h>
 
+#include <math.h>
 #include <string.h>
 
 static void fb__jr_build(fb__json *j, const char *key, int bits) {
@@ -207,6 +208,18 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
     fb__json_knum(j, "total_s", r->total_s);
     fb__jr_epochs_used(j, r);
     fb__json_ku64(j, "pass", r->config.pass);
+    if (r->threads) { /* a group of threads (src/group.h): its size, each thread's median */
+        fb__json_ku64(j, "threads", r->threads);
+        fb__json_arr(j, "thread_medians", true);
+        for (size_t t = 0; t < r->threads; ++t) {
+            double v = fb_result_thread_median(r, t);
+            if (isfinite(v))
+                fb__json_knum(j, NULL, v);
+            else
+                fb__json_knull(j, NULL);
+        }
+        fb__json_end_arr(j);
+    }
 
     fb__json_obj(j, "stats", false);
     for (int m = 0; m < FB_MEASURE_COUNT; ++m) {

@@ -362,6 +362,15 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
         fb__fmt_fixed(e, sizeof e, ceil(avg * 10), 0);
         fprintf(f, " (Unstable with ~%s iters. Increase `min_epoch_iterations` to e.g. %s)", a, e);
     }
+    if (r->thread_median_s && r->threads > 1) { /* a group: each thread's own time */
+        double lo, hi;
+        char l[64], h[64];
+        fb__result_thread_range(r, &lo, &hi);
+        fb__fmt_fixed(l, sizeof l, lo / r->config.time_unit_s / r->config.batch, 2);
+        fb__fmt_fixed(h, sizeof h, hi / r->config.time_unit_s / r->config.batch, 2);
+        fprintf(f, " (%zu threads, each %s..%s %s/%s)", r->threads, l, h, r->config.time_unit_label,
+                r->config.unit);
+    }
     if (slow) {
         char c[64]; /* '.' whatever the locale (src/numfmt.c) */
         fb__fmt_fixed(c, sizeof c,

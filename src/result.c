@@ -23,6 +23,7 @@ void fb__result_free(fb_result *r) {
     for (int m = 0; m < FB_MEASURE_COUNT; ++m) free(r->values[m]);
     free(r->vg); /* Callgrind counts (src/valgrind.c) */
     free(r->ucounters);
+    free(r->thread_median_s);
     free(r);
 }
 
@@ -81,4 +82,21 @@ bool fb_result_optimized_away(const fb_result *r) { return r && r->optimized_awa
 bool fb_result_unresolved(const fb_result *r) { return r && r->unresolved; }
 bool fb_result_unstable(const fb_result *r) {
     return !r->error && r->epochs > 1 && r->summary[FB_ELAPSED].err_pct >= 5.0;
+}
+
+/* A group of threads (src/group.h): its size and each thread's median. */
+size_t fb_result_threads(const fb_result *r) { return r && r->threads ? r->threads : 1; }
+
+double fb_result_thread_median(const fb_result *r, size_t i) {
+    if (!r || !r->thread_median_s || i >= r->threads) return NAN;
+    return r->thread_median_s[i];
+}
+
+void fb__result_thread_range(const fb_result *r, double *lo, double *hi) {
+    *lo = *hi = NAN;
+    for (size_t t = 0; r->thread_median_s && t < r->threads; ++t) {
+        double v = r->thread_median_s[t];
+        if (isnan(*lo) || v < *lo) *lo = v;
+        if (isnan(*hi) || v > *hi) *hi = v;
+    }
 }

@@ -49,6 +49,11 @@ struct fb_result {
     struct fb__vg_result *vg;
     /* user counters (fb_counter, src/ucounter.h), NULL when none */
     struct fb__ucounters *ucounters;
+    /* a group of threads (src/group.h): how many (0: a run on one thread,
+     * outside a group), and each thread's median seconds per iteration over
+     * the recorded epochs (NULL outside a group) */
+    size_t threads;
+    double *thread_median_s;
 };
 
 /* Why a run stopped recording epochs (struct fb_result's stopped_by). */
@@ -59,5 +64,8 @@ enum {
 };
 
 FB__PRIVATE void fb__result_free(fb_result *r);
+/* The lowest and highest of the threads' medians of a group's result
+ * (NAN outside a group): the spread the writers show. */
+FB__PRIVATE void fb__result_thread_range(const fb_result *r, double *lo, double *hi);
 
 #endif

@@ -9,12 +9,14 @@
 #include "manual.h" /* manual timing, excluded regions */
 #include "disturb.h"
 #include "epoch.h"
-#include "os.h" /* endless mode's Ctrl-C: sigaction, or signal() on Windows */
+#include "group.h" /* groups of threads: the barrier and the leader's plan */
+#include "os.h"    /* endless mode's Ctrl-C: sigaction, or signal() on Windows */
 #include "perf.h"
 #include "probe.h"
 #include "process.h"
 #include "result.h"
 #include "rounds.h"
+#include "stats.h"
 #include "setup.h" /* setup/teardown hooks, the argument in the name */
 #include "text.h"
 #include "valgrind.h" /* -valgrind: Callgrind hooks around the loop */
@@ -64,6 +66,17 @@ struct fb__run {
     double target0;
     uint64_t remeasure_n;
     fb__os_sig_saved old_int, old_term; /* restored when endless mode ends */
+    /* a group of threads (src/group.c): its size (0 outside one), each
+     * recorded epoch's per-thread seconds per iteration (threads per epoch),
+     * and the slots of the epoch just ended (read by fb__run_record) */
+    size_t threads;
+    double *thread_s;
+    const fb__group_slot *slots;
+    /* a group: the epoch's time the schedule plans with, the fastest
+     * thread's own (the group's span also holds the barrier's wake-ups and
+     * the turns of threads waiting for a core, a cost that does not grow
+     * with the iterations: planned with, it would keep the epochs short) */
+    double sched_s;
 };
 
 /* Endless mode stops on SIGINT/SIGTERM. A signal handler can only talk
@@ -80,6 +93,7 @@ static void fb__run_free(struct fb__run *r) {
     fb__epoch_close(&r->ep);
     free(r->iterations);
     free(r->flags);
+    free(r->thread_s);
     for (int m = 0; m < FB_MEASURE_COUNT; ++m) free(r->values[m]);
     free(r->error);
     free(r);
@@ -134,8 +148,47 @@ static void fb__run_catch(int sig, fb__os_sig_saved *old) {
     fb__os_sig_catch(sig, fb__run_on_signal, old);
 }
 
+static void fb__run_finish(fb_bench *b);
+
+/* A follower of a group (thread 1..n-1): its own epoch context (clock,
+ * counters opened on this thread, setup and teardown, disturbance), no
+ * schedule: each epoch's iterations come from the leader's plan. */
+static fb__loop fb__loop_follower(fb_bench *b, const char *name, int callsite) {
+    fb__loop l = {b, 0, FB__ST_DONE};
+    struct fb__run *r = calloc(1, sizeof *r);
+    if (!r || fb__epoch_open(&r->ep, b, fb__run_name(b, name), callsite) != FB_OK) {
+        free(r);
+        fb__group_break(b->group); /* the leader's run fails and says why */
+        return l;
+    }
+    r->ep.probe = NULL; /* the leader probes the core */
+    r->ep.group = b->group;
+    b->run = r;
+    b->run_free = fb__run_free;
+    l.state = FB__ST_MEASURE;
+    return l;
+}
+
+/* A follower's run ends: at the leader's word, or because the group broke
+ * (counted: the leader's bench reports it). */
+static void fb__loop_follower_end(fb__loop *l, bool broken) {
+    fb_bench *b = l->bench;
+    if (broken) fb__group_lost(b->group);
+    fb__run_free(b->run);
+    b->run = NULL;
+    l->state = FB__ST_DONE;
+}
+
+#define FB__GROUP_BROKEN                                                                           \
+    "a thread of the group stopped before the run ended (every thread must make the same runs, "   \
+    "and none may leave FB_RUN early)"
+
 fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
     fb__loop l = {b, 0, FB__ST_DONE};
+    if (b->group && b->thread_index > 0) {
+        if (fb__epoch_refuse(b, NULL, name)) return l;
+        return fb__loop_follower(b, name, callsite);
+    }
     /* nested in a run or a comparison of this bench: refused, keeping the
      * outer one; said once and counted (src/epoch.c) */
     if (fb__epoch_refuse(b, NULL, name)) return l;
@@ -167,6 +220,12 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
     double target = e->clock_info.resolution_s * cfg[FB__K_CLOCK_RESOLUTION_MULTIPLE];
     if (target > cfg[FB__K_MAX_EPOCH_TIME]) target = cfg[FB__K_MAX_EPOCH_TIME];
     if (target < cfg[FB__K_MIN_EPOCH_TIME]) target = cfg[FB__K_MIN_EPOCH_TIME];
+    /* a group of threads: waking the threads at the barrier costs tens of
+     * microseconds, and a thread that waits for a core a whole time slice;
+     * epochs long against both keep that out of the time per iteration
+     * (docs/threads.md). Not under a custom clock, whose time is its own. */
+    if (b->group && fb__group_size(b->group) > 1 && !b->clock && target < FB__GROUP_MIN_EPOCH_S)
+        target = FB__GROUP_MIN_EPOCH_S;
     r->target_s = target;
     /* The budget only bites when single iterations outlast the target. */
     r->budget_s = cfg[FB__K_MAX_TOTAL_TIME];
@@ -200,6 +259,24 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
      * time-based one (fb__bench_prepare then gives no counters and the
      * process state no machine warnings; docs/valgrind.md) */
     fb__epoch_set_vg(e, e->name, r->exact_iters, r->min_iters);
+    if (b->group) {
+        r->threads = fb__group_size(b->group);
+        e->group = b->group;
+        r->thread_s = malloc(r->cap * r->threads * sizeof *r->thread_s);
+        if (!r->thread_s) fb__run_fail(r, "out of memory");
+        if (b->manual.on)
+            fb__run_fail(r, "manual timing does not apply to a group of threads: the group's "
+                            "time is the clock's, from the first thread's start to the last's end");
+        /* Callgrind runs one thread at a time and counts them all between
+         * the leader's toggles: a group's count would mix the threads */
+        if (r->threads > 1 && fb__vg_exact(e->vg))
+            fb__run_fail(r, "-valgrind does not count a group of threads (Valgrind runs one "
+                            "thread at a time); measure it without -valgrind");
+        if (r->error) {
+            fb__run_finish(b); /* an error row; the followers are told at the plan */
+            return l;
+        }
+    }
     for (int m = 1; m < FB_MEASURE_COUNT; ++m)
         if (e->perf_mask & FB__BIT(m)) {
             r->values[m] = malloc(r->cap * sizeof(double));
@@ -238,6 +315,22 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
 }
 
 int fb__loop_next(fb__loop *l) {
+    fb_bench *b = l->bench;
+    if (b->group && b->thread_index > 0) { /* a follower: the leader's plan */
+        if (l->state == FB__ST_DONE) return 0;
+        int go = fb__group_follow(b->group, &l->n);
+        if (go <= 0) {
+            fb__loop_follower_end(l, go < 0);
+            return 0;
+        }
+    } else if (b->group) { /* the leader: its plan for every thread */
+        bool go = l->state != FB__ST_DONE;
+        if (!fb__group_plan(b->group, go, l->n) && go) {
+            fb__run_fail(b->run, FB__GROUP_BROKEN);
+            l->state = FB__ST_DONE;
+            fb__run_finish(b);
+        }
+    }
     if (l->state == FB__ST_DONE) return 0;
     fb__manual_epoch_begin(l->bench);    /* src/manual.c: manual time, excluded regions */
     fb__epoch_start(&l->bench->run->ep); /* its last act reads the clock */
@@ -255,6 +348,11 @@ static bool fb__run_reserve(struct fb__run *r) {
     unsigned char *fl = realloc(r->flags, cap);
     if (!fl) return false;
     r->flags = fl;
+    if (r->threads) {
+        double *ts = realloc(r->thread_s, cap * r->threads * sizeof *ts);
+        if (!ts) return false;
+        r->thread_s = ts;
+    }
     for (int m = 0; m < FB_MEASURE_COUNT; ++m) {
         if (!r->values[m]) continue;
         double *v = realloc(r->values[m], cap * sizeof *v);
@@ -266,11 +364,18 @@ static bool fb__run_reserve(struct fb__run *r) {
 }
 
 static void fb__run_record(struct fb__run *r, uint64_t n, const fb__epoch_out *o) {
+    /* a group: the epoch ran n iterations on each thread; what one
+     * iteration costs is the group's time over all of them (src/group.h) */
+    uint64_t per_thread = n;
+    if (r->threads) n *= r->threads;
     if (!fb__run_reserve(r)) {
         r->rounds.stopped_by = FB__STOP_CAP;
         return;
     }
     size_t i = r->epochs++;
+    for (size_t t = 0; t < r->threads; ++t)
+        r->thread_s[i * r->threads + t] =
+            (double)(r->slots[t].t1_ns - r->slots[t].t0_ns) * 1e-9 / (double)per_thread;
     r->flags[i] = o->disturbed ? FB__EPOCH_DISTURBED : 0;
     fb__rounds_epoch(&r->rounds, o->disturbed);
     /* a counter unknown in one epoch (never scheduled, or a read error) is
@@ -280,8 +385,8 @@ static void fb__run_record(struct fb__run *r, uint64_t n, const fb__epoch_out *o
     r->values[FB_ELAPSED][i] = o->elapsed_s / (double)n;
     for (int m = 1; m < FB_MEASURE_COUNT; ++m)
         if (r->ep.perf_mask & FB__BIT(m)) r->values[m][i] = o->counts[m] / (double)n;
-    r->sum_iters += n;
-    r->sum_elapsed_s += o->elapsed_s;
+    r->sum_iters += per_thread; /* the schedule plans iterations per thread */
+    r->sum_elapsed_s += r->threads ? r->sched_s : o->elapsed_s;
 }
 
 /* src/rounds.c decides; a new round of longer epochs changes the
@@ -291,8 +396,6 @@ static bool fb__run_finished(struct fb__run *r, bool *new_round) {
         r->epochs, r->spent_s, r->sum_iters, r->sum_elapsed_s, r->values[FB_ELAPSED], r->flags};
     return fb__rounds_done(&r->rounds, &p, &r->target_s, new_round);
 }
-
-static void fb__run_finish(fb_bench *b);
 
 /* A run measured in a slow episode starts again, once, when the
  * core is clean again within FB__PROBE_WAIT_S (the epoch routine decides;
@@ -333,11 +436,49 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
     struct fb__run *r = l->bench->run;
     fb__epoch_out o;
     fb__epoch_stop(&r->ep, l->n, &o);
-    o.elapsed_s = fb__manual_epoch_time(l->bench, o.elapsed_s); /* the time given, or less
-                                                                 * excluded (src/manual.c) */
-    double e = o.elapsed_s;
+    fb_bench *b = l->bench;
+    if (b->group) { /* every thread's epoch into its slot, then the barrier */
+        fb__group_slot *slot = fb__group_slot_at(b->group, b->thread_index);
+        /* each thread's own excluded regions come off its own end
+         * (fb_exclude_begin / fb_exclude_end on its handle) */
+        double own_s = fb__manual_epoch_time(b, o.elapsed_s);
+        slot->t0_ns = r->ep.t0_ns;
+        slot->t1_ns = r->ep.t0_ns + (own_s > 0 ? (uint64_t)(own_s * 1e9 + 0.5) : 0);
+        memcpy(slot->counts, o.counts, sizeof slot->counts);
+        slot->known = o.known;
+        slot->disturbed = o.disturbed;
+        slot->broke = left != 0;
+        bool ok = fb__group_wait(b->group);
+        if (b->thread_index > 0) { /* a follower: the leader records */
+            if (!ok) fb__loop_follower_end(l, true);
+            return;
+        }
+        if (!ok) {
+            fb__run_fail(r, FB__GROUP_BROKEN);
+            l->state = FB__ST_DONE;
+        } else {
+            fb__group_epoch g;
+            r->slots = fb__group_slot_at(b->group, 0);
+            fb__group_combine(r->slots, r->threads, &g);
+            r->sched_s = NAN;
+            for (size_t t = 0; t < r->threads; ++t) {
+                double own = (double)(r->slots[t].t1_ns - r->slots[t].t0_ns) * 1e-9;
+                if (!(own >= r->sched_s)) r->sched_s = own;
+            }
+            o.ticks_ns = g.ticks_ns;
+            o.elapsed_s = (double)g.ticks_ns * 1e-9;
+            memcpy(o.counts, g.counts, sizeof o.counts);
+            o.known = g.known;
+            o.disturbed = g.disturbed;
+            if (g.broke && !left) left = 1;
+        }
+    }
+    if (!b->group)
+        o.elapsed_s = fb__manual_epoch_time(b, o.elapsed_s); /* the time given, or less
+                                                              * excluded (src/manual.c) */
+    double e = r->threads ? r->sched_s : o.elapsed_s;        /* what the schedule plans with */
     uint64_t n = l->n;
-    r->spent_s += e;
+    r->spent_s += o.elapsed_s;
     if (left) {
         fb__run_fail(r, "`break` inside FB_RUN's body is not supported: use a flag, or fb_run()");
         l->state = FB__ST_DONE;
@@ -436,6 +577,22 @@ static void fb__run_finish(fb_bench *b) {
     res->empty_loop_s = r->ep.clock_info.empty_loop_s;
     res->epochs_asked = r->rounds.asked;
     res->epochs_explicit = r->rounds.epochs_explicit;
+    if (r->threads && !res->error) { /* each thread's median, over the recorded epochs */
+        res->threads = r->threads;
+        res->thread_median_s = malloc(r->threads * sizeof *res->thread_median_s);
+        double *v = malloc((r->epochs ? r->epochs : 1) * sizeof *v);
+        for (size_t t = 0; res->thread_median_s && v && t < r->threads; ++t) {
+            for (size_t i = 0; i < r->epochs; ++i) v[i] = r->thread_s[i * r->threads + t];
+            res->thread_median_s[t] = r->epochs ? fb__median(v, r->epochs) : NAN;
+        }
+        if (!v) {
+            free(res->thread_median_s);
+            res->thread_median_s = NULL;
+        }
+        free(v);
+    } else if (r->threads) {
+        res->threads = r->threads;
+    }
     if (!res->error) {
         res->epochs = r->epochs;
         res->iterations = r->iterations;

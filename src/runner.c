@@ -135,13 +135,31 @@ typedef struct fb__runner_job {
     bool unreported;          /* an error row could not be made (out of memory) */
 } fb__runner_job;
 
+static void fb__runner_group_body(fb_bench *b, void *ctx) {
+    ((const fb__instance *)ctx)->reg->fn(b);
+}
+
+/* An instance of FB_BENCHMARK_THREADS (src/group.c); a group that could
+ * not start (out of memory, no threads in this build) is a run that
+ * recorded nothing: an error row. */
+static void fb__runner_threads(fb_bench *b, const fb__instance *in) {
+    int rc = fb_run_threads(b, in->threads, fb__runner_group_body, (void *)(uintptr_t)in);
+    if (rc != FB_OK) {
+        ++b->dropped;
+        fb__bench_diag(b, "'%s' not run: %s", in->name, fb_strerror(rc));
+    }
+}
+
 static void fb__runner_body(fb_bench *b, void *ctx) {
     fb__runner_job *job = ctx;
     const fb__opts *o = job->o;
     size_t rounds = o->n_asymptote ? o->n_asymptote : 1;
     for (size_t r = 0; r < rounds && !b->interrupted; ++r) {
         if (o->n_asymptote) fb_set_complexity_n(b, o->asymptote[r]);
-        job->inst->reg->fn(b);
+        if (job->inst->threads) /* FB_BENCHMARK_THREADS: the body on a group of threads */
+            fb__runner_threads(b, job->inst);
+        else
+            job->inst->reg->fn(b);
     }
     if (b->interrupted) return;
     char msg[160];
@@ -260,7 +278,7 @@ static int fb__runner(int argc, char **argv, fb__opts *o, fb__instance ***sel_ou
     }
     for (size_t i = 0; i < n; ++i) {
         fnames[i] = all[i]->name;
-        fnames[n + i] = all[i]->has_arg ? all[i]->reg->name : all[i]->name;
+        fnames[n + i] = all[i]->has_arg || all[i]->threads ? all[i]->reg->name : all[i]->name;
     }
     int bad_filter =
         fb__filter_select_mode(filter, fnames, 2 * n, hit, o->filter_search, fwhy, sizeof fwhy);

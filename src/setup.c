@@ -67,11 +67,21 @@ int64_t fb_result_arg(const fb_result *r) { return r->config.has_arg ? r->config
 
 char *fb__run_name(const fb_bench *b, const char *name) {
     const char *base = name ? name : b->name ? b->name : "noname";
-    if (!b->cfg.has_arg) return fb__strdup(base);
-    char suffix[24 * FB_MAX_ARGS];
-    fb__args_suffix(&b->cfg, suffix, sizeof suffix);
+    /* a family's "/<arg>..." and a group's "/threads:<n>" (Google Benchmark's
+     * suffix), each appended unless the name already ends with it */
+    char suffix[24 * FB_MAX_ARGS + 32] = "";
+    if (b->cfg.has_arg) fb__args_suffix(&b->cfg, suffix, sizeof suffix);
     size_t n = strlen(base), k = strlen(suffix);
-    if (n >= k && strcmp(base + n - k, suffix) == 0) return fb__strdup(base);
+    if (n >= k && strcmp(base + n - k, suffix) == 0) k = 0, suffix[0] = '\0';
+    if (b->group) {
+        char th[32];
+        snprintf(th, sizeof th, "/threads:%zu", fb_threads(b));
+        size_t t = strlen(th);
+        if (!(k == 0 && n >= t && strcmp(base + n - t, th) == 0)) {
+            memcpy(suffix + k, th, t + 1);
+            k += t;
+        }
+    }
     char *s = malloc(n + k + 1);
     if (!s) return NULL;
     memcpy(s, base, n);

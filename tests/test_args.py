@@ -194,6 +194,9 @@ BAD = [
     ("negative", ["'Negative'", "FB_BENCHMARK_RANGE(Negative, -8, 8, 2)", "lo must not be negative"]),
     ("collide", ["family 'Copy' collides", "FB_BENCHMARK_ARGS(Copy, 8, 64)"]),
     ("instance", ["'Copy/64' is registered twice", "FB_BENCHMARK_RANGE(Copy, 8, 512, 8)"]),
+    ("zero", ["'ThreadsZero'", "FB_BENCHMARK_THREADS(ThreadsZero, ...)", "0 threads: give 1 to 256"]),
+    ("absurd", ["'ThreadsAbsurd'", "100000 threads: give 1 to 256"]),
+    ("threadstwice", ["'ThreadsThreadstwice'", "thread count 2 is given twice"]),
 ]
 for name, must in BAD:
     prog = os.path.join(BUILD, "tests", "suite_badreg_" + name)

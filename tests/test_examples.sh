@@ -65,7 +65,7 @@ check() {
 table='^\|.*---:'   # a markdown table separator with right-aligned columns
 
 declare -A bin
-for ex in minimal suite throughput relative compare complexity args setup counters manual_time single_header; do
+for ex in minimal suite throughput relative compare complexity args setup counters manual_time threads single_header; do
     if ! bin[$ex]=$(binary $ex); then
         fail "$ex: could not be built"
         bin[$ex]=false
@@ -90,6 +90,8 @@ check "args product -list" '^Stride/4/4096$' -- "${bin[args]}" -list
 check "counters" "$table" 'bytes/s' 'probes/op' 'lookups/s' '`Lookup`' -- "${bin[counters]}"
 check "manual_time" "$table" '`SortManual`' '`SortExcluded`' '`ZCostEmptyExcluded`' -- "${bin[manual_time]}"
 check "setup" "$table" 'shuffled before each sort' 'no setup' -- "${bin[setup]}"
+check "threads" "$table" '`AtomicShared/threads:4`' '`AtomicPerThread/threads:2`.*\(2 threads, each ' -- "${bin[threads]}"
+check "threads -list" '^AtomicPerThread/threads:1$' '^AtomicShared/threads:4$' -- "${bin[threads]}" -list
 check "single_header -sanity_check" -- "${bin[single_header]}" -sanity_check
 check "single_header" "$table" 'Xorshift' -- "${bin[single_header]}"
 

@@ -13,7 +13,7 @@ build=${FB_BUILD_DIR:-$src/build}
 export FEMTOBENCH_SUPPRESS_WARNINGS=1
 
 suites=(bench/femtobench-demo examples/args examples/complexity examples/single_header
-    examples/suite)
+    examples/suite examples/threads)
 failed=0
 fail() { printf 'FAIL: %s\n' "$*" >&2; failed=$((failed + 1)); }
 
