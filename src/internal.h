@@ -49,6 +49,7 @@
 #include "progress.h"
 #include "cli_check.h"
 #include "filter.h"
+#include "isolate_record.h"
 #include "isolate.h"
 #include "passes_exec.h"
 #include "plugin.h"

@@ -23,16 +23,4 @@ FB__PRIVATE int fb__isolate_run(fb_bench *b, const char *name, double timeout_s,
                                 fb__isolate_body body, void *ctx, bool *interrupted, char *why,
                                 size_t len);
 
-/* The compact record of one result (exposed for the tests): appends r to
- * *buf (growing it), and reads one back. fb__isolate_decode returns the
- * bytes used (0: incomplete or malformed, *out NULL). */
-FB__PRIVATE int fb__isolate_encode(const fb_result *r, unsigned char **buf, size_t *len,
-                                   size_t *cap);
-FB__PRIVATE size_t fb__isolate_decode(const unsigned char *buf, size_t len, fb_result **out);
-/* The same for a comparison (its alternatives' statistics recomputed). */
-FB__PRIVATE int fb__isolate_encode_comparison(const fb_comparison *c, unsigned char **buf,
-                                              size_t *len, size_t *cap);
-FB__PRIVATE size_t fb__isolate_decode_comparison(const unsigned char *buf, size_t len,
-                                                 fb_comparison **out);
-
 #endif

@@ -6,7 +6,7 @@
 #define FB_PASSES_EXEC_H
 
 #include "bench.h"
-#include "isolate.h"
+#include "isolate_record.h" /* results as records on a pipe */
 
 /* Parent: runs pass 0..passes-1, one process each, in order. Each process
  * prints its own table; its results come back over a pipe (the records of
