@@ -335,6 +335,51 @@ static void test_inline_same_schedule(void) {
     fb_bench_free(b2);
 }
 
+/* Manual timing in a comparison: each alternative's epochs take the time
+ * its body gave (fb_set_iteration_time), and an excluded region comes off
+ * the clock's time, as in a run. */
+static void test_manual_time_in_comparison(void) {
+    fake_clock c = {0, 100, 0, 0};
+    fb_bench *b = fake_bench(&c);
+    fb_set_manual_time(b, true);
+    FB_COMPARE(b, "manual") {
+        FB_ALTERNATIVE("one") {
+            fake_clock_op(&c); /* the clock says 100 ns; the body says 1 us */
+            fb_set_iteration_time(b, 1e-6);
+        }
+        FB_ALTERNATIVE("two") {
+            fake_clock_op(&c);
+            fb_set_iteration_time(b, 2e-6);
+        }
+    }
+    const fb_comparison *cmp = fb_last_comparison(b);
+    CHECK(cmp && fb_comparison_size(cmp) == 2);
+    if (cmp && fb_comparison_size(cmp) == 2) {
+        CHECK_NEAR(fb_comparison_ratio(cmp, 1), 0.5, 1e-9);
+        CHECK_NEAR(fb_comparison_low(cmp, 1), 0.5, 1e-4); /* the clock resolution widens it */
+        CHECK_NEAR(fb_comparison_high(cmp, 1), 0.5, 1e-4);
+        CHECK_NEAR(fb_result_median(fb_comparison_result(cmp, 0), FB_ELAPSED), 1e-6, 1e-12);
+    }
+    fb_bench_free(b);
+
+    /* excluded: 300 of each iteration's 400 ns are left out of "slow" */
+    c = (fake_clock){0, 100, 0, 0};
+    b = fake_bench(&c);
+    FB_COMPARE(b, "excluded") {
+        FB_ALTERNATIVE("plain") { fake_clock_op(&c); }
+        FB_ALTERNATIVE("slow") {
+            fake_clock_op(&c);
+            fb_exclude_begin(b);
+            c.now_ns += 300;
+            fb_exclude_end(b);
+        }
+    }
+    cmp = fb_last_comparison(b);
+    CHECK(cmp && fb_comparison_size(cmp) == 2);
+    if (cmp && fb_comparison_size(cmp) == 2) CHECK_NEAR(fb_comparison_ratio(cmp, 1), 1.0, 0.02);
+    fb_bench_free(b);
+}
+
 /* Hygiene: the user's own names, nested in other loops, next to FB_RUN. */
 static void test_inline_hygiene(void) {
     fake_clock c = {0, 100, 0, 0};
@@ -800,6 +845,7 @@ int main(void) {
     test_slow_ops_bounded();
     test_preempted_rounds();
     test_balance_order();
+    test_manual_time_in_comparison();
     test_table_and_summary();
     test_nested_refused();
     test_min_time_spread();
