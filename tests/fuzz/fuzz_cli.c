@@ -3,7 +3,7 @@
  * the option parser and, where it is one, the -filter bounds and the output
  * path's descriptor test (no file is created: the probe of a path's
  * directory is left to the tests). Built from the single header, so the
- * runner's static functions are reachable. */
+ * library's internal functions (src/options.c's parser) are reachable. */
 #define FEMTOBENCH_IMPLEMENTATION
 #include "femtobench.h"
 
@@ -27,16 +27,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     argv[argc] = NULL;
     fb__opts o;
-    memset(&o, 0, sizeof o);
-    o.min_time_ms = -1;
-    if (fb__parse_args(argc, argv, &o) == 0) {
+    fb__opts_init(&o);
+    if (fb__opts_parse(argc, argv, &o) == 0) {
         char why[512];
         if (o.filter) (void)fb__filter_check(o.filter, why, sizeof why);
         const char *outs[3] = {o.out_csv, o.out_json, o.out_gbench};
         for (int k = 0; k < 3; ++k)
             if (outs[k]) (void)fb__outfile_std_fd(outs[k]);
     }
-    free(o.asymptote);
+    fb__opts_free(&o);
     free(text);
     return 0;
 }
