@@ -236,6 +236,8 @@ try:
     bad([OLD], "needs two plugins")
     bad([OLD, OLD, OLD], "only two plugins")
     bad([os.path.join(tmp, "missing.so"), OLD], "cannot open")
+    # a value with a line break is still one line (shown as \x0a)
+    bad([os.path.join(tmp, "two\nlines.so"), OLD], "cannot open", "\\x0a")
     bad([notes, OLD], "not a shared object")
     bad([OLD, notes], "not a shared object")
     bad([os.path.join(T, "ab_suite_runner"), OLD], "cannot load")

@@ -23,6 +23,7 @@
  * copy of the library, never to this one's. */
 #define _GNU_SOURCE /* sched_setaffinity, CPU_SET, sched_getcpu */
 
+#include "options.h" /* fb__opts_error: the runner's one error line */
 #include "change.h"
 #include "clock.h"
 #include "compare.h"
@@ -85,17 +86,6 @@ typedef struct fba_opts {
     const char *only;      /* internal: that child counts this benchmark only (-isolate) */
 } fba_opts;
 
-static int fba_error(const char *fmt, ...) FB__PRINTF(1, 2);
-static int fba_error(const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("femtobench: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return 2;
-}
-
 static void fba_usage(FILE *f) {
     fprintf(f,
             "usage: femtobench-ab OLD.so NEW.so [options]\n\n"
@@ -141,7 +131,7 @@ static int fba_parse(int argc, char **argv, fba_opts *o) {
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v;
         if (a[0] != '-' || a[1] == '\0') {
-            if (n_files == 2) return fba_error("%s: only two plugins (OLD.so NEW.so)", a);
+            if (n_files == 2) return fb__opts_error("%s: only two plugins (OLD.so NEW.so)", a);
             o->files[n_files++] = a;
             continue;
         }
@@ -149,22 +139,23 @@ static int fba_parse(int argc, char **argv, fba_opts *o) {
             fba_usage(stdout);
             return -1;
         } else if ((v = fba_value(a, "filter"))) {
-            if (!*v) return fba_error("-filter: empty pattern");
+            if (!*v) return fb__opts_error("-filter: empty pattern");
             o->filter = v;
         } else if ((v = fba_value(a, "min_time"))) {
             char *end;
             errno = 0;
             double ms = strtod(v, &end);
             if (!*v || *end || errno || !(ms > 0) || ms > 3600e3)
-                return fba_error("-min_time=%s: not a number of milliseconds in (0, 3600000]", v);
+                return fb__opts_error("-min_time=%s: not a number of milliseconds in (0, 3600000]",
+                                      v);
             o->min_time_ms = ms;
         } else if ((v = fba_value(a, "rounds"))) {
             char *end;
             errno = 0;
             long r = strtol(v, &end, 10);
             if (!*v || *end || errno || r < FBA_MIN_ROUNDS || r > FBA_MAX_ROUNDS)
-                return fba_error("-rounds=%s: not a whole number from %d to %d", v, FBA_MIN_ROUNDS,
-                                 FBA_MAX_ROUNDS);
+                return fb__opts_error("-rounds=%s: not a whole number from %d to %d", v,
+                                      FBA_MIN_ROUNDS, FBA_MAX_ROUNDS);
             o->rounds = r;
         } else if ((v = fba_value(a, "asymptote"))) {
             o->asymptote_text = v;
@@ -176,16 +167,16 @@ static int fba_parse(int argc, char **argv, fba_opts *o) {
                 double n = strtod(p, &end);
                 if (end == p || errno || !(n > 0) || n > 9007199254740992.0 ||
                     (*end && *end != ',') || o->n_asymptote == FBA_MAX_ASYMPTOTE)
-                    return fba_error("-asymptote=%s: not a list of up to %d numbers N > 0 "
-                                     "(n1,n2,...)",
-                                     v, FBA_MAX_ASYMPTOTE);
+                    return fb__opts_error("-asymptote=%s: not a list of up to %d numbers N > 0 "
+                                          "(n1,n2,...)",
+                                          v, FBA_MAX_ASYMPTOTE);
                 o->asymptote[o->n_asymptote++] = n;
                 if (!*end) break;
                 p = end + 1;
             }
         } else if ((v = fba_value(a, "threshold"))) {
             if (fb__change_parse_threshold(v, &o->threshold_pct) != 0)
-                return fba_error("-threshold=%s: not a percentage from 0 to 1000", v);
+                return fb__opts_error("-threshold=%s: not a percentage from 0 to 1000", v);
         } else if (fba_flag(a, "fail_on_slower")) {
             o->fail_on_slower = true;
         } else if (fba_flag(a, "valgrind")) {
@@ -205,12 +196,14 @@ static int fba_parse(int argc, char **argv, fba_opts *o) {
         } else if ((v = fba_value(a, "only"))) {
             o->only = v;
         } else {
-            return fba_error("%s: unknown option (see -help)", a);
+            return fb__opts_error("%s: unknown option (see -help)", a);
         }
     }
-    if (n_files < 2) return fba_error("needs two plugins: femtobench-ab OLD.so NEW.so [options]");
+    if (n_files < 2)
+        return fb__opts_error("needs two plugins: femtobench-ab OLD.so NEW.so [options]");
     if (o->valgrind && o->min_time_ms > 0)
-        return fba_error("-min_time: has no effect with -valgrind (it counts, it does not time)");
+        return fb__opts_error(
+            "-min_time: has no effect with -valgrind (it counts, it does not time)");
     return 0;
 }
 
@@ -297,22 +290,23 @@ static int fba_copy(const char *src, char *out, size_t len, char *why, size_t wl
 static int fba_load(fba_side *s, const char *load_path) {
     char head[20];
     int fd = open(s->path, O_RDONLY);
-    if (fd < 0) return fba_error("%s: cannot open: %s", s->path, strerror(errno));
+    if (fd < 0) return fb__opts_error("%s: cannot open: %s", s->path, strerror(errno));
     ssize_t got = read(fd, head, sizeof head);
     close(fd);
     if (got < (ssize_t)sizeof head || memcmp(head, "\177ELF", 4) != 0)
-        return fba_error("%s: not a shared object (no ELF header); build the suite as a plugin "
-                         "(docs/ab.md)",
-                         s->path);
+        return fb__opts_error(
+            "%s: not a shared object (no ELF header); build the suite as a plugin "
+            "(docs/ab.md)",
+            s->path);
     unsigned type = (unsigned char)head[16] | (unsigned)(unsigned char)head[17] << 8;
     if (head[5] == 2) type = (unsigned char)head[17] | (unsigned)(unsigned char)head[16] << 8;
     if (type != 3) /* ET_DYN */
-        return fba_error("%s: not a shared object (an ELF %s); build the suite as a plugin "
-                         "(docs/ab.md)",
-                         s->path,
-                         type == 2   ? "executable"
-                         : type == 1 ? "object file"
-                                     : "file");
+        return fb__opts_error("%s: not a shared object (an ELF %s); build the suite as a plugin "
+                              "(docs/ab.md)",
+                              s->path,
+                              type == 2   ? "executable"
+                              : type == 1 ? "object file"
+                                          : "file");
     dlerror();
     s->dl = dlopen(load_path, RTLD_NOW | RTLD_LOCAL);
     if (!s->dl) {
@@ -322,27 +316,29 @@ static int fba_load(fba_side *s, const char *load_path) {
         size_t lp = strlen(load_path);
         const char *colon = e && strncmp(e, load_path, lp) == 0 && e[lp] == ':' ? e + lp + 1 : e;
         while (colon && *colon == ' ') ++colon;
-        return fba_error("%s: cannot load: %s", s->path, colon ? colon : "unknown reason");
+        return fb__opts_error("%s: cannot load: %s", s->path, colon ? colon : "unknown reason");
     }
     const fb__plugin_api *(*entry)(void);
     void *sym = dlsym(s->dl, FB__PLUGIN_ENTRY);
     if (!sym)
-        return fba_error("%s: not a femtobench plugin (no %s): link the suite with the femtobench "
-                         "library as docs/ab.md shows",
-                         s->path, FB__PLUGIN_ENTRY);
+        return fb__opts_error(
+            "%s: not a femtobench plugin (no %s): link the suite with the femtobench "
+            "library as docs/ab.md shows",
+            s->path, FB__PLUGIN_ENTRY);
     memcpy(&entry, &sym, sizeof entry); /* dlsym's object pointer as a function pointer */
     s->api = entry();
     unsigned host_major = FB_VERSION_MAJOR, host_minor = FB_VERSION_MINOR, major = 0, minor = 0;
     if (!s->api || !s->api->version || sscanf(s->api->version, "%u.%u", &major, &minor) != 2 ||
         s->api->abi != FB__PLUGIN_ABI || major != host_major || minor != host_minor)
-        return fba_error("%s: built with femtobench %s (plugin interface %u); this "
-                         "femtobench-ab is %s (plugin interface %u): rebuild the plugin with it",
-                         s->path, s->api && s->api->version ? s->api->version : "?",
-                         s->api ? s->api->abi : 0u, FB_VERSION_STRING, FB__PLUGIN_ABI);
+        return fb__opts_error(
+            "%s: built with femtobench %s (plugin interface %u); this "
+            "femtobench-ab is %s (plugin interface %u): rebuild the plugin with it",
+            s->path, s->api && s->api->version ? s->api->version : "?", s->api ? s->api->abi : 0u,
+            FB_VERSION_STRING, FB__PLUGIN_ABI);
     char why[512];
     int rc = s->api->list(fba_names_add, &s->benches, why, sizeof why);
-    if (rc != FB_OK) return fba_error("%s: %s", s->path, why);
-    if (s->benches.oom) return fba_error("out of memory");
+    if (rc != FB_OK) return fb__opts_error("%s: %s", s->path, why);
+    if (s->benches.oom) return fb__opts_error("out of memory");
     return 0;
 }
 
@@ -350,14 +346,14 @@ static int fba_load_both(fba_side *sides) {
     struct stat st[2];
     for (int i = 0; i < 2; ++i)
         if (stat(sides[i].path, &st[i]) != 0)
-            return fba_error("%s: cannot open: %s", sides[i].path, strerror(errno));
+            return fb__opts_error("%s: cannot open: %s", sides[i].path, strerror(errno));
     /* the same file twice (the A/A check): dlopen would return the first
      * handle again, with the same globals; a copy loads separately */
     const char *load[2] = {sides[0].path, sides[1].path};
     if (st[0].st_dev == st[1].st_dev && st[0].st_ino == st[1].st_ino) {
         char why[512];
         if (fba_copy(sides[1].path, sides[1].copy, sizeof sides[1].copy, why, sizeof why) != 0)
-            return fba_error("%s: %s", sides[1].path, why);
+            return fb__opts_error("%s: %s", sides[1].path, why);
         load[1] = sides[1].copy;
     }
     /* dlopen needs a slash to take a path as a path, not a library name */
@@ -371,10 +367,10 @@ static int fba_load_both(fba_side *sides) {
         if (rc) return rc;
     }
     if (sides[0].api->identity() == sides[1].api->identity())
-        return fba_error("%s and %s share one copy of the femtobench library (linked with "
-                         "libfemtobench.so?): link each plugin with the static library "
-                         "(docs/ab.md)",
-                         sides[0].path, sides[1].path);
+        return fb__opts_error("%s and %s share one copy of the femtobench library (linked with "
+                              "libfemtobench.so?): link each plugin with the static library "
+                              "(docs/ab.md)",
+                              sides[0].path, sides[1].path);
     return 0;
 }
 
@@ -789,7 +785,7 @@ static void fba_count_result(void *ctx, const char *name, double n, const char *
 static int fba_count_side(const fba_side *s, const fba_opts *o, const fba_names *sel,
                           const char *path) {
     fba_counts c = {fopen(path, "w")};
-    if (!c.f) return fba_error("-valgrind: cannot write '%s': %s", path, strerror(errno));
+    if (!c.f) return fb__opts_error("-valgrind: cannot write '%s': %s", path, strerror(errno));
     setvbuf(c.f, NULL, _IOLBF, 0); /* every line out before the next run: it may crash */
     size_t n_ns = o->n_asymptote ? o->n_asymptote : 1;
     for (size_t i = 0; i < sel->n; ++i) {
@@ -866,7 +862,8 @@ static int fba_count_child(const fba_opts *o, int s, const char *only, fba_count
     char path[4096];
     snprintf(path, sizeof path, "%s/femtobench-ab-counts.XXXXXX", tmp);
     int fd = mkstemp(path);
-    if (fd < 0) return fba_error("-valgrind: cannot create a file in %s: %s", tmp, strerror(errno));
+    if (fd < 0)
+        return fb__opts_error("-valgrind: cannot create a file in %s: %s", tmp, strerror(errno));
     close(fd);
     char side_opt[32], out_opt[4200], filter_opt[4200], asym_opt[4200], only_opt[FBA_NAME_MAX + 8];
     snprintf(side_opt, sizeof side_opt, "-side_only=%s", fba_side_name[s]);
@@ -939,7 +936,7 @@ static int fba_valgrind(const fba_opts *o, const fba_side *sides, const fba_name
             } else {
                 fba_row *row = fba_rows_add(rows, c[s].last_begin, 0, FBA_ERROR);
                 if (!row) {
-                    rc = fba_error("out of memory");
+                    rc = fb__opts_error("out of memory");
                     break;
                 }
                 snprintf(row->error, sizeof row->error,
@@ -969,7 +966,7 @@ static int fba_valgrind(const fba_opts *o, const fba_side *sides, const fba_name
                                         : s == 0 ? FBA_GONE
                                                  : FBA_NEW);
             if (!row) {
-                rc = fba_error("out of memory");
+                rc = fb__opts_error("out of memory");
                 break;
             }
             const fba_count_line *lo = s == 0 ? l : other, *ln = s == 0 ? other : l;
@@ -1407,24 +1404,24 @@ static int fba_measure_and_report(fba_opts *o, fba_side *sides, const char *cons
             if (fba_names_find(&all, sides[s].benches.v[i]) < 0)
                 fba_names_add(&all, sides[s].benches.v[i]);
     if (all.oom) {
-        rc = fba_error("out of memory");
+        rc = fb__opts_error("out of memory");
         goto done;
     }
     if (!all.n) {
-        rc = fba_error("%s, %s: no benchmark is registered", o->files[0], o->files[1]);
+        rc = fb__opts_error("%s, %s: no benchmark is registered", o->files[0], o->files[1]);
         goto done;
     }
     if (o->filter) {
         unsigned char *hit = calloc(all.n + 1, 1);
         char why[320];
         if (!hit) {
-            rc = fba_error("out of memory");
+            rc = fb__opts_error("out of memory");
             goto done;
         }
         if (fb__filter_select(o->filter, (const char *const *)all.v, all.n, hit, why, sizeof why) !=
             0) {
             free(hit);
-            rc = fba_error("-filter=%s: %s", o->filter, why);
+            rc = fb__opts_error("-filter=%s: %s", o->filter, why);
             goto done;
         }
         /* a family's instances are selected by the family's name too */
@@ -1442,14 +1439,14 @@ static int fba_measure_and_report(fba_opts *o, fba_side *sides, const char *cons
         }
         free(hit);
         if (!sel.n) {
-            rc = fba_error("-filter=%s selects no benchmark", o->filter);
+            rc = fb__opts_error("-filter=%s selects no benchmark", o->filter);
             goto done;
         }
     } else {
         for (size_t i = 0; i < all.n; ++i) fba_names_add(&sel, all.v[i]);
     }
     if (sel.oom) {
-        rc = fba_error("out of memory");
+        rc = fb__opts_error("out of memory");
         goto done;
     }
 
@@ -1473,7 +1470,7 @@ static int fba_measure_and_report(fba_opts *o, fba_side *sides, const char *cons
             int brc = o->isolate ? fba_bench_isolated(sides, o, sel.v[i], n, in_old, in_new, &rows)
                                  : fba_bench(sides, o, sel.v[i], n, in_old, in_new, &rows);
             if (brc != FB_OK) {
-                rc = fba_error("out of memory");
+                rc = fb__opts_error("out of memory");
                 goto done;
             }
         }
@@ -1527,17 +1524,18 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 3; ++i) {
         if (!outs[i]) continue;
         char why[1024];
-        if (!*outs[i]) return fba_error("-%s: empty file name", out_names[i]);
+        if (!*outs[i]) return fb__opts_error("-%s: empty file name", out_names[i]);
         for (int k = 0; k < i; ++k)
             if (outs[k] && strcmp(outs[k], outs[i]) == 0)
-                return fba_error("-%s=%s: the same file as -%s", out_names[i], outs[i],
-                                 out_names[k]);
+                return fb__opts_error("-%s=%s: the same file as -%s", out_names[i], outs[i],
+                                      out_names[k]);
         if (fb__outfile_check(outs[i], why, sizeof why) != FB_OK)
-            return fba_error("-%s: %s", out_names[i], why);
+            return fb__opts_error("-%s: %s", out_names[i], why);
     }
     if (o.valgrind && !counting_child) {
         char why[512];
-        if (fb__vg_runner_check(why, sizeof why) != FB_OK) return fba_error("-valgrind: %s", why);
+        if (fb__vg_runner_check(why, sizeof why) != FB_OK)
+            return fb__opts_error("-valgrind: %s", why);
     }
 
     fba_side sides[2] = {{o.files[0], "", NULL, NULL, {0}}, {o.files[1], "", NULL, NULL, {0}}};

@@ -18,6 +18,7 @@
  * -fail_on_slower when a benchmark is slower or no benchmark is in common;
  * 130 interrupted. It uses the library's own reader and table
  * (src/baseline.c, src/report_change.c): the same table as -baseline. */
+#include "options.h" /* fb__opts_error: the runner's one error line */
 #include "change.h"
 #include "json.h"
 #include "outfile.h"
@@ -57,17 +58,6 @@ static const char *const fbc_refused[] = {
     "benchmark_out_format", "benchmark_format", "baseline",      "repetitions", "list",
     "benchmark_list_tests", "sanity_check",     "help",          "version"};
 
-static int fbc_error(const char *fmt, ...) FB__PRINTF(1, 2);
-static int fbc_error(const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("femtobench: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return 2;
-}
-
 static void fbc_usage(FILE *f) {
     fputs("usage: femtobench-compare OLD.json NEW.json [options]\n"
           "       femtobench-compare -run OLD_EXE NEW_EXE [-pairs=K] [options] [runner options]\n\n"
@@ -96,8 +86,8 @@ static int fbc_parse(int argc, char **argv, fbc_opts *o) {
         const char *a = argv[i];
         if (a[0] != '-' || a[1] == '\0') {
             if (n_files == 2)
-                return fbc_error("unexpected argument '%s' (give exactly two files or programs)",
-                                 a);
+                return fb__opts_error(
+                    "unexpected argument '%s' (give exactly two files or programs)", a);
             o->files[n_files++] = a;
             continue;
         }
@@ -107,7 +97,7 @@ static int fbc_parse(int argc, char **argv, fbc_opts *o) {
         const char *val = eq ? eq + 1 : NULL;
 #define FBC_IS(s) (len == strlen(s) && strncmp(name, s, len) == 0)
         if (FBC_IS("run")) {
-            if (val) return fbc_error("-run takes no value, got '%s'", a);
+            if (val) return fb__opts_error("-run takes no value, got '%s'", a);
             o->run = true;
         } else if (FBC_IS("pairs")) {
             /* digits only: strtoul alone would take "+5", " 5" or "-5" */
@@ -116,43 +106,45 @@ static int fbc_parse(int argc, char **argv, fbc_opts *o) {
             errno = 0;
             unsigned long k = digits ? strtoul(val, &end, 10) : 0;
             if (!digits || errno || !end || *end || k < 2 || k > 1000)
-                return fbc_error("-pairs=%s: not a whole number from 2 to 1000", val ? val : "");
+                return fb__opts_error("-pairs=%s: not a whole number from 2 to 1000",
+                                      val ? val : "");
             o->pairs = (unsigned)k;
         } else if (FBC_IS("help")) {
             fbc_usage(stdout);
             return -1;
         } else if (FBC_IS("fail_on_slower")) {
-            if (val) return fbc_error("-fail_on_slower takes no value, got '%s'", a);
+            if (val) return fb__opts_error("-fail_on_slower takes no value, got '%s'", a);
             o->fail_on_slower = true;
         } else if (FBC_IS("threshold")) {
-            if (!val) return fbc_error("-threshold needs a value: -threshold=<pct>");
+            if (!val) return fb__opts_error("-threshold needs a value: -threshold=<pct>");
             if (fb__change_parse_threshold(val, &o->threshold_pct))
-                return fbc_error("-threshold=%s: not a percentage >= 0 and < 1000", val);
+                return fb__opts_error("-threshold=%s: not a percentage >= 0 and < 1000", val);
         } else if (FBC_IS("output_md")) {
-            if (!val) return fbc_error("-output_md needs a value: -output_md=<file>");
-            if (!*val) return fbc_error("-output_md: empty file name");
+            if (!val) return fb__opts_error("-output_md needs a value: -output_md=<file>");
+            if (!*val) return fb__opts_error("-output_md: empty file name");
             o->output_md = val;
         } else {
             /* a runner option: passed on with -run (checked once -run is
              * known: it may come later) */
             for (size_t k = 0; k < sizeof fbc_refused / sizeof fbc_refused[0]; ++k)
                 if (FBC_IS(fbc_refused[k]))
-                    return fbc_error("-%s: not with -run (femtobench-compare runs and reads the "
-                                     "programs itself)",
-                                     fbc_refused[k]);
+                    return fb__opts_error(
+                        "-%s: not with -run (femtobench-compare runs and reads the "
+                        "programs itself)",
+                        fbc_refused[k]);
             o->runner_args[o->n_runner_args++] = a;
         }
 #undef FBC_IS
     }
     if (o->n_runner_args && !o->run)
-        return fbc_error("unknown option '%s' (see -help)", o->runner_args[0]);
-    if (o->pairs && !o->run) return fbc_error("-pairs needs -run");
+        return fb__opts_error("unknown option '%s' (see -help)", o->runner_args[0]);
+    if (o->pairs && !o->run) return fb__opts_error("-pairs needs -run");
     if (!o->pairs) o->pairs = 10;
     if (n_files < 2)
-        return fbc_error(o->run ? "-run needs two programs: femtobench-compare -run OLD_EXE "
-                                  "NEW_EXE (see -help)"
-                                : "needs two files: femtobench-compare OLD.json NEW.json (see "
-                                  "-help)");
+        return fb__opts_error(o->run ? "-run needs two programs: femtobench-compare -run OLD_EXE "
+                                       "NEW_EXE (see -help)"
+                                     : "needs two files: femtobench-compare OLD.json NEW.json (see "
+                                       "-help)");
     return 0;
 }
 
@@ -227,7 +219,7 @@ static int fbc_run_one(const fbc_opts *o, const char *exe, const char *json, con
     }
     free(args);
     if (pid < 0) {
-        fbc_error("-run: fork: %s", strerror(errno));
+        fb__opts_error("-run: fork: %s", strerror(errno));
         return -1;
     }
     int status = 0;
@@ -243,7 +235,8 @@ static int fbc_run_pairs(const fbc_opts *o, fb__baseline b[2]) {
     const char *tmpdir = getenv("TMPDIR");
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/femtobench-compare.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    if (!mkdtemp(dir)) return fbc_error("-run: cannot create a directory: %s", strerror(errno));
+    if (!mkdtemp(dir))
+        return fb__opts_error("-run: cannot create a directory: %s", strerror(errno));
     fb_rng rng;
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
@@ -272,22 +265,22 @@ static int fbc_run_pairs(const fbc_opts *o, fb__baseline b[2]) {
                 fbc_show_log(dir);
                 status = rc == 2 ? 2 : 1;
                 if (rc != 2 && rc >= 0)
-                    fbc_error("-run: '%s' exited with status %d", o->files[side], rc);
+                    fb__opts_error("-run: '%s' exited with status %d", o->files[side], rc);
             } else if (rc != 0 && rc != 1) {
                 fbc_show_log(dir);
-                fbc_error("-run: '%s' %s %d", o->files[side],
-                          rc > 128 ? "was killed by signal" : "exited with status",
-                          rc > 128 ? rc - 128 : rc);
+                fb__opts_error("-run: '%s' %s %d", o->files[side],
+                               rc > 128 ? "was killed by signal" : "exited with status",
+                               rc > 128 ? rc - 128 : rc);
                 status = 1;
             } else {
                 fb__baseline one;
                 if (fb__baseline_load(json, &one, why, sizeof why)) {
                     fbc_show_log(dir);
-                    fbc_error("-run: '%s' wrote no usable results: %s", o->files[side], why);
+                    fb__opts_error("-run: '%s' wrote no usable results: %s", o->files[side], why);
                     status = 1;
                 } else if (fb__baseline_append(&b[side], &one, k) != FB_OK) {
                     fb__baseline_free(&one);
-                    fbc_error("out of memory");
+                    fb__opts_error("out of memory");
                     status = 1;
                 }
             }
@@ -300,7 +293,7 @@ static int fbc_run_pairs(const fbc_opts *o, fb__baseline b[2]) {
 
 int main(int argc, char **argv) {
     const char **runner_args = calloc((size_t)(argc > 0 ? argc : 1), sizeof *runner_args);
-    if (!runner_args) return fbc_error("out of memory");
+    if (!runner_args) return fb__opts_error("out of memory");
     fbc_opts o = {
         {NULL, NULL}, FB__CHANGE_DEFAULT_THRESHOLD_PCT, false, NULL, false, 0, runner_args, 0};
     int rc = fbc_parse(argc, argv, &o);
@@ -312,13 +305,13 @@ int main(int argc, char **argv) {
     if (o.output_md && strcmp(o.output_md, "-") != 0 &&
         fb__outfile_check(o.output_md, why, sizeof why) != FB_OK) {
         free(runner_args);
-        return fbc_error("-output_md=%s: %s", o.output_md, why);
+        return fb__opts_error("-output_md=%s: %s", o.output_md, why);
     }
     for (int i = 0; i < 2 && o.output_md; ++i) /* never one of the files it reads */
         if (o.files[i] &&
             fb__outfile_not_input(o.output_md, o.files[i], why, sizeof why) != FB_OK) {
             free(runner_args);
-            return fbc_error("-output_md=%s: %s", o.output_md, why);
+            return fb__opts_error("-output_md=%s: %s", o.output_md, why);
         }
     fb__baseline b[2];
     memset(b, 0, sizeof b);
@@ -335,14 +328,14 @@ int main(int argc, char **argv) {
         for (int i = 0; i < 2; ++i)
             if (fb__baseline_load(o.files[i], &b[i], why, sizeof why)) {
                 fb__baseline_free(&b[0]);
-                return fbc_error("%s: %s", o.files[i], why);
+                return fb__opts_error("%s: %s", o.files[i], why);
             }
     }
     size_t counts[FB__V_COUNT];
     int status = 0;
     int trc = o.run ? fb__change_table_paired(stdout, &b[0], &b[1], o.threshold_pct, counts)
                     : fb__change_table(stdout, &b[0], &b[1], o.threshold_pct, counts);
-    if (trc != 0) status = fbc_error("out of memory");
+    if (trc != 0) status = fb__opts_error("out of memory");
     if (fflush(stdout) != 0) status = 1;
     if (!status && o.output_md) {
         fbc_md m = {&b[0], &b[1], o.threshold_pct, o.run};
