@@ -166,6 +166,10 @@ static void test_numbers(void) {
     CHECK_STR(buf, "2 s");
     fb__svg_si(buf, sizeof buf, 32000, "", 3);
     CHECK_STR(buf, "32k");
+    fb__svg_si(buf, sizeof buf, 0.2, "", 3); /* a count below one: no milli prefix */
+    CHECK_STR(buf, "0.2");
+    fb__svg_si(buf, sizeof buf, 0.0125, "", 3);
+    CHECK_STR(buf, "0.0125");
     fb__svg_si(buf, sizeof buf, 250e-12, "s", 3);
     CHECK_STR(buf, "250 ps");
     fb__svg_si(buf, sizeof buf, NAN, "s", 3);
