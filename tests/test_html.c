@@ -251,11 +251,11 @@ static void test_scales(void) {
 
 static void test_quantile(void) {
     double v[4] = {1, 2, 3, 4};
-    CHECK_NEAR(fb__html_quantile(v, 4, 0.25), 1.75, 1e-12);
-    CHECK_NEAR(fb__html_quantile(v, 4, 0.5), 2.5, 1e-12);
-    CHECK_NEAR(fb__html_quantile(v, 4, 0.75), 3.25, 1e-12);
-    CHECK_NEAR(fb__html_quantile(v, 1, 0.75), 1, 0);
-    CHECK(isnan(fb__html_quantile(v, 0, 0.5)));
+    CHECK_NEAR(fb__quantile_sorted(v, 4, 0.25), 1.75, 1e-12);
+    CHECK_NEAR(fb__quantile_sorted(v, 4, 0.5), 2.5, 1e-12);
+    CHECK_NEAR(fb__quantile_sorted(v, 4, 0.75), 3.25, 1e-12);
+    CHECK_NEAR(fb__quantile_sorted(v, 1, 0.75), 1, 0);
+    CHECK(isnan(fb__quantile_sorted(v, 0, 0.5)));
 }
 
 /* The box is the quartiles of the epochs the median uses: a dropped
