@@ -18,7 +18,6 @@
 #include "perf.h"
 #include "process.h"
 #include "settings.h"
-#include "manual.h" /* manual timing, excluded regions */
 #include "setup.h"
 #include "stats.h"
 #include "text.h"
@@ -672,21 +671,14 @@ uint64_t fb__cmp_alt(fb__cmp *c, const char *name) {
     if (i != s->cur || s->ran) return 0; /* one epoch per pass */
     s->timing = true;
     s->ran = true;
-    fb__manual_epoch_begin(s->ep.b); /* src/manual.c: manual time, excluded regions */
-    fb__epoch_start(&s->ep);         /* its last act reads the clock */
+    fb__epoch_start(&s->ep); /* its last act reads the clock */
     return s->n;
 }
 
 void fb__cmp_alt_done(fb__cmp *c, uint64_t left) {
     struct fb__cmp_state *s = c->s;
     fb__epoch_out o;
-    fb__epoch_stop(&s->ep, s->n, &o);
-    /* the time the body gave (fb_set_iteration_time), or the clock's less
-     * the excluded regions, as a run's epoch (src/manual.c) */
-    if (s->ep.b->manual.on || s->ep.b->manual.excluded_ns) {
-        o.elapsed_s = fb__manual_epoch_time(s->ep.b, o.elapsed_s);
-        o.ticks_ns = (uint64_t)(o.elapsed_s * 1e9 + 0.5); /* what the rounds keep */
-    }
+    fb__epoch_stop(&s->ep, s->n, &o); /* manual time and excluded regions applied */
     if (s->phase == FB__CMP_MEASURE) s->perf_lost |= s->ep.perf_mask & ~o.known;
     s->timing = false;
     s->spent_s += o.elapsed_s;

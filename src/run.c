@@ -6,7 +6,6 @@
  * seconds; docs/design.md explains every rule and default. */
 #include "bench.h"
 #include "clock.h"
-#include "manual.h" /* manual timing, excluded regions */
 #include "disturb.h"
 #include "epoch.h"
 #include "group.h" /* groups of threads: the barrier and the leader's plan */
@@ -332,7 +331,6 @@ int fb__loop_next(fb__loop *l) {
         }
     }
     if (l->state == FB__ST_DONE) return 0;
-    fb__manual_epoch_begin(l->bench);    /* src/manual.c: manual time, excluded regions */
     fb__epoch_start(&l->bench->run->ep); /* its last act reads the clock */
     return 1;
 }
@@ -439,9 +437,9 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
     fb_bench *b = l->bench;
     if (b->group) { /* every thread's epoch into its slot, then the barrier */
         fb__group_slot *slot = fb__group_slot_at(b->group, b->thread_index);
-        /* each thread's own excluded regions come off its own end
-         * (fb_exclude_begin / fb_exclude_end on its handle) */
-        double own_s = fb__manual_epoch_time(b, o.elapsed_s);
+        /* each thread's own excluded regions came off its own end in the
+         * epoch routine (fb_exclude_begin / fb_exclude_end on its handle) */
+        double own_s = o.elapsed_s;
         slot->t0_ns = r->ep.t0_ns;
         slot->t1_ns = r->ep.t0_ns + (own_s > 0 ? (uint64_t)(own_s * 1e9 + 0.5) : 0);
         memcpy(slot->counts, o.counts, sizeof slot->counts);
@@ -473,10 +471,7 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
             if (g.broke && !left) left = 1;
         }
     }
-    if (!b->group)
-        o.elapsed_s = fb__manual_epoch_time(b, o.elapsed_s); /* the time given, or less
-                                                              * excluded (src/manual.c) */
-    double e = r->threads ? r->sched_s : o.elapsed_s;        /* what the schedule plans with */
+    double e = r->threads ? r->sched_s : o.elapsed_s; /* what the schedule plans with */
     uint64_t n = l->n;
     r->spent_s += o.elapsed_s;
     if (left) {
