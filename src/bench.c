@@ -5,6 +5,7 @@
 #include "context.h"
 
 #include "compare.h" /* comparisons: release, the live table's sink */
+#include "passes.h"  /* the series over passes, stored by the runner (freed here) */
 #include "process.h"
 #include "text.h"
 
@@ -61,6 +62,19 @@ fb_bench *fb_bench_new(void) {
     return b;
 }
 
+/* The series over passes the runner stored (src/passes.c: fb__passes_finish)
+ * is the bench's: freed with it, and dropped when the results change. */
+static void fb__bench_drop_passes(fb_bench *b) {
+    fb__pass_series *s = b->passes;
+    if (!s) return;
+    free(s->of);
+    free(s->start);
+    free(s->members);
+    free(s->sum);
+    free(s);
+    b->passes = NULL;
+}
+
 void fb_bench_free(fb_bench *b) {
     if (!b) return;
     /* Called from inside a run of b (its op, setup or teardown): freeing
@@ -73,6 +87,7 @@ void fb_bench_free(fb_bench *b) {
     }
     for (size_t i = 0; i < b->n_results; ++i) fb__result_free(b->results[i]);
     free(b->results);
+    fb__bench_drop_passes(b); /* the series over passes (src/passes.c) */
     for (size_t i = 0; i < b->n_fits; ++i) free(b->fits[i].name);
     free(b->fits);
     /* comparisons (src/compare.c), and one left unfinished */
@@ -174,6 +189,7 @@ int fb__bench_add_result(fb_bench *b, fb_result *r) {
         b->cap_results = cap;
     }
     b->results[b->n_results++] = r;
+    fb__bench_drop_passes(b); /* a stored series over passes no longer covers them all */
     return fb__bench_refit(b, r);
 }
 
@@ -205,6 +221,7 @@ int fb__bench_take_results(fb_bench *dst, fb_bench *src) {
     if (i) /* (src->results may be NULL: no pointer arithmetic on it) */
         memmove(src->results, src->results + i, (src->n_results - i) * sizeof *src->results);
     src->n_results -= i;
+    fb__bench_drop_passes(src);
     if (src->n_results) rc = FB_ENOMEM;
     return rc;
 }

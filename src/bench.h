@@ -91,6 +91,8 @@ struct fb_bench {
     fb__fit_set *fits;
     size_t n_fits;
     fb__change_view *change; /* against a baseline (runner), or NULL */
+    /* the series over passes (src/passes.c: fb__passes_finish), or NULL */
+    struct fb__pass_series *passes;
     /* sinks: sinks[0] is the live table (table points to own_table unless
      * the runner shares one) */
     fb__sink sinks[FB__MAX_SINKS];

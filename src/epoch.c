@@ -3,15 +3,18 @@
  * decide how many epochs of which op with how many iterations; this file
  * does everything around one epoch, always in the same order:
  *
- *   hook epoch_begin | probe (first epoch) | setup | disturbance | counters
- *   | clock | Callgrind on | the caller's loop | Callgrind off | clock |
- *   counters | disturbance | teardown | hook epoch_end
+ *   manual time reset | hook epoch_begin | probe (first epoch) | setup |
+ *   disturbance | counters | clock | Callgrind on | the caller's loop |
+ *   Callgrind off | clock | counters | disturbance | teardown | manual time
+ *   | hook epoch_end
  *
  * so that the timed region holds nothing but the loop, and what the hook
- * sees is what the result stores. */
+ * sees is what the result stores (the time given by manual timing, or the
+ * clock's less the excluded regions). */
 #include "epoch.h"
 
 #include "group.h"
+#include "manual.h"
 #include "process.h"
 #include "setup.h"
 
@@ -103,6 +106,9 @@ void fb__epoch_set_vg(fb__epoch *e, const char *name, uint64_t epoch_iterations,
 }
 
 void fb__epoch_start(fb__epoch *e) {
+    /* manual timing and excluded regions start afresh (src/manual.c): on
+     * this bench, so in a group of threads each thread's own */
+    fb__manual_epoch_begin(e->b);
     if (e->hook && e->hook->epoch_begin) e->hook->epoch_begin(e->hook->ctx, e->index);
     /* the probe before the first epoch: in this side's turn under a hook */
     if (e->probe && !e->probed) {
@@ -136,6 +142,14 @@ void fb__epoch_stop(fb__epoch *e, uint64_t n, fb__epoch_out *out) {
     fb__teardown_after_epoch(e->b); /* untimed: after the clock and the counters */
     out->ticks_ns = t1 >= e->t0_ns ? t1 - e->t0_ns : 0;
     out->elapsed_s = (double)out->ticks_ns * 1e-9;
+    /* the time the body gave (fb_set_iteration_time), or the clock's less
+     * the excluded regions (src/manual.c); ticks_ns follows it, as the
+     * comparison's rounds keep ticks. In a group of threads this is the
+     * thread's own time, on its own bench handle. */
+    if (e->b->manual.on || e->b->manual.excluded_ns) {
+        out->elapsed_s = fb__manual_epoch_time(e->b, out->elapsed_s);
+        out->ticks_ns = (uint64_t)(out->elapsed_s * 1e9 + 0.5);
+    }
     size_t k = e->index++;
     if (e->hook && e->hook->epoch_end)
         e->hook->epoch_end(e->hook->ctx, k, n, out->elapsed_s, out->disturbed);

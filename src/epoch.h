@@ -12,9 +12,12 @@
  *     resolution, the performance counters, the disturbance source and the
  *     core probe (injected, else the defaults of src/disturb.c and
  *     src/probe.c; none of the last two under a custom clock);
- *   - each epoch: setup, disturbance read, counters, the clock reads,
- *     Callgrind's collection switched on and off (src/valgrind.c), then the
- *     counters, the disturbance read and the teardown again, in that order;
+ *   - each epoch: manual timing's and excluded regions' reset, setup,
+ *     disturbance read, counters, the clock reads, Callgrind's collection
+ *     switched on and off (src/valgrind.c), then the counters, the
+ *     disturbance read and the teardown again, and the epoch's time made
+ *     the one manual timing gave or the clock's less the excluded regions
+ *     (src/manual.c), in that order;
  *   - the probe before the first epoch and after the last, and the decision
  *     to measure a run again after a slow episode of the core;
  *   - the epoch hook (src/epoch_hook.h), with no effect when none is
@@ -69,7 +72,8 @@ typedef struct fb__epoch {
 
 /* What one epoch measured. */
 typedef struct fb__epoch_out {
-    uint64_t ticks_ns; /* the clock's difference (0 when it went back) */
+    uint64_t ticks_ns; /* the clock's difference (0 when it went back), or
+                        * the manual time in ns (src/manual.c) */
     double elapsed_s;  /* ticks_ns in seconds: what a result stores */
     double counts[FB_MEASURE_COUNT];
     fb__mask known; /* the counters read in this epoch (perf_mask when all) */
@@ -95,12 +99,13 @@ FB__PRIVATE bool fb__epoch_hook_begin(fb__epoch *e);
  * Valgrind), replacing the previous ones. */
 FB__PRIVATE void fb__epoch_set_vg(fb__epoch *e, const char *name, uint64_t epoch_iterations,
                                   uint64_t min_iterations);
-/* Starts an epoch: the hook's epoch_begin, the probe before the first
- * epoch, setup, the disturbance read, the counters, the clock, Callgrind.
- * The caller's loop follows at once. */
+/* Starts an epoch: manual timing's reset, the hook's epoch_begin, the probe
+ * before the first epoch, setup, the disturbance read, the counters, the
+ * clock, Callgrind. The caller's loop follows at once. */
 FB__PRIVATE void fb__epoch_start(fb__epoch *e);
 /* Ends the epoch of n iterations: Callgrind, the clock, the counters, the
- * disturbance read, teardown, the hook's epoch_end. */
+ * disturbance read, teardown, manual timing (the time given, or the clock's
+ * less the excluded regions, into out), the hook's epoch_end. */
 FB__PRIVATE void fb__epoch_stop(fb__epoch *e, uint64_t n, fb__epoch_out *out);
 /* After the last epoch: the probe (once; nothing without a probe or an
  * epoch). */

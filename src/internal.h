@@ -39,6 +39,8 @@
 #include "bench.h"
 #include "compare.h"
 #include "epoch.h"
+#include "run.h"
+#include "compare_state.h"
 #include "json_read.h"
 #include "baseline.h"
 #include "change.h"

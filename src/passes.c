@@ -171,3 +171,50 @@ done:
     if (rc != FB_OK) fb__passes_series_free(out);
     return rc;
 }
+
+/* ------------------------------------------------------ stored series */
+
+int fb__passes_finish(fb_bench *b) {
+    fb__passes_series_free(b->passes);
+    free(b->passes);
+    b->passes = NULL;
+    fb__pass_series *s = malloc(sizeof *s);
+    if (!s) return FB_ENOMEM;
+    if (fb__passes_series(b, s) != FB_OK) {
+        free(s);
+        return FB_ENOMEM;
+    }
+    b->passes = s;
+    return FB_OK;
+}
+
+size_t fb__passes_count(const fb_bench *b) { return b->passes ? b->passes->n : b->n_results; }
+
+unsigned fb__passes_max(const fb_bench *b) {
+    return b->passes ? b->passes->max_passes : b->n_results ? 1 : 0;
+}
+
+size_t fb__passes_of(const fb_bench *b, size_t i) { return b->passes ? b->passes->of[i] : i; }
+
+size_t fb__passes_size(const fb_bench *b, size_t s) {
+    return b->passes ? b->passes->start[s + 1] - b->passes->start[s] : 1;
+}
+
+size_t fb__passes_member(const fb_bench *b, size_t s, size_t k) {
+    return b->passes ? b->passes->members[b->passes->start[s] + k] : s;
+}
+
+const fb__pass_summary *fb__passes_sum(const fb_bench *b, size_t s, fb__pass_summary *tmp) {
+    if (b->passes) return &b->passes->sum[s];
+    /* one result, one pass: its own median per unit, as fb__passes_summarize
+     * gives for one value (none when it measured no time) */
+    const fb_result *r = b->results[s];
+    memset(tmp, 0, sizeof *tmp);
+    tmp->median = tmp->err_pct = tmp->min = tmp->max = NAN;
+    if (!r->error && (r->has & FB__BIT(FB_ELAPSED)) && r->epochs) {
+        tmp->passes = 1;
+        tmp->median = tmp->min = tmp->max = r->summary[FB_ELAPSED].median / r->config.batch;
+        tmp->err_pct = 0;
+    }
+    return tmp;
+}

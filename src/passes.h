@@ -54,4 +54,31 @@ typedef struct fb__pass_series {
 FB__PRIVATE int fb__passes_series(const fb_bench *b, fb__pass_series *out);
 FB__PRIVATE void fb__passes_series_free(fb__pass_series *s);
 
+/* The series over passes, computed once and stored on the bench.
+ *
+ * fb__passes_finish computes b's series (above) and keeps it on b (owned by
+ * b: src/bench.c frees it with b, and drops it when a result is added after
+ * it, so a stored series always covers every result). The
+ * runner calls it once every pass's results are in and before any summary
+ * or writer runs. FB_OK, or FB_ENOMEM (nothing stored).
+ *
+ * The writers and the summary read the stored series through the const
+ * accessors below, and compute nothing. A bench with no stored series (a
+ * library user's, who never runs passes) reads as one series per result, in
+ * result order, each summarizing that result's own median: what the series
+ * of a bench run in a single pass is. */
+FB__PRIVATE int fb__passes_finish(fb_bench *b);
+/* series */
+FB__PRIVATE size_t fb__passes_count(const fb_bench *b);
+/* the most results in one series (0 without results) */
+FB__PRIVATE unsigned fb__passes_max(const fb_bench *b);
+/* the series of result i */
+FB__PRIVATE size_t fb__passes_of(const fb_bench *b, size_t i);
+/* the results in series s, and the index of its k-th (by pass, then index) */
+FB__PRIVATE size_t fb__passes_size(const fb_bench *b, size_t s);
+FB__PRIVATE size_t fb__passes_member(const fb_bench *b, size_t s, size_t k);
+/* the summary over passes of series s */
+FB__PRIVATE const fb__pass_summary *fb__passes_sum(const fb_bench *b, size_t s,
+                                                   fb__pass_summary *tmp);
+
 #endif

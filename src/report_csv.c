@@ -79,20 +79,20 @@ int fb_write_csv(const fb_bench *b, FILE *f) {
     fputc('\n', f);
 
     /* -repetitions: each row also carries its benchmark's value over the
-     * passes (src/passes.c): the same on every pass's row */
-    fb__pass_series ps;
-    if (fb__passes_series(b, &ps) != FB_OK) return FB_ENOMEM;
+     * passes (stored by the runner, src/passes.c): the same on every pass's
+     * row */
     for (size_t i = 0; i < fb_result_count(b); ++i) {
         fb__csv_row(f, fb_result_at(b, i), NULL, 0);
-        const fb__pass_summary *sum = &ps.sum[ps.of[i]];
-        fprintf(f, ",%zu,", ps.start[ps.of[i] + 1] - ps.start[ps.of[i]]);
+        size_t s = fb__passes_of(b, i);
+        fb__pass_summary tmp;
+        const fb__pass_summary *sum = fb__passes_sum(b, s, &tmp);
+        fprintf(f, ",%zu,", fb__passes_size(b, s));
         fb__csv_num(f, sum->median * 1e9);
         fputc(',', f);
         if (sum->passes > 1) fb__csv_num(f, sum->err_pct);
         fb__csv_extra(f, b, fb_result_at(b, i), &ucols);
         fputc('\n', f);
     }
-    fb__passes_series_free(&ps);
     /* then each comparison: one row per alternative, with its ratio to the
      * baseline and the interval (src/compare.c) */
     for (size_t c = 0; c < fb_comparison_count(b); ++c) {

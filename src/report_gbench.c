@@ -340,10 +340,10 @@ static void fb__gb_over(const fb__gb_pass_vals *pv, double *scratch, int m, doub
  * median), then _mean, _median and _stddev over the passes; aggregates
  * layout: those three only. A failed pass is an error row of its own.
  * FB_OK or FB_ENOMEM. */
-static int fb__gb_passes(fb__json *j, const fb_bench *b, const fb__pass_series *ps, size_t s,
-                         const fb__gb_row *row, int rows) {
-    size_t lo = ps->start[s], hi = ps->start[s + 1];
-    const fb_result *first = fb_result_at(b, ps->members[lo]);
+static int fb__gb_passes(fb__json *j, const fb_bench *b, size_t s, const fb__gb_row *row,
+                         int rows) {
+    size_t lo = 0, hi = fb__passes_size(b, s);
+    const fb_result *first = fb_result_at(b, fb__passes_member(b, s, lo));
     fb__gb_row w = *row;
     double tu_s;
     fb__gb_unit(first, &w.unit, &tu_s);
@@ -359,7 +359,7 @@ static int fb__gb_passes(fb__json *j, const fb_bench *b, const fb__pass_series *
         return FB_ENOMEM;
     }
     for (size_t x = lo; x < hi; ++x) {
-        const fb_result *r = fb_result_at(b, ps->members[x]);
+        const fb_result *r = fb_result_at(b, fb__passes_member(b, s, x));
         if (!r->error && (r->has & FB__BIT(FB_ELAPSED)) && r->values[FB_ELAPSED] && r->epochs)
             pv.r[pv.n++] = r;
     }
@@ -391,7 +391,7 @@ static int fb__gb_passes(fb__json *j, const fb_bench *b, const fb__pass_series *
     w.repetitions = pv.n;
     bool pass_rows = rows == FB_GBENCH_REPETITIONS || pv.n < 2;
     for (size_t x = lo, index = 0; x < hi; ++x) {
-        const fb_result *r = fb_result_at(b, ps->members[x]);
+        const fb_result *r = fb_result_at(b, fb__passes_member(b, s, x));
         bool timed =
             !r->error && (r->has & FB__BIT(FB_ELAPSED)) && r->values[FB_ELAPSED] && r->epochs;
         if (!timed) {
@@ -465,11 +465,12 @@ static int fb__gb_cmp_named(const void *pa, const void *pb) {
     return c ? c : (a->s > b->s) - (a->s < b->s);
 }
 
-static int fb__gb_series_names(const fb_bench *b, const fb__pass_series *ps, char **names) {
-    fb__gb_named *v = malloc((ps->n ? ps->n : 1) * sizeof *v);
+static int fb__gb_series_names(const fb_bench *b, char **names) {
+    size_t n = fb__passes_count(b);
+    fb__gb_named *v = malloc((n ? n : 1) * sizeof *v);
     if (!v) return FB_ENOMEM;
-    for (size_t s = 0; s < ps->n; ++s) {
-        v[s].name = fb__gb_run_name(fb_result_at(b, ps->members[ps->start[s]]));
+    for (size_t s = 0; s < n; ++s) {
+        v[s].name = fb__gb_run_name(fb_result_at(b, fb__passes_member(b, s, 0)));
         v[s].s = s;
         if (!v[s].name) {
             for (size_t k = 0; k < s; ++k) free(v[k].name);
@@ -477,10 +478,10 @@ static int fb__gb_series_names(const fb_bench *b, const fb__pass_series *ps, cha
             return FB_ENOMEM;
         }
     }
-    qsort(v, ps->n, sizeof *v, fb__gb_cmp_named);
+    qsort(v, n, sizeof *v, fb__gb_cmp_named);
     int rc = FB_OK;
     const char *first = NULL; /* the group's first name: kept, never freed here */
-    for (size_t i = 0, k = 1; i < ps->n; ++i) {
+    for (size_t i = 0, k = 1; i < n; ++i) {
         k = first && strcmp(v[i].name, first) == 0 ? k + 1 : 1;
         if (k == 1) {
             names[v[i].s] = v[i].name;
@@ -488,11 +489,11 @@ static int fb__gb_series_names(const fb_bench *b, const fb__pass_series *ps, cha
             continue;
         }
         size_t len = strlen(v[i].name) + 24;
-        char *n = malloc(len);
-        if (n) snprintf(n, len, "%s#%zu", v[i].name, k);
+        char *nk = malloc(len);
+        if (nk) snprintf(nk, len, "%s#%zu", v[i].name, k);
         free(v[i].name);
-        names[v[i].s] = n;
-        if (!n) rc = FB_ENOMEM;
+        names[v[i].s] = nk;
+        if (!nk) rc = FB_ENOMEM;
     }
     free(v);
     return rc;
@@ -523,12 +524,10 @@ static void fb__gb_context(fb__json *j, const fb__sysinfo *si, const fb_bench *b
 
 int fb__write_gbench_json_rows_with(const fb_bench *b, FILE *f, const fb__sysinfo *si, int rows) {
     if (!b || !f || !si || rows < FB_GBENCH_MEDIAN || rows > FB_GBENCH_AGGREGATES) return FB_EINVAL;
-    fb__pass_series ps;
-    if (fb__passes_series(b, &ps) != FB_OK) return FB_ENOMEM;
-    size_t n = ps.n;
+    size_t n = fb__passes_count(b); /* the series over passes, stored (src/passes.c) */
     char **names = calloc(n ? n : 1, sizeof *names);
     size_t *family = calloc(n ? n : 1, sizeof *family);
-    int rc = names && family ? fb__gb_series_names(b, &ps, names) : FB_ENOMEM;
+    int rc = names && family ? fb__gb_series_names(b, names) : FB_ENOMEM;
 
     if (rc == FB_OK) {
         fb__json j;
@@ -541,11 +540,11 @@ int fb__write_gbench_json_rows_with(const fb_bench *b, FILE *f, const fb__sysinf
         for (size_t i = 0; i < n; ++i) {
             /* family: the distinct name, in order of first appearance;
              * instance: the series' index among those with its name */
-            const fb_result *r = fb_result_at(b, ps.members[ps.start[i]]);
+            const fb_result *r = fb_result_at(b, fb__passes_member(b, i, 0));
             fb__gb_row row = {names[i], 0, 0, 0, "ns"};
             size_t first = i;
             for (size_t q = 0; q < i; ++q) {
-                if (!fb__gb_same_name(fb_result_at(b, ps.members[ps.start[q]]), r)) continue;
+                if (!fb__gb_same_name(fb_result_at(b, fb__passes_member(b, q, 0)), r)) continue;
                 if (first == i) first = q;
                 ++row.instance;
             }
@@ -556,10 +555,10 @@ int fb__write_gbench_json_rows_with(const fb_bench *b, FILE *f, const fb__sysinf
             }
             row.family = family[i];
             if (rc != FB_OK) break;
-            if (ps.start[i + 1] - ps.start[i] == 1)
+            if (fb__passes_size(b, i) == 1)
                 rc = fb__gb_result(&j, r, &row, rows);
             else
-                rc = fb__gb_passes(&j, b, &ps, i, &row, rows);
+                rc = fb__gb_passes(&j, b, i, &row, rows);
         }
         /* each alternative of a comparison: rows named title/name, a family
          * of their own (src/compare.c) */
@@ -599,7 +598,6 @@ int fb__write_gbench_json_rows_with(const fb_bench *b, FILE *f, const fb__sysinf
     for (size_t i = 0; names && i < n; ++i) free(names[i]);
     free(names);
     free(family);
-    fb__passes_series_free(&ps);
     return rc;
 }
 

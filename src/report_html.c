@@ -215,17 +215,17 @@ static void fb__html_baseline(FILE *f, const fb__change_view *v) {
 /* With -repetitions: each benchmark's median over the passes (each pass a
  * process) and the spread between them, as the runner's summary. */
 static int fb__html_passes(FILE *f, const fb_bench *b) {
-    fb__pass_series ps;
-    if (fb__passes_series(b, &ps) != FB_OK) return FB_ENOMEM;
-    if (ps.max_passes > 1) {
+    unsigned max = fb__passes_max(b); /* stored by the runner (src/passes.c) */
+    if (max > 1) {
         fprintf(f,
                 "<section class=\"passes\">\n<h2>Over %u passes</h2>\n<table>\n<tr>"
                 "<th>benchmark</th><th>median ns/unit</th><th>between passes</th>"
                 "<th>passes</th><th>min ns/unit</th><th>max ns/unit</th></tr>\n",
-                ps.max_passes);
-        for (size_t s = 0; s < ps.n; ++s) {
-            const fb_result *r = fb_result_at(b, ps.members[ps.start[s]]);
-            const fb__pass_summary *sum = &ps.sum[s];
+                max);
+        for (size_t s = 0; s < fb__passes_count(b); ++s) {
+            const fb_result *r = fb_result_at(b, fb__passes_member(b, s, 0));
+            fb__pass_summary tmp;
+            const fb__pass_summary *sum = fb__passes_sum(b, s, &tmp);
             if (sum->passes == 0) continue;
             fputs("<tr><td><code>", f);
             fb__svg_text(f, r->name);
@@ -239,7 +239,6 @@ static int fb__html_passes(FILE *f, const fb_bench *b) {
         }
         fputs("</table>\n</section>\n", f);
     }
-    fb__passes_series_free(&ps);
     return FB_OK;
 }
 

@@ -348,13 +348,12 @@ static void fb__jr_comparisons(fb__json *j, const fb_bench *b) {
 /* With -repetitions: each benchmark's value over the passes, one object per
  * series (src/passes.c) in the order they first ran. Absent with one pass. */
 static int fb__jr_over_passes(fb__json *j, const fb_bench *b) {
-    fb__pass_series ps;
-    if (fb__passes_series(b, &ps) != FB_OK) return FB_ENOMEM;
-    if (ps.max_passes > 1) {
+    if (fb__passes_max(b) > 1) { /* stored by the runner (src/passes.c) */
         fb__json_arr(j, "over_passes", false);
-        for (size_t s = 0; s < ps.n; ++s) {
-            const fb_result *r = fb_result_at(b, ps.members[ps.start[s]]);
-            const fb__pass_summary *sum = &ps.sum[s];
+        for (size_t s = 0; s < fb__passes_count(b); ++s) {
+            const fb_result *r = fb_result_at(b, fb__passes_member(b, s, 0));
+            fb__pass_summary tmp;
+            const fb__pass_summary *sum = fb__passes_sum(b, s, &tmp);
             double batch = r->config.batch;
             fb__json_obj(j, NULL, true);
             fb__json_kstr(j, "title", r->config.title);
@@ -363,7 +362,7 @@ static int fb__jr_over_passes(fb__json *j, const fb_bench *b) {
                 fb__json_knum(j, "complexityN", r->config.complexity_n);
             else
                 fb__json_knull(j, "complexityN");
-            fb__json_ku64(j, "passes", ps.start[s + 1] - ps.start[s]);
+            fb__json_ku64(j, "passes", fb__passes_size(b, s));
             fb__json_ku64(j, "passes_measured", sum->passes);
             fb__json_knum(j, "median", sum->median * batch);
             fb__json_knum(j, "between_pct", sum->err_pct);
@@ -374,7 +373,6 @@ static int fb__jr_over_passes(fb__json *j, const fb_bench *b) {
         }
         fb__json_end_arr(j);
     }
-    fb__passes_series_free(&ps);
     return FB_OK;
 }
 

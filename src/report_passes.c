@@ -17,17 +17,16 @@ static void fb__rp_num(FILE *f, double v, const char *suffix) {
 }
 
 int fb__write_passes(const fb_bench *suite, FILE *f) {
-    fb__pass_series ps;
-    if (fb__passes_series(suite, &ps) != FB_OK) return FB_ENOMEM;
     fprintf(f, "| %16s | %14s | %8s | %16s | %16s | benchmark\n", "median ns/unit",
             "between passes", "passes", "min ns/unit", "max ns/unit");
     fputs(
         "|-----------------:|---------------:|---------:|-----------------:|-----------------:|:--"
         "--------\n",
         f);
-    for (size_t s = 0; s < ps.n; ++s) {
-        const fb__pass_summary *sum = &ps.sum[s];
-        const fb_result *r = fb_result_at(suite, ps.members[ps.start[s]]);
+    for (size_t s = 0; s < fb__passes_count(suite); ++s) { /* stored by the runner */
+        fb__pass_summary tmp;
+        const fb__pass_summary *sum = fb__passes_sum(suite, s, &tmp);
+        const fb_result *r = fb_result_at(suite, fb__passes_member(suite, s, 0));
         if (sum->passes == 0) continue; /* failed in every pass */
         fb__rp_num(f, sum->median * 1e9, "");
         char err[32];
@@ -55,6 +54,5 @@ int fb__write_passes(const fb_bench *suite, FILE *f) {
         }
         fputc('\n', f);
     }
-    fb__passes_series_free(&ps);
     return ferror(f) ? FB_EIO : FB_OK;
 }

@@ -82,7 +82,7 @@ static bool fb__rounds_lengthen(fb__rounds *s, const fb__rounds_progress *p, dou
     if (longer > s->max_epoch_s) longer = s->max_epoch_s;
     if (!(longer > *target_s)) return false;
     /* an epoch of the new round lasts the longer target, or min_iters calls */
-    double per_iter = p->sum_iters ? p->sum_elapsed_s / (double)p->sum_iters : 0;
+    double per_iter = p->plan_iters ? p->plan_elapsed_s / (double)p->plan_iters : 0;
     double epoch_s =
         (double)s->min_iters * per_iter > longer ? (double)s->min_iters * per_iter : longer;
     if (p->spent_s + 1.2 * (double)s->asked * epoch_s > s->budget_s) return false;

@@ -28,11 +28,11 @@ typedef struct fb__rounds {
 /* What the rounds read of the run after each recorded epoch. */
 typedef struct fb__rounds_progress {
     size_t epochs;
-    double spent_s; /* in all epochs, recorded or not */
-    uint64_t sum_iters;
-    double sum_elapsed_s; /* recorded epochs */
-    const double *values; /* seconds per iteration of each recorded epoch */
-    unsigned char *flags; /* FB__EPOCH_* of each recorded epoch */
+    double spent_s;        /* in all epochs, recorded or not */
+    uint64_t plan_iters;   /* the recorded epochs that were not disturbed: */
+    double plan_elapsed_s; /* their iterations and time */
+    const double *values;  /* seconds per iteration of each recorded epoch */
+    unsigned char *flags;  /* FB__EPOCH_* of each recorded epoch */
 } fb__rounds_progress;
 
 /* At the start of a run: `layers` say which keys were set explicitly,

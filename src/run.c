@@ -1,12 +1,15 @@
 /* The epoch loop and iteration control: the heart of femtobench.
  *
  * A run is a sequence of epochs. Each epoch reads the clock, runs the op n
- * times, reads the clock again. The state machine (warmup -> upscaling ->
- * measuring, or endless) picks n so that an epoch lasts about `target`
- * seconds; docs/design.md explains every rule and default. */
+ * times, reads the clock again (the epoch routine, src/epoch.c). The state
+ * machine (warmup -> upscaling -> measuring, or endless) picks n so that an
+ * epoch lasts about `target` seconds; docs/design.md explains every rule and
+ * default. The plan it starts from: src/run_plan.c; the result it ends
+ * with: src/run_result.c (src/run.h). */
+#include "run.h"
+
 #include "bench.h"
 #include "clock.h"
-#include "manual.h" /* manual timing, excluded regions */
 #include "disturb.h"
 #include "epoch.h"
 #include "group.h" /* groups of threads: the barrier and the leader's plan */
@@ -27,8 +30,6 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { FB__ST_WARMUP, FB__ST_UPSCALE, FB__ST_MEASURE, FB__ST_ENDLESS, FB__ST_DONE };
-
 /* An epoch that reaches 2/3 of the target counts as "close enough". */
 #define FB__CLOSE_ENOUGH (2.0 / 3.0)
 /* Upscaling past this many iterations with no measurable time means the op
@@ -36,76 +37,6 @@ enum { FB__ST_WARMUP, FB__ST_UPSCALE, FB__ST_MEASURE, FB__ST_ENDLESS, FB__ST_DON
 #define FB__MAX_UPSCALE_ITERS 1e10
 #define FB__OPTIMIZED_AWAY_ITERS 100000
 #define FB__OPTIMIZED_AWAY_S 1e-11
-/* The budget never exceeds an hour, whatever epochs x target
- * (bounded settings); it equals the largest max_total_time (settings.c). */
-#define FB__MAX_BUDGET_S 3600.0
-
-struct fb__run {
-    fb__epoch ep;       /* everything around an epoch (src/epoch.c) */
-    fb__mask perf_lost; /* measures unknown in some recorded epoch */
-    double target_s;    /* target duration of one epoch */
-    double budget_s;    /* stop after this much measured time */
-    size_t epochs_max;
-    uint64_t exact_iters; /* epoch_iterations, 0 = automatic */
-    uint64_t min_iters;
-    fb_rng rng; /* jitter against aliasing, fixed seed */
-    /* progress */
-    size_t epochs;
-    uint64_t sum_iters;
-    double sum_elapsed_s; /* recorded epochs */
-    /* the undisturbed recorded epochs: what the next epoch's iterations
-     * are planned from (fb__run_plan) */
-    uint64_t plan_iters;
-    double plan_elapsed_s;
-    double spent_s; /* all epochs of this measurement, recorded or not */
-    uint64_t *iterations;
-    double *values[FB_MEASURE_COUNT];
-    char *error;
-    uint64_t endless_epochs;
-    /* when to stop (src/rounds.c), disturbed epochs (src/disturb.c) */
-    fb__rounds rounds;
-    unsigned char *flags; /* per epoch, FB__EPOCH_* */
-    size_t cap;           /* capacity of the per-epoch arrays */
-    fb__rounds rounds0;   /* the rounds and the target at the start, for a re-measurement */
-    double target0;
-    uint64_t remeasure_n;
-    fb__os_sig_saved old_int, old_term; /* restored when endless mode ends */
-    /* a group of threads (src/group.c): its size (0 outside one), each
-     * recorded epoch's per-thread seconds per iteration (threads per epoch),
-     * and the slots of the epoch just ended (read by fb__run_record) */
-    size_t threads;
-    double *thread_s;
-    const fb__group_slot *slots;
-    /* a group: the epoch's time the schedule plans with, the fastest
-     * thread's own (the group's span also holds the barrier's wake-ups and
-     * the turns of threads waiting for a core, a cost that does not grow
-     * with the iterations: planned with, it would keep the epochs short) */
-    double sched_s;
-};
-
-/* Endless mode stops on SIGINT/SIGTERM. A signal handler can only talk
- * through a static flag: the one piece of mutable process state in run.c. */
-static volatile sig_atomic_t fb__run_stop_flag;
-static void fb__run_on_signal(int sig) {
-    (void)sig;
-    fb__run_stop_flag = 1;
-}
-
-/* Closes the run's epoch context (the hook's run_end among it) and frees it. */
-static void fb__run_free(struct fb__run *r) {
-    if (!r) return;
-    fb__epoch_close(&r->ep);
-    free(r->iterations);
-    free(r->flags);
-    free(r->thread_s);
-    for (int m = 0; m < FB_MEASURE_COUNT; ++m) free(r->values[m]);
-    free(r->error);
-    free(r);
-}
-
-static void fb__run_fail(struct fb__run *r, const char *msg) {
-    if (!r->error) r->error = fb__strdup(msg);
-}
 
 /* Next epoch's iterations from a measured rate: target / (seconds per
  * iteration), floored at min_iters, times a random factor in [1, 1.2). */
@@ -157,34 +88,6 @@ static uint64_t fb__run_upscale(struct fb__run *r, uint64_t n, double elapsed_s)
     return fb__run_iters_for(r, (double)n, elapsed_s);
 }
 
-/* Endless mode: SIGINT and SIGTERM end the run, except a signal that was
- * ignored when the run began (nohup, a shell's background job): it stays
- * ignored. */
-static void fb__run_catch(int sig, fb__os_sig_saved *old) {
-    fb__os_sig_catch(sig, fb__run_on_signal, old);
-}
-
-static void fb__run_finish(fb_bench *b);
-
-/* A follower of a group (thread 1..n-1): its own epoch context (clock,
- * counters opened on this thread, setup and teardown, disturbance), no
- * schedule: each epoch's iterations come from the leader's plan. */
-static fb__loop fb__loop_follower(fb_bench *b, const char *name, int callsite) {
-    fb__loop l = {b, 0, FB__ST_DONE};
-    struct fb__run *r = calloc(1, sizeof *r);
-    if (!r || fb__epoch_open(&r->ep, b, fb__run_name(b, name), callsite) != FB_OK) {
-        free(r);
-        fb__group_break(b->group); /* the leader's run fails and says why */
-        return l;
-    }
-    r->ep.probe = NULL; /* the leader probes the core */
-    r->ep.group = b->group;
-    b->run = r;
-    b->run_free = fb__run_free;
-    l.state = FB__ST_MEASURE;
-    return l;
-}
-
 /* A follower's run ends: at the leader's word, or because the group broke
  * (counted: the leader's bench reports it). */
 static void fb__loop_follower_end(fb__loop *l, bool broken) {
@@ -198,137 +101,6 @@ static void fb__loop_follower_end(fb__loop *l, bool broken) {
 #define FB__GROUP_BROKEN                                                                           \
     "a thread of the group stopped before the run ended (every thread must make the same runs, "   \
     "and none may leave FB_RUN early)"
-
-fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
-    fb__loop l = {b, 0, FB__ST_DONE};
-    if (b->group && b->thread_index > 0) {
-        if (fb__epoch_refuse(b, NULL, name)) return l;
-        return fb__loop_follower(b, name, callsite);
-    }
-    /* nested in a run or a comparison of this bench: refused, keeping the
-     * outer one; said once and counted (src/epoch.c) */
-    if (fb__epoch_refuse(b, NULL, name)) return l;
-    struct fb__run *r = calloc(1, sizeof *r);
-    /* the row's name: name, or b's; "/<arg>" appended in a family */
-    if (!r || fb__epoch_open(&r->ep, b, fb__run_name(b, name), callsite) != FB_OK) {
-        free(r);
-        ++b->dropped; /* nothing silently dropped */
-        fb__bench_diag(b, "'%s' not run: out of memory", name ? name : "noname");
-        return l;
-    }
-    fb__epoch *e = &r->ep;
-    b->run = r;
-    b->run_free = fb__run_free;     /* fb_bench_free releases a run left early */
-    if (!fb__epoch_hook_begin(e)) { /* the epoch hook skips this run */
-        b->run = NULL;
-        fb__run_free(r);
-        return l;
-    }
-    double *cfg = e->config.num;
-    /* what the epoch hook fixed replaces the configuration */
-    if (e->hook_iters) cfg[FB__K_EPOCH_ITERATIONS] = (double)e->hook_iters;
-    if (e->hook_epochs) cfg[FB__K_EPOCHS] = (double)e->hook_epochs;
-    r->epochs_max = cfg[FB__K_EPOCHS] >= 1 ? (size_t)cfg[FB__K_EPOCHS] : 1;
-    /* the runner's -min_time: spread over the epochs this run really has */
-    if (e->config.min_time_s > 0 &&
-        cfg[FB__K_MIN_EPOCH_TIME] < e->config.min_time_s / (double)r->epochs_max)
-        cfg[FB__K_MIN_EPOCH_TIME] = e->config.min_time_s / (double)r->epochs_max;
-    double target = e->clock_info.resolution_s * cfg[FB__K_CLOCK_RESOLUTION_MULTIPLE];
-    if (target > cfg[FB__K_MAX_EPOCH_TIME]) target = cfg[FB__K_MAX_EPOCH_TIME];
-    if (target < cfg[FB__K_MIN_EPOCH_TIME]) target = cfg[FB__K_MIN_EPOCH_TIME];
-    /* a group of threads: waking the threads at the barrier costs tens of
-     * microseconds, and a thread that waits for a core a whole time slice;
-     * epochs long against both keep that out of the time per iteration
-     * (docs/threads.md). Not under a custom clock, whose time is its own. */
-    if (b->group && fb__group_size(b->group) > 1 && !b->clock && target < FB__GROUP_MIN_EPOCH_S)
-        target = FB__GROUP_MIN_EPOCH_S;
-    r->target_s = target;
-    /* The budget only bites when single iterations outlast the target. */
-    r->budget_s = cfg[FB__K_MAX_TOTAL_TIME];
-    if (r->budget_s < 1.5 * (double)r->epochs_max * target)
-        r->budget_s = 1.5 * (double)r->epochs_max * target;
-    if (r->budget_s > FB__MAX_BUDGET_S) r->budget_s = FB__MAX_BUDGET_S;
-    r->exact_iters = (uint64_t)cfg[FB__K_EPOCH_ITERATIONS];
-    /* explicit epochs, lengthening (src/rounds.c) */
-    fb__rounds_begin(&r->rounds, b->layers, &e->config, r->budget_s,
-                     !r->exact_iters && !(e->config.min_time_s > 0));
-    /* epochs fixed by the hook: exactly those, none replaced */
-    if (e->hook_epochs) fb__rounds_fix(&r->rounds, e->hook_epochs);
-    r->rounds0 = r->rounds;
-    r->target0 = r->target_s;
-    r->min_iters =
-        cfg[FB__K_MIN_EPOCH_ITERATIONS] >= 1 ? (uint64_t)cfg[FB__K_MIN_EPOCH_ITERATIONS] : 1;
-    fb_rng_seed(&r->rng, 123);
-    r->cap = r->epochs_max; /* grows when disturbed epochs are replaced */
-    r->iterations = malloc(r->cap * sizeof *r->iterations);
-    r->flags = calloc(r->cap, 1);
-    r->values[FB_ELAPSED] = malloc(r->cap * sizeof(double));
-    if (!r->iterations || !r->flags || !r->values[FB_ELAPSED]) {
-        b->run = NULL;
-        fb__run_free(r);
-        ++b->dropped; /* nothing silently dropped */
-        fb__bench_diag(b, "'%s' not run: out of memory", name ? name : "noname");
-        return l;
-    }
-    /* under Valgrind, Callgrind collects inside the loops only; with
-     * FEMTOBENCH_VALGRIND its fixed schedule of counted epochs replaces the
-     * time-based one (fb__bench_prepare then gives no counters and the
-     * process state no machine warnings; docs/valgrind.md) */
-    fb__epoch_set_vg(e, e->name, r->exact_iters, r->min_iters);
-    if (b->group) {
-        r->threads = fb__group_size(b->group);
-        e->group = b->group;
-        r->thread_s = malloc(r->cap * r->threads * sizeof *r->thread_s);
-        if (!r->thread_s) fb__run_fail(r, "out of memory");
-        if (b->manual.on)
-            fb__run_fail(r, "manual timing does not apply to a group of threads: the group's "
-                            "time is the clock's, from the first thread's start to the last's end");
-        /* Callgrind runs one thread at a time and counts them all between
-         * the leader's toggles: a group's count would mix the threads */
-        if (r->threads > 1 && fb__vg_exact(e->vg))
-            fb__run_fail(r, "-valgrind does not count a group of threads (Valgrind runs one "
-                            "thread at a time); measure it without -valgrind");
-        if (r->error) {
-            fb__run_finish(b); /* an error row; the followers are told at the plan */
-            return l;
-        }
-    }
-    for (int m = 1; m < FB_MEASURE_COUNT; ++m)
-        if (e->perf_mask & FB__BIT(m)) {
-            r->values[m] = malloc(r->cap * sizeof(double));
-            if (!r->values[m]) e->perf_mask &= ~FB__BIT(m);
-        }
-
-    uint64_t warmup = (uint64_t)cfg[FB__K_WARMUP];
-    const char *endless = fb__process_endless();
-    if (endless && strcmp(endless, e->name) == 0) {
-        e->probe = NULL; /* an endless run is profiled, not measured */
-        l.state = FB__ST_ENDLESS;
-        l.n = r->exact_iters ? r->exact_iters : r->min_iters;
-        fb__bench_diag(b,
-                       "FEMTOBENCH_ENDLESS=%s: running '%s' endlessly in pid %ld; "
-                       "profile it with `perf top -p %ld` or `perf record -g -p %ld`; "
-                       "Ctrl-C stops it",
-                       e->name, e->name, (long)getpid(), (long)getpid(), (long)getpid());
-        fb__run_stop_flag = 0;
-        fb__run_catch(SIGINT, &r->old_int);
-        fb__run_catch(SIGTERM, &r->old_term);
-    } else if (fb__vg_exact(e->vg)) {
-        e->probe = NULL; /* counted: the machine's state does not matter */
-        l.state = FB__ST_MEASURE;
-        l.n = fb__vg_first(e->vg);
-    } else if (warmup > 0) {
-        l.state = FB__ST_WARMUP;
-        l.n = warmup;
-    } else if (r->exact_iters) {
-        l.state = FB__ST_MEASURE;
-        l.n = r->exact_iters;
-    } else {
-        l.state = FB__ST_UPSCALE;
-        l.n = r->min_iters;
-    }
-    return l;
-}
 
 int fb__loop_next(fb__loop *l) {
     fb_bench *b = l->bench;
@@ -348,7 +120,6 @@ int fb__loop_next(fb__loop *l) {
         }
     }
     if (l->state == FB__ST_DONE) return 0;
-    fb__manual_epoch_begin(l->bench);    /* src/manual.c: manual time, excluded regions */
     fb__epoch_start(&l->bench->run->ep); /* its last act reads the clock */
     return 1;
 }
@@ -402,10 +173,8 @@ static void fb__run_record(struct fb__run *r, uint64_t n, const fb__epoch_out *o
     for (int m = 1; m < FB_MEASURE_COUNT; ++m)
         if (r->ep.perf_mask & FB__BIT(m)) r->values[m][i] = o->counts[m] / (double)n;
     double sched_s = r->threads ? r->sched_s : o->elapsed_s;
-    r->sum_iters += per_thread; /* the schedule plans iterations per thread */
-    r->sum_elapsed_s += sched_s;
     if (!o->disturbed) {
-        r->plan_iters += per_thread;
+        r->plan_iters += per_thread; /* the schedule plans iterations per thread */
         r->plan_elapsed_s += sched_s;
     }
 }
@@ -414,7 +183,7 @@ static void fb__run_record(struct fb__run *r, uint64_t n, const fb__epoch_out *o
  * target (*new_round). */
 static bool fb__run_finished(struct fb__run *r, bool *new_round) {
     fb__rounds_progress p = {
-        r->epochs, r->spent_s, r->sum_iters, r->sum_elapsed_s, r->values[FB_ELAPSED], r->flags};
+        r->epochs, r->spent_s, r->plan_iters, r->plan_elapsed_s, r->values[FB_ELAPSED], r->flags};
     return fb__rounds_done(&r->rounds, &p, &r->target_s, new_round);
 }
 
@@ -427,29 +196,10 @@ static bool fb__run_remeasure(struct fb__run *r, uint64_t n) {
     r->remeasure_n = r->exact_iters ? r->exact_iters : fb__run_plan(r, n);
     r->rounds = r->rounds0;
     r->epochs = 0;
-    r->sum_iters = r->plan_iters = 0;
-    r->sum_elapsed_s = r->spent_s = r->plan_elapsed_s = 0;
+    r->plan_iters = 0;
+    r->spent_s = r->plan_elapsed_s = 0;
     r->perf_lost = 0;
     return true;
-}
-
-/* The epochs the statistics use, the disturbed epochs, the probe
- * marks, why the run stopped; a note when explicit epochs were not all run. */
-static void fb__run_finish_marks(fb_bench *b, struct fb__run *r, fb_result *res) {
-    res->used = fb__disturb_select(r->flags, r->epochs);
-    for (size_t i = 0; i < r->epochs; ++i)
-        if (r->flags[i] & FB__EPOCH_DISTURBED) res->disturbed++;
-    res->epoch_flags = r->flags;
-    r->flags = NULL;
-    fb__epoch_mark(&r->ep, res);
-    res->stopped_by = r->rounds.stopped_by;
-    res->rounds = r->rounds.rounds;
-    const fb__rounds *s = &r->rounds;
-    /* counted under Callgrind the schedule of counted epochs replaces the
-     * epochs asked for: nothing is short */
-    if (s->epochs_explicit && !s->fixed && s->clean < s->asked && !fb__vg_exact(r->ep.vg))
-        fb__bench_diag(b, "'%s': %zu of the %zu epochs asked for (%zu disturbed): %s", res->name,
-                       s->clean, s->asked, res->disturbed, fb__rounds_why_short(s, r->epochs));
 }
 
 void fb__loop_done(fb__loop *l, uint64_t left) {
@@ -459,9 +209,9 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
     fb_bench *b = l->bench;
     if (b->group) { /* every thread's epoch into its slot, then the barrier */
         fb__group_slot *slot = fb__group_slot_at(b->group, b->thread_index);
-        /* each thread's own excluded regions come off its own end
-         * (fb_exclude_begin / fb_exclude_end on its handle) */
-        double own_s = fb__manual_epoch_time(b, o.elapsed_s);
+        /* each thread's own excluded regions came off its own end in the
+         * epoch routine (fb_exclude_begin / fb_exclude_end on its handle) */
+        double own_s = o.elapsed_s;
         slot->t0_ns = r->ep.t0_ns;
         slot->t1_ns = r->ep.t0_ns + (own_s > 0 ? (uint64_t)(own_s * 1e9 + 0.5) : 0);
         memcpy(slot->counts, o.counts, sizeof slot->counts);
@@ -493,10 +243,7 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
             if (g.broke && !left) left = 1;
         }
     }
-    if (!b->group)
-        o.elapsed_s = fb__manual_epoch_time(b, o.elapsed_s); /* the time given, or less
-                                                              * excluded (src/manual.c) */
-    double e = r->threads ? r->sched_s : o.elapsed_s;        /* what the schedule plans with */
+    double e = r->threads ? r->sched_s : o.elapsed_s; /* what the schedule plans with */
     uint64_t n = l->n;
     r->spent_s += o.elapsed_s;
     if (left) {
@@ -540,7 +287,7 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
         break;
     case FB__ST_ENDLESS:
         r->endless_epochs++;
-        if (fb__run_stop_flag) {
+        if (fb__run_stop_asked()) {
             l->state = FB__ST_DONE;
             l->bench->interrupted = true;
             fb__os_sig_restore(SIGINT, &r->old_int);
@@ -566,68 +313,6 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
         l->n = r->remeasure_n;
     }
     if (l->state == FB__ST_DONE) fb__run_finish(l->bench);
-}
-
-/* Turns the finished run into an immutable result and publishes it: the
- * bench stores it, computes its statistics and hands it to the sinks (the
- * live table among them). The run's epoch context is closed first (the
- * hook's run_end), so the bench is free again when the sinks see the row. */
-static void fb__run_finish(fb_bench *b) {
-    struct fb__run *r = b->run;
-    b->run = NULL;
-    if (b->interrupted && !r->error) {
-        fb__run_free(r);
-        return;
-    }
-    fb_result *res = calloc(1, sizeof *res);
-    if (!res || !(res->name = fb__strdup(r->ep.name))) {
-        free(res);
-        fb__run_free(r);
-        ++b->dropped; /* nothing silently dropped */
-        return;
-    }
-    res->error = r->error;
-    r->error = NULL;
-    res->config = r->ep.config; /* moved (with the argument of a family) */
-    memset(&r->ep.config, 0, sizeof r->ep.config);
-    res->callsite = r->ep.callsite;
-    res->clock_resolution_s = r->ep.clock_info.resolution_s;
-    res->clock_overhead_s = r->ep.clock_info.overhead_s;
-    res->empty_loop_s = r->ep.clock_info.empty_loop_s;
-    res->epochs_asked = r->rounds.asked;
-    res->epochs_explicit = r->rounds.epochs_explicit;
-    if (r->threads && !res->error) { /* each thread's median, over the recorded epochs */
-        res->threads = r->threads;
-        res->thread_median_s = malloc(r->threads * sizeof *res->thread_median_s);
-        double *v = malloc((r->epochs ? r->epochs : 1) * sizeof *v);
-        for (size_t t = 0; res->thread_median_s && v && t < r->threads; ++t) {
-            for (size_t i = 0; i < r->epochs; ++i) v[i] = r->thread_s[i * r->threads + t];
-            res->thread_median_s[t] = r->epochs ? fb__median(v, r->epochs) : NAN;
-        }
-        if (!v) {
-            free(res->thread_median_s);
-            res->thread_median_s = NULL;
-        }
-        free(v);
-    } else if (r->threads) {
-        res->threads = r->threads;
-    }
-    if (!res->error) {
-        res->epochs = r->epochs;
-        res->iterations = r->iterations;
-        r->iterations = NULL;
-        fb__run_finish_marks(b, r, res);
-        res->has = FB__BIT(FB_ELAPSED) | (r->ep.perf_mask & ~r->perf_lost);
-        for (int m = 0; m < FB_MEASURE_COUNT; ++m) {
-            res->values[m] = r->values[m];
-            r->values[m] = NULL;
-        }
-    }
-    fb__vg_finish(r->ep.vg, res); /* -valgrind: the exact counts replace the times */
-    fb__run_free(r);
-    size_t before = b->n_results;
-    fb__bench_publish(b, res);
-    if (b->n_results == before) ++b->dropped; /* not stored: out of memory */
 }
 
 FB__NOINLINE const fb_result *fb__run_at(fb_bench *b, const char *name, fb_op op, void *ctx,

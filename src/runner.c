@@ -539,6 +539,11 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
     }
     fb__progress_clear(&prog);
     table.before_row = NULL;
+    /* every pass's results are in: their series over passes is computed
+     * once and kept with the suite (src/passes.c); the summary below and
+     * every writer read it */
+    if (pass_fd < 0 && !status && fb__passes_finish(suite) != FB_OK)
+        status = fb__opts_error("out of memory");
     if (pass_fd >= 0) { /* a pass process: the parent reports and writes the files */
         if (!status || interrupted) fb__passes_exec_end(pass_fd, interrupted);
         status = interrupted ? 130 : status ? status : collector.failed ? 1 : 0;

@@ -1,5 +1,6 @@
-/* Under the fake clock: disturbed epochs are dropped and replaced,
- * explicit epochs are run or explained, an unstable run measures longer. */
+/* Under the fake clock: disturbed epochs are dropped and replaced (a
+ * comparison's flagged), explicit epochs are run or explained, an unstable
+ * run measures longer. */
 #include "check.h"
 #include "fake_clock.h"
 #include "internal.h"
@@ -389,11 +390,44 @@ static void test_slow_episode_is_marked_not_remeasured(void) {
     fb_bench_free(b);
 }
 
+/* A comparison's epochs go through the same disturbance check: every
+ * epoch descheduled, each alternative's every round is flagged (the
+ * pairing then leaves out what it can). */
+static void test_comparison_epochs_are_flagged(void) {
+    fake_disturb d = {{0, 100, 0, 0}, 0, 0, NULL, 0, 50, true};
+    fb_bench *b = disturbed_bench(&d);
+    fb_set_epoch_iterations(b, 1000); /* no calibration */
+    fb_set_epochs(b, 12);
+    fb_alternative alts[2] = {{"a", fake_disturb_op, &d}, {"b", fake_disturb_op, &d}};
+    const fb_comparison *c = fb_compare(b, "cmp", alts, 2);
+    CHECK(c != NULL && fb_comparison_size(c) == 2);
+    for (size_t i = 0; c && i < 2; ++i) {
+        const fb_result *r = fb_comparison_result(c, i);
+        CHECK(r && !fb_result_error(r) && fb_result_epochs(r) > 0);
+        CHECK(r && fb_result_disturbed_epochs(r) == fb_result_epochs(r));
+        CHECK(r && r->disturb_known && (r->epoch_flags[0] & FB__EPOCH_DISTURBED));
+    }
+    fb_bench_free(b);
+
+    /* and none flagged when no epoch was descheduled */
+    fake_disturb q = {{0, 100, 0, 0}, 0, 0, NULL, 0, 50, false};
+    b = disturbed_bench(&q);
+    fb_set_epoch_iterations(b, 1000);
+    fb_set_epochs(b, 12);
+    fb_alternative calm[2] = {{"a", fake_disturb_op, &q}, {"b", fake_disturb_op, &q}};
+    c = fb_compare(b, "calm", calm, 2);
+    for (size_t i = 0; c && i < 2; ++i)
+        CHECK(fb_result_disturbed_epochs(fb_comparison_result(c, i)) == 0);
+    CHECK(c != NULL);
+    fb_bench_free(b);
+}
+
 int main(void) {
     test_slow_episode_is_marked_not_remeasured();
     test_slow_core_is_marked();
     test_disturbed_epochs_are_dropped_and_replaced();
     test_disturbed_epoch_does_not_plan_the_next();
+    test_comparison_epochs_are_flagged();
     test_all_disturbed_is_capped_and_kept();
     test_custom_clock_has_no_default_source();
     test_select_rule();

@@ -10,6 +10,7 @@ thresholds."""
 import csv
 import json
 import os
+import re
 import statistics
 import stat
 import subprocess
@@ -53,6 +54,45 @@ def verdicts(text):
     return out
 
 
+def over_passes_everywhere(p, tag, *extra):
+    """-repetitions=3 of Work with every output: the median over passes in
+    the table's summary, the HTML report, JSON, CSV and GB JSON is one value
+    (each writer reads the series the runner stored once)."""
+    files = {k: p(f"{tag}.{k}") for k in ("json", "csv", "gb.json", "html")}
+    rc, out, err = run(SUITE, "-repetitions=3", "-filter=Work", *extra,
+                       "-output_json=" + files["json"], "-output_csv=" + files["csv"],
+                       "-output_gbench=" + files["gb.json"], "-output_html=" + files["html"])
+    if not check(rc == 0, f"{tag}: exit {rc}: {err}"):
+        return
+    summary = None
+    after = out.split("Over 3 passes", 1)
+    for line in (after[1] if len(after) == 2 else "").splitlines():
+        cells = [c.strip() for c in line.split("|")]
+        if len(cells) == 7 and cells[6] == "`Work`":
+            summary = float(cells[1].replace(",", ""))
+    if not check(summary is not None, f"{tag}: the summary over passes has Work: {out}"):
+        return
+    m = re.search(r"<h2>Over 3 passes</h2>.*?<tr><td><code>Work</code></td><td>([^<]*)</td>",
+                  open(files["html"]).read(), re.S)
+    html = float(m.group(1).replace(",", "")) if m else None
+    doc = json.load(open(files["json"]))
+    over = [o for o in doc.get("over_passes", []) if o["name"] == "Work"]
+    js = over[0]["median"] * 1e9 if over and over[0]["median"] is not None else None
+    rows = [r for r in csv.DictReader(open(files["csv"])) if r["name"] == "Work"]
+    cs = {float(r["passes_median_ns_per_unit"]) for r in rows}
+    gb = [b for b in json.load(open(files["gb.json"]))["benchmarks"] if b["name"] == "Work"]
+    gbt = gb[0]["real_time"] if len(gb) == 1 else None
+    check(js is not None and len(cs) == 1 and gbt is not None and html is not None,
+          f"{tag}: every file has the median over passes: json {js} csv {cs} gb {gbt} html {html}")
+    if js is None or len(cs) != 1 or gbt is None or html is None:
+        return
+    # the table and the HTML print two decimals; the files the whole number
+    check(abs(summary - js) <= 0.0051 and abs(html - js) <= 0.0051,
+          f"{tag}: summary {summary} and HTML {html} agree with JSON {js}")
+    check(abs(cs.pop() / js - 1) < 1e-9 and abs(gbt / js - 1) < 1e-9,
+          f"{tag}: CSV and GB JSON agree with JSON {js} (GB {gbt})")
+
+
 def main():
     if not os.path.exists(SUITE) or not os.path.exists(COMPARE):
         print("SKIP: no suite_passes or femtobench-compare in", BUILD)
@@ -90,6 +130,10 @@ def main():
     check(len(rows) == 3 and all(r["passes"] == "3" for r in rows), f"CSV passes: {rows}")
     check(all(abs(float(r["passes_median_ns_per_unit"]) / (statistics.median(meds) * 1e9) - 1)
               < 1e-9 for r in rows), "CSV median over passes")
+    # ---- the summary and every file give one median over passes, also
+    # with each benchmark in a child process (-isolate)
+    over_passes_everywhere(p, "every")
+    over_passes_everywhere(p, "isolated", "-isolate")
     gb = json.load(open(p("a.gb.json")))
     names = [b["name"] for b in gb["benchmarks"]]
     check(names.count("Work") == 1 and not any("#" in n for n in names),
