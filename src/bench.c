@@ -252,50 +252,6 @@ int fb__bench_take_comparisons(fb_bench *dst, fb_bench *src) {
     return src->n_comparisons ? FB_ENOMEM : FB_OK;
 }
 
-int fb__change_view_add(fb__change_view *v, const char *name, double base_s, double now_s,
-                        double pct, double lo_pct, double hi_pct, int verdict) {
-    if (v->n == v->cap) {
-        size_t cap = v->cap ? 2 * v->cap : 16;
-        char **names = realloc(v->names, cap * sizeof *names);
-        if (names) v->names = names;
-        double **cols[5] = {&v->base_s, &v->now_s, &v->pct, &v->lo_pct, &v->hi_pct};
-        bool ok = names != NULL;
-        for (int c = 0; c < 5 && ok; ++c) {
-            double *p = realloc(*cols[c], cap * sizeof *p);
-            if (p) *cols[c] = p;
-            ok = p != NULL;
-        }
-        int *vd = ok ? realloc(v->verdict, cap * sizeof *vd) : NULL;
-        if (vd) v->verdict = vd;
-        if (!vd) return FB_ENOMEM; /* the grown arrays stay valid for n rows */
-        v->cap = cap;
-    }
-    char *copy = fb__strdup(name);
-    if (!copy) return FB_ENOMEM;
-    size_t i = v->n++;
-    v->names[i] = copy;
-    v->base_s[i] = base_s;
-    v->now_s[i] = now_s;
-    v->pct[i] = pct;
-    v->lo_pct[i] = lo_pct;
-    v->hi_pct[i] = hi_pct;
-    v->verdict[i] = verdict;
-    return FB_OK;
-}
-
-void fb__change_view_free(fb__change_view *v) {
-    if (!v) return;
-    for (size_t i = 0; i < v->n; ++i) free(v->names[i]);
-    free(v->names);
-    free(v->base_s);
-    free(v->now_s);
-    free(v->pct);
-    free(v->lo_pct);
-    free(v->hi_pct);
-    free(v->verdict);
-    free(v);
-}
-
 /* ------------------------------------------------------------ setters */
 
 void fb_set_title(fb_bench *b, const char *title) { fb__replace_str(&b->cfg.title, title); }
