@@ -137,19 +137,21 @@ fb__perf *fb__bench_prepare(fb_bench *b, int callsite) {
 
 static fb__fit_set *fb__bench_fit_mut(fb_bench *b, const char *name) {
     for (size_t i = 0; i < b->n_fits; ++i)
-        if (strcmp(b->fits[i].name, name) == 0) return &b->fits[i];
+        if (!b->fits[i].family && strcmp(b->fits[i].name, name) == 0) return &b->fits[i];
     return NULL;
 }
 
 const fb__fit_set *fb__bench_fit(const fb_bench *b, const char *name) {
     for (size_t i = 0; i < b->n_fits; ++i)
-        if (strcmp(b->fits[i].name, name) == 0) return &b->fits[i];
+        if (!b->fits[i].family && strcmp(b->fits[i].name, name) == 0) return &b->fits[i];
     return NULL;
 }
 
-/* Computes (again) the stored fit of r's name when r carries an N. */
+/* Computes (again) the stored fit of r's name when r carries an N; its
+ * family series' stored fit (src/complexity_group.c) is stale from now. */
 static int fb__bench_refit(fb_bench *b, const fb_result *r) {
     if (!(r->config.complexity_n > 0) || !r->name) return FB_OK;
+    fb__fit_mark_stale(b, r);
     fb__fit_set *s = fb__bench_fit_mut(b, r->name);
     if (!s) {
         fb__fit_set *p = realloc(b->fits, (b->n_fits + 1) * sizeof *p);

@@ -24,7 +24,7 @@
 #include "numfmt.h"
 #include "passes.h" /* -repetitions: passes are repetitions of one name */
 #include "process.h"
-#include "registry.h" /* a family's instances are one GB family */
+#include "stats.h" /* a family's instances are one GB family: its series */
 #include "result.h"
 #include "text.h"
 #include "valgrind.h" /* counted results (-valgrind) */

@@ -16,9 +16,8 @@
 
 #include "json.h"
 #include "process.h"
-#include "registry.h" /* fit groups of families */
+#include "stats.h" /* fit groups of families (src/complexity_group.c) */
 #include "result.h"
-#include "stats.h"
 #include "text.h"
 
 #include <math.h>
@@ -327,7 +326,7 @@ int fb__write_html_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
     if (!all) rc = FB_ENOMEM;
     for (size_t i = 0; i < n && all; ++i) all[i] = fb_result_at(b, i);
     for (size_t i = 0; i < n && rc == FB_OK; ++i)
-        if (all[i]->name && fb__fit_group_first(all, n, i) == i) fb__html_complexity(f, all, n, i);
+        if (all[i]->name && fb__fit_group_first(all, n, i) == i) fb__html_complexity(f, b, i);
     free(all);
     free(idx);
     free(done);
