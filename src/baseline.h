@@ -74,7 +74,13 @@ FB__PRIVATE int fb__baseline_append(fb__baseline *to, fb__baseline *from, unsign
  * when no counter is on both sides. */
 FB__PRIVATE void fb__change_counters(FILE *f, const fb__baseline *base, const fb__baseline *now);
 
-/* MdAPE of v[0..n) around its median, in % (copies; v is left alone). */
+/* MdAPE of v[0..n) around its median, in % (copies; v is left alone); the
+ * median of v[0..n) (the same; NAN when n is 0). */
 FB__PRIVATE double fb__bl_err_pct(const double *v, size_t n);
+FB__PRIVATE double fb__bl_median(const double *v, size_t n);
+/* c->build_type: "library optimized, NDEBUG; benchmarks ..." from the
+ * FB__CALLSITE-style bits of the library and the benchmarks' code (code < 0:
+ * unknown, left out). */
+FB__PRIVATE void fb__bl_build_type(fb__bl_context *c, int library, int code);
 
 #endif

@@ -152,19 +152,21 @@ fb__perf *fb__bench_prepare(fb_bench *b, int callsite) {
 
 static fb__fit_set *fb__bench_fit_mut(fb_bench *b, const char *name) {
     for (size_t i = 0; i < b->n_fits; ++i)
-        if (strcmp(b->fits[i].name, name) == 0) return &b->fits[i];
+        if (!b->fits[i].family && strcmp(b->fits[i].name, name) == 0) return &b->fits[i];
     return NULL;
 }
 
 const fb__fit_set *fb__bench_fit(const fb_bench *b, const char *name) {
     for (size_t i = 0; i < b->n_fits; ++i)
-        if (strcmp(b->fits[i].name, name) == 0) return &b->fits[i];
+        if (!b->fits[i].family && strcmp(b->fits[i].name, name) == 0) return &b->fits[i];
     return NULL;
 }
 
-/* Computes (again) the stored fit of r's name when r carries an N. */
+/* Computes (again) the stored fit of r's name when r carries an N; its
+ * family series' stored fit (src/complexity_group.c) is stale from now. */
 static int fb__bench_refit(fb_bench *b, const fb_result *r) {
     if (!(r->config.complexity_n > 0) || !r->name) return FB_OK;
+    fb__fit_mark_stale(b, r);
     fb__fit_set *s = fb__bench_fit_mut(b, r->name);
     if (!s) {
         fb__fit_set *p = realloc(b->fits, (b->n_fits + 1) * sizeof *p);
@@ -267,50 +269,6 @@ int fb__bench_take_comparisons(fb_bench *dst, fb_bench *src) {
             (src->n_comparisons - i) * sizeof *src->comparisons);
     src->n_comparisons -= i;
     return src->n_comparisons ? FB_ENOMEM : FB_OK;
-}
-
-int fb__change_view_add(fb__change_view *v, const char *name, double base_s, double now_s,
-                        double pct, double lo_pct, double hi_pct, int verdict) {
-    if (v->n == v->cap) {
-        size_t cap = v->cap ? 2 * v->cap : 16;
-        char **names = realloc(v->names, cap * sizeof *names);
-        if (names) v->names = names;
-        double **cols[5] = {&v->base_s, &v->now_s, &v->pct, &v->lo_pct, &v->hi_pct};
-        bool ok = names != NULL;
-        for (int c = 0; c < 5 && ok; ++c) {
-            double *p = realloc(*cols[c], cap * sizeof *p);
-            if (p) *cols[c] = p;
-            ok = p != NULL;
-        }
-        int *vd = ok ? realloc(v->verdict, cap * sizeof *vd) : NULL;
-        if (vd) v->verdict = vd;
-        if (!vd) return FB_ENOMEM; /* the grown arrays stay valid for n rows */
-        v->cap = cap;
-    }
-    char *copy = fb__strdup(name);
-    if (!copy) return FB_ENOMEM;
-    size_t i = v->n++;
-    v->names[i] = copy;
-    v->base_s[i] = base_s;
-    v->now_s[i] = now_s;
-    v->pct[i] = pct;
-    v->lo_pct[i] = lo_pct;
-    v->hi_pct[i] = hi_pct;
-    v->verdict[i] = verdict;
-    return FB_OK;
-}
-
-void fb__change_view_free(fb__change_view *v) {
-    if (!v) return;
-    for (size_t i = 0; i < v->n; ++i) free(v->names[i]);
-    free(v->names);
-    free(v->base_s);
-    free(v->now_s);
-    free(v->pct);
-    free(v->lo_pct);
-    free(v->hi_pct);
-    free(v->verdict);
-    free(v);
 }
 
 /* ------------------------------------------------------------ setters */

@@ -34,21 +34,8 @@ typedef struct fb__cmp_sink {
     void *ctx;
 } fb__cmp_sink;
 /* A run against a baseline (the runner's -baseline), kept with the results
- * for the writers that draw it (the HTML report): one row per benchmark,
- * times in seconds per unit, change and interval in %, verdict an
- * fb__verdict of src/change.h. */
-typedef struct fb__change_view {
-    size_t n, cap;
-    char **names;
-    double *base_s, *now_s, *pct, *lo_pct, *hi_pct;
-    int *verdict;
-    double threshold_pct;
-} fb__change_view;
-
-/* Appends a row (FB_OK or FB_ENOMEM); frees a view and its rows. */
-FB__PRIVATE int fb__change_view_add(fb__change_view *v, const char *name, double base_s,
-                                    double now_s, double pct, double lo_pct, double hi_pct,
-                                    int verdict);
+ * for the writers that draw it (the HTML report): src/change.h. */
+typedef struct fb__change_view fb__change_view;
 FB__PRIVATE void fb__change_view_free(fb__change_view *v);
 
 struct fb_bench {

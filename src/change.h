@@ -104,19 +104,79 @@ FB__PRIVATE void fb__change_paired(double *log_ratio, size_t n, double confidenc
  * change); a count against a time is `unsure`. */
 FB__PRIVATE void fb__change_counted(double old_ins, double now_ins, fb__change *out);
 
-/* The change table of `now` against `base`: context warnings, one row per
- * benchmark, the summary line. counts[] receives the number of each
- * verdict. Returns 0 or FB_ENOMEM. */
+/* ------------------------------------------------ the change view */
+
+/* The change of a run against a baseline as a value (src/change_view.c):
+ * the rows matched by title, name and complexity N (the k-th occurrence of
+ * a key in a process with the k-th in the other run), each compared, the
+ * "new" and "gone" rows, and the summary counts. The printers
+ * (src/report_change.c's table, the HTML report's chart) only read it. */
+
+/* How a row was compared. */
+enum {
+    FB__CHANGE_ROW_NEW,     /* only now */
+    FB__CHANGE_ROW_GONE,    /* only in the baseline */
+    FB__CHANGE_ROW_FAILED,  /* a side failed in some process */
+    FB__CHANGE_ROW_COUNTED, /* a side counted under Callgrind: exact */
+    FB__CHANGE_ROW_ONE,     /* one process a side: the epochs, widened by the floor */
+    FB__CHANGE_ROW_BETWEEN, /* between processes: a t interval (paired or pooled) */
+    FB__CHANGE_ROW_FEW      /* paired, fewer than two pairs */
+};
+
+/* One side of a row: the records of its key over that side's processes. */
+typedef struct fb__change_side {
+    bool present; /* false: the row's benchmark is not on this side */
+    bool failed;  /* an error, or no epochs, in some process */
+    bool counted; /* counted under Callgrind in every process */
+    char *unit;   /* the first record's (NULL when absent) */
+    /* the median over the processes of each one's median time per unit,
+     * and of its exact count per unit; NAN when absent or failed */
+    double median_s, ins_per_unit;
+} fb__change_side;
+
+typedef struct fb__change_row {
+    char *name, *title;  /* the current run's record, else the baseline's */
+    double complexity_n; /* 0 when unset */
+    int kind;            /* FB__CHANGE_ROW_* */
+    fb__change_side old, now;
+    fb__change change; /* its verdict is the row's */
+} fb__change_row;
+
+struct fb__change_view {
+    fb__change_row *rows; /* the current run's order, then the gone ones */
+    size_t n;
+    double threshold_pct;
+    bool paired;                         /* processes paired by index (femtobench-compare -run) */
+    size_t counts[FB__V_COUNT];          /* rows of each verdict */
+    size_t n_between, n_one;             /* rows compared between processes, or over one a side */
+    size_t processes_old, processes_now; /* distinct processes of each side */
+};
+typedef struct fb__change_view fb__change_view;
+
+/* Computes the view of `now` against `base` into *out (which it owns until
+ * fb__change_view_clear). Returns FB_OK, or FB_ENOMEM (then *out is empty). */
+FB__PRIVATE int fb__change_view_compute(const fb__baseline *base, const fb__baseline *now,
+                                        double threshold_pct, bool paired, fb__change_view *out);
+/* Frees the rows of v (v itself stays); fb__change_view_free also frees v. */
+FB__PRIVATE void fb__change_view_clear(fb__change_view *v);
+FB__PRIVATE void fb__change_view_free(fb__change_view *v);
+
+/* The change table of `now` against `base` (src/report_change.c): context
+ * warnings, one row per benchmark, the summary line. counts[] receives the
+ * number of each verdict. Returns 0 or FB_ENOMEM. */
 FB__PRIVATE int fb__change_table(FILE *f, const fb__baseline *base, const fb__baseline *now,
                                  double threshold_pct, size_t counts[FB__V_COUNT]);
 /* The same with the processes of the two sides paired by their index
  * (`pass`): femtobench-compare -run. */
 FB__PRIVATE int fb__change_table_paired(FILE *f, const fb__baseline *base, const fb__baseline *now,
                                         double threshold_pct, size_t counts[FB__V_COUNT]);
+/* The table of an already computed view (context warnings from base and
+ * now's contexts). */
+FB__PRIVATE void fb__change_view_print(FILE *f, const fb__change_view *v,
+                                       const fb__bl_context *base, const fb__bl_context *now);
 
 /* The change table of a live bench (the runner's suite) against base; the
- * rows are also kept in view (may be NULL) for the HTML report. */
-typedef struct fb__change_view fb__change_view;
+ * view is also kept in view (may be NULL) for the HTML report. */
 FB__PRIVATE int fb__change_against(FILE *f, const fb__baseline *base, const fb_bench *now,
                                    double threshold_pct, size_t counts[FB__V_COUNT],
                                    fb__change_view *view);

@@ -50,7 +50,7 @@
 #include <time.h>
 
 /* The directory part of path ("." for a bare name) into dir. */
-static void fb__outfile_dir(const char *path, char *dir, size_t len) {
+void fb__outfile_dir(const char *path, char *dir, size_t len) {
     const char *slash = fb__os_last_sep(path);
     if (!slash)
         snprintf(dir, len, ".");
@@ -59,19 +59,6 @@ static void fb__outfile_dir(const char *path, char *dir, size_t len) {
     else
         snprintf(dir, len, "%.*s", (int)(slash - path), path);
 }
-
-/* Where path leads: the file a symlink names is the one replaced (so the
- * link survives); links are followed by hand with readlink (realpath is not
- * in plain POSIX.1-2008). */
-typedef enum {
-    FB__OF_NEW,      /* nothing there yet: create it */
-    FB__OF_REGULAR,  /* a regular file: replace it by rename */
-    FB__OF_IN_PLACE, /* a device, FIFO, socket: write into it */
-    FB__OF_DIRECTORY,
-    FB__OF_DANGLING, /* a symlink to nothing */
-    FB__OF_FD,       /* /dev/stdout, /dev/fd/N...: an open descriptor, in place */
-    FB__OF_ERROR     /* errno value in *e */
-} fb__of_kind;
 
 /* The descriptor a path names by itself ("-", /dev/stdout, /dev/stderr,
  * /dev/fd/N, /proc/self/fd/N), or -1. */
@@ -106,8 +93,8 @@ static int fb__outfile_length_ok(const char *path) {
     return 1;
 }
 
-static fb__of_kind fb__outfile_resolve(const char *path, char *target, size_t len, struct stat *st,
-                                       int *e) {
+fb__of_kind fb__outfile_resolve(const char *path, char *target, size_t len, struct stat *st,
+                                int *e) {
     if (!fb__outfile_length_ok(path) || strlen(path) >= len) {
         *e = ENAMETOOLONG;
         return FB__OF_ERROR;
@@ -198,8 +185,7 @@ static int fb__outfile_create(const char *target, char *tmp, size_t len, mode_t 
     return fd;
 }
 
-static int fb__outfile_fail(char *err, size_t len, int code, const char *fmt, ...) FB__PRINTF(4, 5);
-static int fb__outfile_fail(char *err, size_t len, int code, const char *fmt, ...) {
+int fb__outfile_fail(char *err, size_t len, int code, const char *fmt, ...) {
     if (err && len) {
         va_list ap;
         va_start(ap, fmt);
@@ -285,122 +271,6 @@ int fb__outfile_check(const char *path, char *err, size_t len) {
     if (fd < 0)
         return fb__outfile_fail(err, len, FB_EIO, "cannot create a file in directory '%s': %s", dir,
                                 strerror(ce));
-    return FB_OK;
-}
-
-/* What a path is, to compare two of them: an open descriptor (fd >= 0),
- * an existing file (dev, ino), or a new name in a directory (dev, ino of the
- * directory, and the name). */
-typedef struct fb__of_id {
-    int fd;
-    bool exists;
-    unsigned long long dev, ino; /* fb__os_file_id */
-    mode_t mode;
-    char name[NAME_MAX + 1];
-} fb__of_id;
-
-static int fb__outfile_id(const char *path, fb__of_id *id) {
-    char target[PATH_MAX];
-    struct stat st;
-    int e = 0;
-    memset(id, 0, sizeof *id);
-    id->fd = -1;
-    fb__of_kind kind = fb__outfile_resolve(path, target, sizeof target, &st, &e);
-    if (kind == FB__OF_FD) id->fd = fb__outfile_std_fd(strcmp(path, "-") ? target : "-");
-    if (kind == FB__OF_FD || kind == FB__OF_REGULAR || kind == FB__OF_IN_PLACE) {
-        id->exists = true;
-        fb__os_file_id(target, id->fd, &st, &id->dev, &id->ino);
-        id->mode = st.st_mode;
-        return 0;
-    }
-    if (kind != FB__OF_NEW) return -1;
-    char dir[PATH_MAX];
-    fb__outfile_dir(target, dir, sizeof dir);
-    if (stat(dir, &st) != 0) return -1;
-    const char *slash = fb__os_last_sep(target);
-    const char *base = slash ? slash + 1 : target;
-    size_t blen = strlen(base);
-    if (blen >= sizeof id->name) return -1;
-    memcpy(id->name, base, blen + 1);
-    fb__os_file_id(dir, -1, &st, &id->dev, &id->ino);
-    return 0;
-}
-
-/* Can a and b be written by two outputs without one spoiling the other?
- * Terminals and devices such as /dev/null can be shared; the same
- * descriptor, the same file, pipe or socket cannot. */
-static bool fb__outfile_same(const fb__of_id *a, const fb__of_id *b) {
-    if (a->fd >= 0 && a->fd == b->fd) return true;
-    if (a->exists != b->exists || a->dev != b->dev || a->ino != b->ino) return false;
-    if (!a->exists) return strcmp(a->name, b->name) == 0;
-    return !S_ISCHR(a->mode);
-}
-
-/* path for a message: a long one is cut, visibly ("..."). */
-static void fb__outfile_show(const char *path, char *buf, size_t len) {
-    size_t n = strlen(path);
-    if (n < len) {
-        memcpy(buf, path, n + 1);
-        return;
-    }
-    memcpy(buf, path, len - 4);
-    memcpy(buf + len - 4, "...", 4);
-}
-
-int fb__outfile_fd_of(const char *path) {
-    fb__of_id id;
-    return path && fb__outfile_id(path, &id) == 0 ? id.fd : -1;
-}
-
-int fb__outfile_check_set(const fb__outfile_job *jobs, size_t n, int table_fd, char *err,
-                          size_t len) {
-    fb__of_id ids[FB__OUTFILE_MAX_SET], table;
-    char shown[FB__OUTFILE_MAX_SET][200]; /* the paths as messages show them */
-    bool have_table = false;
-    if (n > FB__OUTFILE_MAX_SET) return fb__outfile_fail(err, len, FB_EINVAL, "too many outputs");
-    if (table_fd >= 0) {
-        struct stat st;
-        if (fstat(table_fd, &st) == 0) {
-            memset(&table, 0, sizeof table);
-            table.fd = table_fd;
-            table.exists = true;
-            fb__os_file_id(NULL, table_fd, &st, &table.dev, &table.ino);
-            table.mode = st.st_mode;
-            have_table = true;
-        }
-    }
-    for (size_t i = 0; i < n; ++i) {
-        char why[400];
-        const char *p = jobs[i].path;
-        fb__outfile_show(p, shown[i], sizeof shown[i]);
-        if (fb__outfile_check(p, why, sizeof why) != FB_OK)
-            return fb__outfile_fail(err, len, FB_EINVAL, "-%s=%s: %s", jobs[i].option, shown[i],
-                                    why);
-        if (fb__outfile_id(p, &ids[i]) != 0)
-            return fb__outfile_fail(err, len, FB_EIO, "-%s=%s: cannot tell what file it is",
-                                    jobs[i].option, shown[i]);
-        for (size_t k = 0; k < i; ++k)
-            if (ids[i].fd >= 0 && ids[k].fd == ids[i].fd)
-                return fb__outfile_fail(err, len, FB_EINVAL,
-                                        "-%s=%s: only one output can go to %s (-%s=%s does)",
-                                        jobs[i].option, shown[i],
-                                        ids[i].fd == 1   ? "stdout"
-                                        : ids[i].fd == 2 ? "stderr"
-                                                         : "one descriptor",
-                                        jobs[k].option, shown[k]);
-            else if (fb__outfile_same(&ids[k], &ids[i]))
-                return fb__outfile_fail(err, len, FB_EINVAL,
-                                        "-%s=%s: the same file as -%s=%s (each output needs its "
-                                        "own file)",
-                                        jobs[i].option, shown[i], jobs[k].option, shown[k]);
-        if (have_table && fb__outfile_same(&table, &ids[i]))
-            return fb__outfile_fail(err, len, FB_EINVAL,
-                                    "-%s=%s: the file the table goes to (%s)%s", jobs[i].option,
-                                    shown[i], table_fd == 1 ? "stdout" : "stderr",
-                                    table_fd == 1 ? ""
-                                                  : "; the table goes to stderr when an "
-                                                    "output is stdout");
-    }
     return FB_OK;
 }
 
@@ -572,45 +442,4 @@ int fb__outfile_write_fn(const char *path, fb__outfile_fn fn, void *ctx, char *e
     if (!fn) return fb__outfile_fail(err, len, FB_EINVAL, "no writer");
     fb__outfile_job job = {"output", path, NULL, fn, ctx};
     return fb__outfile_write_set(&job, 1, NULL, err, len);
-}
-
-int fb__outfile_pin(const char *path, char **out, char *err, size_t len) {
-    *out = NULL;
-    size_t n = strlen(path);
-    if (path[0] == '/' || fb__outfile_std_fd(path) >= 0) {
-        *out = malloc(n + 1);
-        if (!*out) return fb__outfile_fail(err, len, FB_ENOMEM, "out of memory");
-        memcpy(*out, path, n + 1);
-        return FB_OK;
-    }
-    char cwd[PATH_MAX];
-    if (!getcwd(cwd, sizeof cwd))
-        return fb__outfile_fail(err, len, FB_EIO, "cannot tell the current directory: %s",
-                                strerror(errno));
-    size_t c = strlen(cwd);
-    if (c + 1 + n >= PATH_MAX)
-        return fb__outfile_fail(err, len, FB_EINVAL,
-                                "path too long once the current directory is put in front (at "
-                                "most %d bytes)",
-                                PATH_MAX - 1);
-    *out = malloc(c + 1 + n + 1);
-    if (!*out) return fb__outfile_fail(err, len, FB_ENOMEM, "out of memory");
-    memcpy(*out, cwd, c);
-    (*out)[c] = '/';
-    memcpy(*out + c + 1, path, n + 1);
-    return FB_OK;
-}
-
-int fb__outfile_not_input(const char *out_path, const char *in_path, char *err, size_t len) {
-    struct stat in;
-    fb__of_id id;
-    if (!out_path || !in_path || stat(in_path, &in) != 0) return FB_OK; /* read as it may */
-    if (fb__outfile_id(out_path, &id) != 0 || !id.exists) return FB_OK;
-    if (id.dev != in.st_dev || id.ino != in.st_ino || S_ISCHR(in.st_mode)) return FB_OK;
-    char shown[200];
-    fb__outfile_show(in_path, shown, sizeof shown);
-    return fb__outfile_fail(err, len, FB_EINVAL,
-                            "the file '%s' this run reads (it would be replaced, even by a run "
-                            "that fails; write elsewhere, and copy the file once the run passes)",
-                            shown);
 }

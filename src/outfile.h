@@ -4,6 +4,8 @@
 
 #include "base.h"
 
+#include <sys/stat.h> /* fb__outfile_resolve */
+
 /* Safe output files for the runner (src/outfile.c). path "-" is stdout.
  * fb__outfile_check: can path be written (checked before any benchmark runs)?
  * FB_OK, or FB_EINVAL/FB_EIO with the reason (without the path) in err.
@@ -68,5 +70,27 @@ FB__PRIVATE int fb__outfile_pin(const char *path, char **out, char *err, size_t 
  * (-baseline) and by tools/femtobench_compare.c (its two files). */
 FB__PRIVATE int fb__outfile_not_input(const char *out_path, const char *in_path, char *err,
                                       size_t len);
+
+/* Where path leads: the file a symlink names is the one replaced (so the
+ * link survives); links are followed by hand with readlink (realpath is not
+ * in plain POSIX.1-2008). */
+typedef enum fb__of_kind {
+    FB__OF_NEW,      /* nothing there yet: create it */
+    FB__OF_REGULAR,  /* a regular file: replace it by rename */
+    FB__OF_IN_PLACE, /* a device, FIFO, socket: write into it */
+    FB__OF_DIRECTORY,
+    FB__OF_DANGLING, /* a symlink to nothing */
+    FB__OF_FD,       /* /dev/stdout, /dev/fd/N...: an open descriptor, in place */
+    FB__OF_ERROR     /* errno value in *e */
+} fb__of_kind;
+/* What path is, into kind's terms: target receives the path a symlink
+ * leads to, st its stat (e: the errno of FB__OF_ERROR). */
+FB__PRIVATE fb__of_kind fb__outfile_resolve(const char *path, char *target, size_t len,
+                                            struct stat *st, int *e);
+/* The directory part of path ("." for a bare name) into dir. */
+FB__PRIVATE void fb__outfile_dir(const char *path, char *dir, size_t len);
+/* The reason into err (when given); returns code. */
+FB__PRIVATE int fb__outfile_fail(char *err, size_t len, int code, const char *fmt, ...)
+    FB__PRINTF(4, 5);
 
 #endif

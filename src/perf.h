@@ -57,6 +57,30 @@ FB__PRIVATE void fb__perf_subtract(double counts[FB_MEASURE_COUNT], fb__mask whi
                                    const double loop_per_iter[FB_MEASURE_COUNT],
                                    uint64_t iterations);
 
+/* The events of the group (src/perf_linux.c's table lists them in the
+ * order they are opened). */
+#define FB__PERF_EVENTS 6
+typedef struct fb__perf_spec {
+    int measure;
+    uint32_t type;
+    uint64_t config;
+    int hardware;
+    /* Context switches happen in the kernel: with exclude_kernel=1 they read
+     * 0 (checked on Linux 6.x), so that one event counts kernel mode and
+     * therefore needs perf_event_paranoid <= 1 or CAP_PERFMON. */
+    int exclude_kernel;
+} fb__perf_spec;
+/* errs[] codes of an event that opened, but whose group never got the PMU,
+ * or whose group failed (ioctl or read) while calibrating. */
+#define FB__PERF_UNSCHEDULED (-2)
+#define FB__PERF_FAILED (-3)
+/* One line in why (src/perf_linux_explain.c): the missing counters, grouped
+ * by cause, then the paranoid value. errs[i]: 0 opened, -1 not requested,
+ * FB__PERF_UNSCHEDULED, FB__PERF_FAILED (failed: its errno), else the errno
+ * of specs[i]'s open. Empty when nothing is missing. */
+FB__PRIVATE void fb__perf_explain(char *why, size_t len, const fb__perf_spec specs[FB__PERF_EVENTS],
+                                  const int errs[FB__PERF_EVENTS], int failed);
+
 #endif /* FB_HAVE_PERF_EVENTS */
 
 #endif

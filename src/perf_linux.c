@@ -24,7 +24,6 @@
 #include <limits.h>
 #include <linux/perf_event.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +60,6 @@
 #define FB__PERF_KEEP() ((void)0)
 #endif
 
-#define FB__PERF_EVENTS 6
 /* Calibration sizes: FB__PERF_CAL_PAIRS empty begin/end pairs for the
  * measuring overhead; per loop shape, FB__PERF_CAL_REPS runs of 0 and of
  * FB__PERF_CAL_N iterations. About 100 group reads in all. */
@@ -74,10 +72,6 @@
 #define FB__PERF_CAL_N 1000
 /* Only when no short window ever saw the group scheduled. */
 #define FB__PERF_PROBE_NS 10000000u
-/* errs[] codes of an event that opened, but whose group never got the PMU,
- * or whose group failed (ioctl or read) while calibrating. */
-#define FB__PERF_UNSCHEDULED (-2)
-#define FB__PERF_FAILED (-3)
 
 /* The counters whose per-iteration loop overhead is subtracted: the loop's
  * own instructions, branches and (exit) misses add up exactly. Cycles keep
@@ -85,17 +79,6 @@
  * with a real body's, so subtracting them would overstate IPC. */
 #define FB__PERF_LOOP_MASK                                                                         \
     (FB__BIT(FB_INSTRUCTIONS) | FB__BIT(FB_BRANCHINSTRUCTIONS) | FB__BIT(FB_BRANCHMISSES))
-
-typedef struct fb__perf_spec {
-    int measure;
-    uint32_t type;
-    uint64_t config;
-    int hardware;
-    /* Context switches happen in the kernel: with exclude_kernel=1 they read
-     * 0 (checked on Linux 6.x), so that one event counts kernel mode and
-     * therefore needs perf_event_paranoid <= 1 or CAP_PERFMON. */
-    int exclude_kernel;
-} fb__perf_spec;
 
 static const fb__perf_spec fb__perf_specs[FB__PERF_EVENTS] = {
     {FB_INSTRUCTIONS, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 1, 1},
@@ -360,116 +343,6 @@ static int fb__perf_calibrate(fb__perf *p) {
 
 /* ----------------------------------------------------------------- open */
 
-static int fb__perf_paranoid(void) {
-    int v = INT_MIN;
-    FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-    if (f) {
-        if (fscanf(f, "%d", &v) != 1) v = INT_MIN;
-        fclose(f);
-    }
-    return v;
-}
-
-static const char *fb__perf_advice(int err, const fb__perf_spec *s, int paranoid) {
-    switch (err) {
-    case ENOENT:
-    case ENODEV:
-    case EOPNOTSUPP:
-    case EINVAL:
-        return s->hardware ? "no PMU in this VM or CPU: hardware counters unavailable; run on "
-                             "bare metal or give the VM a virtual PMU"
-                           : "this kernel does not support the event";
-    case EACCES:
-    case EPERM:
-        if (!s->exclude_kernel)
-            return "context switches are counted in kernel mode: sysctl "
-                   "kernel.perf_event_paranoid=1, or grant CAP_PERFMON";
-        if (paranoid > 2) return "sysctl kernel.perf_event_paranoid=2, or grant CAP_PERFMON";
-        return "perf_event_open is denied although perf_event_paranoid allows it: a "
-               "seccomp filter (container) or security module blocks it; allow "
-               "perf_event_open there, or grant CAP_PERFMON";
-    case ENOSYS:
-        return "the kernel lacks perf events (CONFIG_PERF_EVENTS) or a seccomp filter "
-               "blocks perf_event_open";
-    case EMFILE:
-    case ENFILE:
-        return "too many open files: raise `ulimit -n`";
-    case EBUSY:
-    case ENOSPC:
-        return "the PMU is busy (another profiler or the NMI watchdog): stop it, or "
-               "sysctl kernel.nmi_watchdog=0";
-    default:
-        return "see perf_event_open(2)";
-    }
-}
-
-static void fb__perf_catf(char *buf, size_t len, const char *fmt, ...) FB__PRINTF(3, 4);
-static void fb__perf_catf(char *buf, size_t len, const char *fmt, ...) {
-    size_t used = strlen(buf);
-    if (used + 1 >= len) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + used, len - used, fmt, ap);
-    va_end(ap);
-}
-
-/* One line: the missing counters, grouped by cause, then the paranoid value.
- * errs[i]: 0 opened, -1 not requested, FB__PERF_UNSCHEDULED, FB__PERF_FAILED
- * (failed: its errno), else the errno of fb__perf_specs[i]'s open. */
-static void fb__perf_explain(char *why, size_t len, const int errs[FB__PERF_EVENTS], int failed) {
-    static const int fb__perf_pseudo[2] = {FB__PERF_UNSCHEDULED, FB__PERF_FAILED};
-    if (!why || !len) return;
-    why[0] = '\0';
-    int missing = 0;
-    for (int i = 0; i < FB__PERF_EVENTS; ++i) missing |= errs[i] > 0 || errs[i] < -1;
-    if (!missing) return;
-    int paranoid = fb__perf_paranoid();
-    fb__perf_catf(why, len, "performance counters missing:");
-    int first = 1;
-    for (int k = 0; k < 2; ++k) {
-        first = 1;
-        for (int i = 0; i < FB__PERF_EVENTS; ++i) {
-            if (errs[i] != fb__perf_pseudo[k]) continue;
-            fb__perf_catf(why, len, "%s%s", first ? " " : ", ",
-                          fb_measure_name((fb_measure)fb__perf_specs[i].measure));
-            first = 0;
-        }
-        if (first) continue;
-        if (fb__perf_pseudo[k] == FB__PERF_UNSCHEDULED)
-            fb__perf_catf(why, len, " (opened, but a group with them never got the PMU: %s);",
-                          fb__perf_advice(EBUSY, &fb__perf_specs[0], paranoid));
-        else
-            fb__perf_catf(why, len, " (an ioctl or read on the group failed: %s, errno %d);",
-                          strerror(failed), failed);
-    }
-    for (int i = 0; i < FB__PERF_EVENTS; ++i) {
-        if (errs[i] <= 0) continue;
-        first = 1;
-        const char *advice = fb__perf_advice(errs[i], &fb__perf_specs[i], paranoid);
-        /* events with the same errno and the same advice share one entry */
-        int j = 0;
-        for (; j < i; ++j)
-            if (errs[j] == errs[i] &&
-                fb__perf_advice(errs[j], &fb__perf_specs[j], paranoid) == advice)
-                break;
-        if (j < i) continue;
-        for (j = i; j < FB__PERF_EVENTS; ++j) {
-            if (errs[j] != errs[i] ||
-                fb__perf_advice(errs[j], &fb__perf_specs[j], paranoid) != advice)
-                continue;
-            fb__perf_catf(why, len, "%s%s", first ? " " : ", ",
-                          fb_measure_name((fb_measure)fb__perf_specs[j].measure));
-            first = 0;
-        }
-        fb__perf_catf(why, len, " (perf_event_open: %s, errno %d: %s);", strerror(errs[i]), errs[i],
-                      advice);
-    }
-    if (paranoid == INT_MIN)
-        fb__perf_catf(why, len, " kernel.perf_event_paranoid unreadable");
-    else
-        fb__perf_catf(why, len, " kernel.perf_event_paranoid=%d", paranoid);
-}
-
 /* Opens the events of `want` into p's group; errs[i] as in fb__perf_explain. */
 static void fb__perf_open_group(fb__perf *p, fb__mask want, int errs[FB__PERF_EVENTS]) {
     for (int i = 0; i < FB__PERF_EVENTS; ++i) {
@@ -531,7 +404,7 @@ fb__perf *fb__perf_open_flags(char *why, size_t why_len, unsigned flags) {
         memset(p->loop, 0, sizeof p->loop);
         if (failed) break;
     }
-    fb__perf_explain(why, why_len, errs, failed);
+    fb__perf_explain(why, why_len, fb__perf_specs, errs, failed); /* src/perf_linux_explain.c */
     return p;
 }
 

@@ -3,10 +3,37 @@
 #ifndef FB_REPORT_GBENCH_H
 #define FB_REPORT_GBENCH_H
 
+#include "json.h"
 #include "report.h"
 
 /* rows: FB_GBENCH_MEDIAN, FB_GBENCH_REPETITIONS or FB_GBENCH_AGGREGATES. */
 FB__PRIVATE int fb__write_gbench_json_rows_with(const fb_bench *b, FILE *f, const fb__sysinfo *si,
                                                 int rows);
+
+/* One row's identity (src/report_gbench_row.c). */
+typedef struct fb__gb_row {
+    const char *run_name;
+    size_t family, instance, repetitions;
+    const char *unit;
+} fb__gb_row;
+
+/* The rows of one result and their pieces (src/report_gbench_row.c):
+ * the unit and run name GB sees, a row's head and times, its label (the
+ * marks), counters, rates and user counters, mean/median/stddev of v[0..n)
+ * into out[3], an error row, a counted row, and fb__gb_result: all rows of
+ * r in layout `rows` (FB_OK or FB_ENOMEM). */
+FB__PRIVATE void fb__gb_unit(const fb_result *r, const char **label, double *seconds);
+FB__PRIVATE char *fb__gb_run_name(const fb_result *r);
+FB__PRIVATE void fb__gb_head(fb__json *j, const fb__gb_row *w, const char *suffix, bool aggregate);
+FB__PRIVATE void fb__gb_times(fb__json *j, const fb__gb_row *w, double t);
+FB__PRIVATE void fb__gb_label(fb__json *j, const fb_result *r);
+FB__PRIVATE void fb__gb_counter(fb__json *j, fb_measure m, double v);
+FB__PRIVATE void fb__gb_spread(double *v, size_t n, double out[3]);
+FB__PRIVATE void fb__gb_ucounters(fb__json *j, const fb_result *r, double s_per_call);
+FB__PRIVATE void fb__gb_rate(fb__json *j, const fb_result *r, double s_per_call);
+FB__PRIVATE const char *fb__gb_rate_key(const fb_result *r);
+FB__PRIVATE void fb__gb_error_row(fb__json *j, const fb_result *r, fb__gb_row w);
+FB__PRIVATE void fb__gb_counted(fb__json *j, const fb_result *r, fb__gb_row *w);
+FB__PRIVATE int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row, int rows);
 
 #endif

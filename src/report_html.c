@@ -16,9 +16,8 @@
 
 #include "json.h"
 #include "process.h"
-#include "registry.h" /* fit groups of families */
+#include "stats.h" /* fit groups of families (src/complexity_group.c) */
 #include "result.h"
-#include "stats.h"
 #include "text.h"
 
 #include <math.h>
@@ -176,12 +175,32 @@ static void fb__html_comparison(FILE *f, const fb_comparison *c) {
     free(v);
 }
 
-/* The change against a baseline (kept by the runner with the suite). */
+/* The change against a baseline (the view the runner kept with the suite,
+ * src/change_view.c): its rows as the chart's columns. A row counted under
+ * Callgrind has no time and no bar; an interval of too few epochs none. */
 static void fb__html_baseline(FILE *f, const fb__change_view *v) {
     int *verdict = malloc(v->n * sizeof *verdict);
-    if (!verdict) return;
+    const char **names = malloc(v->n * sizeof *names);
+    double *col = malloc(5 * v->n * sizeof *col);
+    if (!verdict || !names || !col) {
+        free(verdict);
+        free((void *)names);
+        free(col);
+        return;
+    }
+    double *base_s = col, *now_s = col + v->n, *pct = col + 2 * v->n, *lo = col + 3 * v->n,
+           *hi = col + 4 * v->n;
     for (size_t i = 0; i < v->n; ++i) {
-        switch (v->verdict[i]) {
+        const fb__change_row *w = &v->rows[i];
+        bool counted = w->kind == FB__CHANGE_ROW_COUNTED;
+        bool few = isinf(w->change.lo) || isinf(w->change.hi);
+        names[i] = w->name;
+        base_s[i] = counted ? NAN : w->old.median_s;
+        now_s[i] = counted ? NAN : w->now.median_s;
+        pct[i] = w->change.change_pct;
+        lo[i] = few ? NAN : w->change.lo_pct;
+        hi[i] = few ? NAN : w->change.hi_pct;
+        switch (w->change.verdict) {
         case FB__V_FASTER:
             verdict[i] = FB__HTML_FASTER;
             break;
@@ -207,9 +226,10 @@ static void fb__html_baseline(FILE *f, const fb__change_view *v) {
     }
     char title[96];
     snprintf(title, sizeof title, "Against the baseline (threshold %.0f%%)", v->threshold_pct);
-    fb__html_change_bars(f, title, v->n, (const char *const *)v->names, v->base_s, v->now_s, v->pct,
-                         v->lo_pct, v->hi_pct, verdict);
+    fb__html_change_bars(f, title, v->n, names, base_s, now_s, pct, lo, hi, verdict);
     free(verdict);
+    free((void *)names);
+    free(col);
 }
 
 /* With -repetitions: each benchmark's median over the passes (each pass a
@@ -301,7 +321,7 @@ int fb__write_html_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
     if (!all) rc = FB_ENOMEM;
     for (size_t i = 0; i < n && all; ++i) all[i] = fb_result_at(b, i);
     for (size_t i = 0; i < n && rc == FB_OK; ++i)
-        if (all[i]->name && fb__fit_group_first(all, n, i) == i) fb__html_complexity(f, all, n, i);
+        if (all[i]->name && fb__fit_group_first(all, n, i) == i) fb__html_complexity(f, b, i);
     free(all);
     free(idx);
     free(done);

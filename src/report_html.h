@@ -49,9 +49,9 @@ FB__PRIVATE void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, s
  * context, warnings), and the legend. */
 FB__PRIVATE void fb__html_header(FILE *f, const fb_bench *b, const fb__sysinfo *si);
 FB__PRIVATE void fb__html_legend(FILE *f);
-/* src/report_html_complexity.c: the complexity section of fit group
- * `first` of the n results rs (a log-log chart and the fit table). */
-FB__PRIVATE void fb__html_complexity(FILE *f, const fb_result *const *rs, size_t n, size_t first);
+/* src/report_html_complexity.c: the complexity section of the fit group of
+ * b's result `first` (a log-log chart and the fit table, of its stored fit). */
+FB__PRIVATE void fb__html_complexity(FILE *f, const fb_bench *b, size_t first);
 
 /* A group of results counted under Callgrind (-valgrind;
  * src/report_html_counted.c): a chart with one bar per result from 0 to its

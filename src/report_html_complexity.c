@@ -8,9 +8,8 @@
 #include "context.h" /* -context: rows of the context table */
 #include "numfmt.h"
 #include "process.h"
-#include "registry.h" /* fit groups of families */
+#include "stats.h" /* fit groups of families (src/complexity_group.c) */
 #include "result.h"
-#include "stats.h"
 #include "svg.h"
 #include "text.h"
 
@@ -35,9 +34,11 @@ static double fb__html_model(const char *model, double n) {
 #define FB__H_CX_SAMPLES 64
 
 /* The log-log chart of median time per call against N for the fit group of
- * result `first` (its name, or a family's series: src/registry.c),
- * with the best fit, and the fit table. */
-void fb__html_complexity(FILE *f, const fb_result *const *rs, size_t n, size_t first) {
+ * result `first` of b (its name, or a family's series:
+ * src/complexity_group.c), with its stored fit, and the fit table. */
+void fb__html_complexity(FILE *f, const fb_bench *b, size_t first) {
+    const fb_result *const *rs = (const fb_result *const *)b->results;
+    size_t n = b->n_results;
     char name[256]; /* the group's name: the series' for a family */
     size_t len = fb__fit_family_wide(rs, n, first) ? fb__result_series_len(rs[first])
                                                    : strlen(rs[first]->name);
@@ -62,8 +63,10 @@ void fb__html_complexity(FILE *f, const fb_result *const *rs, size_t n, size_t f
         fputs("<p>No measured result with a complexity N.</p>\n</section>\n", f);
         return;
     }
-    fb__fit_set set;
-    if (fb__fit_group(rs, n, first, &set) != FB_OK) set.n = 0;
+    fb__fit_set none;
+    memset(&none, 0, sizeof none);
+    const fb__fit_set *stored = fb__fit_stored(b, first);
+    const fb__fit_set set = stored ? *stored : none;
     const fb_fit *fits = set.fits;
     size_t nf = set.n;
     bool fits_one = set.verdict == FB__CX_MODEL || set.verdict == FB__CX_FLAT;

@@ -8,9 +8,8 @@
 #include "context.h" /* -context: rows of the context table */
 #include "numfmt.h"
 #include "process.h"
-#include "registry.h" /* fit groups of families */
+#include "stats.h" /* fit groups of families (src/complexity_group.c) */
 #include "result.h"
-#include "stats.h"
 #include "svg.h"
 #include "text.h"
 

@@ -12,7 +12,7 @@
 #include "passes.h"   /* -repetitions: the value over passes */
 #include "process.h"
 #include "valgrind.h" /* counted results (-valgrind) */
-#include "registry.h" /* fit groups of families */
+#include "stats.h"    /* fit groups of families (src/complexity_group.c) */
 
 #include <stdlib.h>
 
@@ -252,33 +252,18 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
 }
 
 /* One entry per fit group with a complexity N, in the order the groups
- * first appear: a benchmark name (its fit stored with the results), or a
- * family's series whose instances set N (src/registry.c: fitted
- * here over the series, which no stored fit covers). */
+ * first appear: a benchmark name, or a family's series whose instances set
+ * N; each group's fit as stored with the results (src/complexity_group.c). */
 static void fb__jr_complexity(fb__json *j, const fb_bench *b) {
     fb__json_arr(j, "complexity", false);
     const fb_result *const *rs = (const fb_result *const *)b->results;
     for (size_t i = 0; i < b->n_results; ++i) {
         const fb_result *r = rs[i];
         if (!r->name || fb__fit_group_first(rs, b->n_results, i) != i) continue;
-        fb__fit_set own;
-        const fb__fit_set *s = NULL;
-        size_t len = strlen(r->name);
-        if (fb__fit_family_wide(rs, b->n_results, i)) {
-            len = fb__result_series_len(r);
-            if (fb__fit_group(rs, b->n_results, i, &own) == FB_OK) s = &own;
-        } else {
-            s = fb__bench_fit(b, r->name);
-        }
+        const fb__fit_set *s = fb__fit_stored(b, i); /* src/complexity_group.c */
         if (!s) continue;
         fb__json_obj(j, NULL, false);
-        char *name = malloc(len + 1);
-        if (name) {
-            memcpy(name, r->name, len);
-            name[len] = '\0';
-        }
-        fb__json_kstr(j, "name", name ? name : r->name);
-        free(name);
+        fb__json_kstr(j, "name", s->name); /* the series' for a family */
         fb__json_arr(j, "fits", false);
         for (size_t k = 0; k < s->n && k < FB_FIT_MODELS; ++k) {
             fb__json_obj(j, NULL, true);

@@ -530,7 +530,14 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
             size_t m = 0;
             for (size_t k = fa; fam && k < fz; ++k) /* in the family's order */
                 for (size_t x = res_lo[k]; x < res_hi[k]; ++x) fam[m++] = suite->results[x];
-            if (fam && fb__family_write_fits(fam, m, tout)) {
+            /* stored once with the suite's results (src/complexity_group.c),
+             * then printed; the files read the same stored fit */
+            if (fam && fb__fit_store_results(suite, fam, m) != FB_OK) {
+                free((void *)fam);
+                status = fb__opts_error("out of memory");
+                break;
+            }
+            if (fam && fb__write_family_fits(suite, fam, m, tout)) {
                 fputc('\n', tout);
                 fb__table_restart(&table); /* the next table starts with a header */
             }
@@ -567,6 +574,10 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
         if (o->sanity)
             fprintf(stderr, "femtobench: sanity check: %zu benchmark%s ran, %zu failed\n", ran,
                     ran == 1 ? "" : "s", collector.failed);
+        /* the results are complete: every family's fit not stored yet (the
+         * passes of -repetitions ran in other processes) is stored before
+         * any output reads it (src/complexity_group.c) */
+        if (fb__fit_store_families(suite) != FB_OK) status = fb__opts_error("out of memory");
         /* the change table after the ordinary one (src/report_change.c) */
         size_t counts[FB__V_COUNT] = {0};
         int cerr = 0;

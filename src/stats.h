@@ -30,7 +30,9 @@ enum {
 };
 
 typedef struct fb__fit_set {
-    char *name;
+    char *name;      /* the benchmark's name, or a family's series name */
+    bool family;     /* fitted over a family's series (src/complexity_group.c) */
+    bool stale;      /* a family fit whose series got a result since */
     size_t distinct; /* distinct N seen */
     size_t n;        /* fits, best first (0 when distinct < 2) */
     fb_fit fits[FB_FIT_MODELS];
@@ -44,5 +46,43 @@ typedef struct fb__fit_set {
 /* Fits `n_results` results (only those named `name`). */
 FB__PRIVATE void fb__fit_compute(const fb_result *const *results, size_t n_results,
                                  const char *name, fb__fit_set *out);
+
+/* Fit groups (src/complexity_group.c; docs/complexity.md, "Families"), on
+ * results rs[0..n). A result is fitted with its *group*: the results of
+ * the same name, except for an instance of a family whose name has one
+ * distinct N (its body set N, typically from fb_arg): those are fitted with
+ * the whole *series*, the results whose names differ only in their
+ * "/<arg>". fb__fit_group_first: the index of the first result of result
+ * i's group (i itself when it comes first), or (size_t)-1 when result i has
+ * no N. fb__fit_group: the group's fit into out (FB_OK, or FB_ENOMEM).
+ * fb__fit_family_wide: whether result i is fitted with its series.
+ * fb__fit_alone: whether some result with an N is fitted by its name alone
+ * (the runner's -asymptote fits), not with a family. */
+FB__PRIVATE size_t fb__fit_group_first(const fb_result *const *rs, size_t n, size_t i);
+FB__PRIVATE bool fb__fit_family_wide(const fb_result *const *rs, size_t n, size_t i);
+FB__PRIVATE int fb__fit_group(const fb_result *const *rs, size_t n, size_t i, fb__fit_set *out);
+FB__PRIVATE bool fb__fit_alone(const fb_result *const *rs, size_t n);
+/* The length of r's name without the "/<arg>" of a family's instance, or
+ * the "/threads:<n>" of a group's run without an argument: the series'
+ * name is that prefix. */
+FB__PRIVATE size_t fb__result_series_len(const fb_result *r);
+
+/* The fits stored with a bench's results, one per group: a name's (stored
+ * by src/bench.c as each result arrives) or a family series' (stored here).
+ * fb__fit_stored: the stored fit of result i's group, NULL when none (or a
+ * family fit not stored since its series got a result). fb__fit_store_group:
+ * computes and stores the fit of result i's series when i is fitted with
+ * it. fb__fit_store_results: the same for each of rs[0..n) (results of b)
+ * whose series fit is not stored yet: the runner, when a family's last
+ * instance finished; fb__fit_store_families: for all of b's results, once
+ * they are complete and before any writer runs. fb__fit_mark_stale: r (an
+ * instance) was added to b: its series' stored fit is stale. FB_OK or
+ * FB_ENOMEM. fb__fit_index: r's index in b, or (size_t)-1. */
+FB__PRIVATE const fb__fit_set *fb__fit_stored(const fb_bench *b, size_t i);
+FB__PRIVATE int fb__fit_store_group(fb_bench *b, size_t i);
+FB__PRIVATE int fb__fit_store_results(fb_bench *b, const fb_result *const *rs, size_t n);
+FB__PRIVATE int fb__fit_store_families(fb_bench *b);
+FB__PRIVATE void fb__fit_mark_stale(fb_bench *b, const fb_result *r);
+FB__PRIVATE size_t fb__fit_index(const fb_bench *b, const fb_result *r);
 
 #endif

@@ -201,17 +201,35 @@ static void test_fit_groups(void) {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    CHECK(fb__family_write_fits(RS(fam), f) == 1);
+    /* nothing printed before the series' fit is stored; stored once */
+    CHECK(fb__fit_stored(fam, 0) == NULL);
+    CHECK(fb__write_family_fits(fam, RS(fam), f) == 0);
+    CHECK(fb__fit_store_results(fam, RS(fam)) == FB_OK);
+    const fb__fit_set *stored = fb__fit_stored(fam, 0);
+    CHECK(stored && stored->family && strcmp(stored->name, "Scan") == 0);
+    CHECK(stored && fb__fit_stored(fam, 1) == stored && fb__fit_stored(fam, 2) == stored);
+    CHECK(fb__write_family_fits(fam, RS(fam), f) == 1);
     fclose(f);
     const char *head = "\nComplexity of `Scan` over its instances:\n|   coefficient |";
     CHECK(buf && strncmp(buf, head, strlen(head)) == 0);
     CHECK(buf && strstr(buf, "| O(n)\n") != NULL);
     free(buf);
     f = open_memstream(&buf, &len);
-    CHECK(fb__family_write_fits((const fb_result *const *)b->results + 3, 8, f) == 0);
+    CHECK(fb__fit_store_families(b) == FB_OK);
+    CHECK(fb__write_family_fits(b, (const fb_result *const *)b->results + 3, 8, f) == 0);
     fclose(f);
     CHECK(buf && strstr(buf, "Grow") == NULL);
     free(buf);
+    /* the suite's stored fits: Scan's series, Grow's and plain's names */
+    CHECK(fb__fit_stored(b, 0) && fb__fit_stored(b, 0)->family);
+    CHECK(fb__fit_stored(b, 3) && !fb__fit_stored(b, 3)->family);
+    CHECK(fb__fit_stored(b, 7) && strcmp(fb__fit_stored(b, 7)->name, "plain") == 0);
+    CHECK(fb__fit_stored(b, 9) == NULL);
+    /* another instance of the series: the stored fit is stale until stored again */
+    add(fam, "Scan/800", true, 800, 800, 8e-6);
+    CHECK(fb__fit_stored(fam, 0) == NULL);
+    CHECK(fb__fit_store_families(fam) == FB_OK && fb__fit_stored(fam, 3) != NULL);
+    CHECK(fb__fit_stored(fam, 3)->distinct == 4);
     fb_bench_free(fam);
     fb_bench_free(b);
 }

@@ -1,0 +1,287 @@
+/* Google Benchmark JSON rows of one result (the document, its families
+ * and the passes are src/report_gbench.c's): the time unit GB knows, the
+ * run name, the median row, one row per epoch and the _mean, _median and
+ * _stddev aggregates, the counters, rates and user counters of each, and
+ * the error and counted (-valgrind) rows. docs/formats.md gives the
+ * mapping. */
+#include "report_gbench.h"
+
+#include "disturb.h"
+#include "numfmt.h"
+#include "result.h"
+#include "valgrind.h" /* counted results (-valgrind) */
+#include "ucounter.h" /* user counters: numbers in each row */
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The result's time unit when GB knows it, else ns. It is fixed per
+ * benchmark, never chosen by magnitude: compare.py only compares rows whose
+ * time_unit matches, so two runs must agree. */
+void fb__gb_unit(const fb_result *r, const char **label, double *seconds) {
+    static const struct {
+        const char *label;
+        double s;
+    } units[] = {{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1.0}};
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; ++i) {
+        if (strcmp(r->config.time_unit_label, units[i].label) == 0 &&
+            fabs(r->config.time_unit_s - units[i].s) <= 1e-12 * units[i].s) {
+            *label = units[i].label;
+            *seconds = units[i].s;
+            return;
+        }
+    }
+    *label = "ns";
+    *seconds = 1e-9;
+}
+
+/* "name", or "name/N" with a complexity N. An instance of a family is
+ * named "fn/arg" already (GB's own convention): "/N" is only added when N is
+ * not its argument. A name that two series share gets "#2", "#3", ... in
+ * the writer, so that each is its own benchmark for the tools; the passes
+ * of one series (-repetitions) share its name, as GB's repetitions do. */
+char *fb__gb_run_name(const fb_result *r) {
+    const char *name = r->name ? r->name : "";
+    char n[64] = "";
+    if (r->config.complexity_n > 0 &&
+        !(r->config.has_arg && r->config.complexity_n == (double)r->config.arg)) {
+        n[0] = '/';
+        fb__fmt_double(n + 1, sizeof n - 1, r->config.complexity_n, 0);
+    }
+    size_t len = strlen(name) + strlen(n) + 32;
+    char *s = malloc(len);
+    if (s) snprintf(s, len, "%s%s", name, n);
+    return s;
+}
+
+void fb__gb_head(fb__json *j, const fb__gb_row *w, const char *suffix, bool aggregate) {
+    fb__json_obj(j, NULL, false);
+    fb__json_kstr2(j, "name", w->run_name, suffix);
+    fb__json_ku64(j, "family_index", w->family);
+    fb__json_ku64(j, "per_family_instance_index", w->instance);
+    fb__json_kstr(j, "run_name", w->run_name);
+    fb__json_kstr(j, "run_type", aggregate ? "aggregate" : "iteration");
+    fb__json_ku64(j, "repetitions", w->repetitions);
+}
+
+void fb__gb_times(fb__json *j, const fb__gb_row *w, double t) {
+    fb__json_knum(j, "real_time", t);
+    fb__json_knum(j, "cpu_time", t);
+    fb__json_kstr(j, "time_unit", w->unit);
+}
+
+/* Google Benchmark's "label" (a string its tools show and never compare)
+ * carries the result's marks (src/marks.c), when it has any. */
+void fb__gb_label(fb__json *j, const fb_result *r) {
+    if (r->optimized_away && r->unresolved)
+        fb__json_kstr(j, "label", "optimized away? not resolved by the clock");
+    else if (r->optimized_away)
+        fb__json_kstr(j, "label", "optimized away?");
+    else if (r->unresolved)
+        fb__json_kstr(j, "label", "not resolved by the clock");
+}
+
+/* Counters are plain numbers to the tools: a counter with no finite value
+ * (never scheduled, NAN) is left out of the row rather than written null. */
+void fb__gb_counter(fb__json *j, fb_measure m, double v) {
+    if (isfinite(v)) fb__json_knum(j, fb_measure_name(m), v);
+}
+
+/* User counters (fb_counter) as GB writes state.counters: a number per
+ * counter in the row, under its name; a rate at s_per_call seconds per
+ * call. A counter with no finite value is left out, as above. */
+void fb__gb_ucounters(fb__json *j, const fb_result *r, double s_per_call) {
+    for (size_t i = 0; i < fb_result_counter_count(r); ++i) {
+        double v = fb__ucounter_shown(r, i, s_per_call);
+        if (isfinite(v)) fb__json_knum(j, fb_result_counter_name(r, i), v);
+    }
+}
+
+/* The aggregate a (0 mean, 1 median, 2 stddev) of each user counter over
+ * the epochs the statistics use (a rate changes from epoch to epoch; any
+ * other counter is the same in each, its stddev 0). */
+static void fb__gb_ucounters_agg(fb__json *j, const fb_result *r, int a) {
+    double *v = malloc((r->epochs ? r->epochs : 1) * sizeof *v);
+    for (size_t i = 0; v && i < fb_result_counter_count(r); ++i) {
+        size_t n = 0;
+        for (size_t e = 0; e < r->epochs; ++e) {
+            if (r->epoch_flags && (r->epoch_flags[e] & FB__EPOCH_DROPPED)) continue;
+            double x = fb__ucounter_shown(r, i, r->values[FB_ELAPSED][e]);
+            if (isfinite(x)) v[n++] = x;
+        }
+        if (n < 2) continue;
+        double out[3];
+        fb__gb_spread(v, n, out);
+        fb__json_knum(j, fb_result_counter_name(r, i), out[a]);
+    }
+    free(v);
+}
+
+/* The rate field of a batched result ("bytes_per_second" or
+ * "items_per_second"), or NULL when the batch is 1 and the unit not bytes. */
+const char *fb__gb_rate_key(const fb_result *r) {
+    const char *u = r->config.unit ? r->config.unit : "";
+    bool bytes = !strcmp(u, "byte") || !strcmp(u, "bytes") || !strcmp(u, "B");
+    if (bytes) return "bytes_per_second";
+    return r->config.batch != 1 ? "items_per_second" : NULL;
+}
+
+/* Units per second at `s_per_call` seconds per call (left out when 0). */
+void fb__gb_rate(fb__json *j, const fb_result *r, double s_per_call) {
+    const char *key = fb__gb_rate_key(r);
+    if (key && s_per_call > 0 && isfinite(s_per_call))
+        fb__json_knum(j, key, r->config.batch / s_per_call);
+}
+
+/* mean, median, sample stddev of v[0..n) (n >= 2); sorts v. */
+void fb__gb_spread(double *v, size_t n, double out[3]) {
+    double sum = 0, ss = 0;
+    for (size_t i = 0; i < n; ++i) sum += v[i];
+    double mean = sum / (double)n;
+    for (size_t i = 0; i < n; ++i) ss += (v[i] - mean) * (v[i] - mean);
+    out[0] = mean;
+    out[1] = fb__median(v, n);
+    out[2] = sqrt(ss / (double)(n - 1));
+}
+
+void fb__gb_error_row(fb__json *j, const fb_result *r, fb__gb_row w) {
+    /* as GB reports a benchmark that failed: one iteration row */
+    w.repetitions = 1;
+    fb__gb_head(j, &w, "", false);
+    fb__json_ku64(j, "repetition_index", 0);
+    fb__json_ku64(j, "threads", fb_result_threads(r));
+    fb__json_kbool(j, "error_occurred", true);
+    fb__json_kstr(j, "error_message", r->error ? r->error : "no time was measured");
+    fb__json_ku64(j, "iterations", 0);
+    fb__gb_times(j, &w, 0);
+    fb__json_end_obj(j);
+}
+
+/* A result counted under Callgrind (-valgrind) has no time: one iteration
+ * row over the n2 - n1 iterations that make the count, times 0, and the
+ * exact counts per unit as counters named valgrind_<measure>. */
+void fb__gb_counted(fb__json *j, const fb_result *r, fb__gb_row *w) {
+    w->repetitions = 1;
+    fb__gb_head(j, w, "", false);
+    fb__json_ku64(j, "repetition_index", 0);
+    fb__json_ku64(j, "threads", fb_result_threads(r));
+    fb__json_ku64(j, "iterations", r->vg->n2 - r->vg->n1);
+    /* nothing is timed: a dashboard that plots real_time would draw a 0.
+     * real_time and cpu_time carry the instructions per op call instead,
+     * in "ns" (one instruction a nanosecond), so a tool that compares
+     * times (compare.py, a dashboard, a gate) compares exact counts; the
+     * label says so (docs/formats.md) */
+    w->unit = "ns";
+    fb__gb_times(j, w, fb_result_valgrind(r, FB_VG_INSTRUCTIONS));
+    fb__json_kstr(j, "label", "valgrind: real_time and cpu_time are instructions per call, not ns");
+    for (int m = 0; m < FB_VG_MEASURE_COUNT; ++m) {
+        double v = fb_result_valgrind(r, (fb_vg_measure)m) / r->config.batch;
+        char key[64];
+        snprintf(key, sizeof key, "valgrind_%s", fb_vg_measure_name((fb_vg_measure)m));
+        if (isfinite(v)) fb__json_knum(j, key, v);
+    }
+    fb__gb_ucounters(j, r, NAN); /* no time: the rates are left out */
+    fb__json_end_obj(j);
+}
+
+/* Returns FB_OK or FB_ENOMEM (scratch for the aggregate rates). */
+int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row, int rows) {
+    fb__gb_row w = *row;
+    double tu_s;
+    fb__gb_unit(r, &w.unit, &tu_s);
+    if (r->vg && !r->error) {
+        fb__gb_counted(j, r, &w);
+        return FB_OK;
+    }
+    if (r->error || !(r->has & FB__BIT(FB_ELAPSED)) || !r->values[FB_ELAPSED] || r->epochs == 0) {
+        fb__gb_error_row(j, r, w);
+        return FB_OK;
+    }
+    double t_scale = 1.0 / tu_s; /* s per call -> time units per call */
+    const struct fb__summary *el = &r->summary[FB_ELAPSED];
+    if (rows == FB_GBENCH_MEDIAN) {
+        /* one row: the median per call; iterations: every call measured */
+        w.repetitions = 1;
+        fb__gb_head(j, &w, "", false);
+        fb__gb_label(j, r);
+        fb__json_ku64(j, "repetition_index", 0);
+        fb__json_ku64(j, "threads", fb_result_threads(r));
+        fb__json_ku64(j, "iterations", r->total_iterations);
+        fb__gb_times(j, &w, el->median * t_scale);
+        fb__gb_rate(j, r, el->median);
+        fb__gb_ucounters(j, r, el->median);
+        for (int m = 1; m < FB_MEASURE_COUNT; ++m)
+            if ((r->has & FB__BIT(m)) && r->values[m])
+                fb__gb_counter(j, (fb_measure)m, r->summary[m].median / r->config.batch);
+        fb__json_end_obj(j);
+        return FB_OK;
+    }
+    /* the repetitions are the epochs the statistics use (not the
+     * disturbed or superseded ones), so compare.py's U test sees the same
+     * samples as the aggregates */
+    w.repetitions = 0;
+    for (size_t e = 0; e < r->epochs; ++e)
+        if (!r->epoch_flags || !(r->epoch_flags[e] & FB__EPOCH_DROPPED)) w.repetitions++;
+    bool epoch_rows = rows == FB_GBENCH_REPETITIONS || w.repetitions < 2;
+    for (size_t e = 0, index = 0; epoch_rows && e < r->epochs; ++e) {
+        if (r->epoch_flags && (r->epoch_flags[e] & FB__EPOCH_DROPPED)) continue;
+        fb__gb_head(j, &w, "", false);
+        fb__gb_label(j, r);
+        fb__json_ku64(j, "repetition_index", index++);
+        fb__json_ku64(j, "threads", fb_result_threads(r));
+        fb__json_ku64(j, "iterations", r->iterations[e]);
+        fb__gb_times(j, &w, r->values[FB_ELAPSED][e] * t_scale);
+        fb__gb_rate(j, r, r->values[FB_ELAPSED][e]);
+        fb__gb_ucounters(j, r, r->values[FB_ELAPSED][e]);
+        for (int m = 1; m < FB_MEASURE_COUNT; ++m)
+            if ((r->has & FB__BIT(m)) && r->values[m])
+                fb__gb_counter(j, (fb_measure)m, r->values[m][e] / r->config.batch);
+        fb__json_end_obj(j);
+    }
+    if (w.repetitions < 2) return FB_OK;
+    /* the rate's aggregates are over the per-epoch rates, as GB aggregates
+     * a counter over its repetitions (the epochs used only) */
+    double rate[3] = {0, 0, 0};
+    bool has_rate = fb__gb_rate_key(r) != NULL;
+    if (has_rate) {
+        double *v = malloc(r->epochs * sizeof *v);
+        if (!v) return FB_ENOMEM;
+        size_t n = 0;
+        for (size_t e = 0; e < r->epochs; ++e) {
+            if (r->epoch_flags && (r->epoch_flags[e] & FB__EPOCH_DROPPED)) continue;
+            if (r->values[FB_ELAPSED][e] > 0) v[n++] = r->config.batch / r->values[FB_ELAPSED][e];
+        }
+        if (n >= 2)
+            fb__gb_spread(v, n, rate);
+        else
+            has_rate = false;
+        free(v);
+    }
+    static const char *const aggs[3] = {"mean", "median", "stddev"};
+    for (int a = 0; a < 3; ++a) {
+        char suffix[16];
+        snprintf(suffix, sizeof suffix, "_%s", aggs[a]);
+        fb__gb_head(j, &w, suffix, true);
+        fb__gb_label(j, r);
+        fb__json_ku64(j, "threads", fb_result_threads(r));
+        fb__json_kstr(j, "aggregate_name", aggs[a]);
+        fb__json_kstr(j, "aggregate_unit", "time");
+        fb__json_ku64(j, "iterations", w.repetitions);
+        for (int m = 0; m < FB_MEASURE_COUNT; ++m) {
+            if (!(r->has & FB__BIT(m)) || !r->values[m]) continue;
+            double scale = m == FB_ELAPSED ? t_scale : 1.0 / r->config.batch;
+            const struct fb__summary *s = &r->summary[m];
+            double v = a == 0 ? s->mean * scale : a == 1 ? s->median * scale : s->stddev * scale;
+            if (m == FB_ELAPSED) {
+                fb__gb_times(j, &w, v);
+                if (has_rate) fb__json_knum(j, fb__gb_rate_key(r), rate[a]);
+            } else {
+                fb__gb_counter(j, (fb_measure)m, v);
+            }
+        }
+        fb__gb_ucounters_agg(j, r, a);
+        fb__json_end_obj(j);
+    }
+    return FB_OK;
+}
