@@ -11,7 +11,7 @@
  * default. */
 #include "compare.h"
 
-#include "bench.h"
+#include "bench_state.h"
 #include "epoch.h"
 #include "clock.h"
 #include "disturb.h"

@@ -10,6 +10,7 @@
  * so that the timed region holds nothing but the loop, and what the hook
  * sees is what the result stores. */
 #include "epoch.h"
+#include "bench_state.h" /* the run state the epoch sets */
 
 #include "group.h"
 #include "process.h"

@@ -118,7 +118,8 @@ void fb__passes_series_free(fb__pass_series *s) {
 
 int fb__passes_series(const fb_bench *b, fb__pass_series *out) {
     memset(out, 0, sizeof *out);
-    size_t n = b->n_results;
+    size_t n;
+    const fb_result *const *rs = fb__bench_results(b, &n);
     fb__ps_ent *e = malloc((n ? n : 1) * sizeof *e);
     fb__ps_group *g = malloc((n ? n : 1) * sizeof *g);
     double *v = malloc((n ? n : 1) * sizeof *v);
@@ -131,7 +132,7 @@ int fb__passes_series(const fb_bench *b, fb__pass_series *out) {
         rc = FB_ENOMEM;
         goto done;
     }
-    for (size_t i = 0; i < n; ++i) e[i] = (fb__ps_ent){b->results[i], i, 0, 0};
+    for (size_t i = 0; i < n; ++i) e[i] = (fb__ps_ent){rs[i], i, 0, 0};
     qsort(e, n, sizeof *e, fb__ps_cmp_pass);
     for (size_t i = 1; i < n; ++i)
         if (!fb__ps_cmp_key(e[i].r, e[i - 1].r) && e[i].r->config.pass == e[i - 1].r->config.pass)

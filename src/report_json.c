@@ -257,16 +257,17 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
  * here over the series, which no stored fit covers). */
 static void fb__jr_complexity(fb__json *j, const fb_bench *b) {
     fb__json_arr(j, "complexity", false);
-    const fb_result *const *rs = (const fb_result *const *)b->results;
-    for (size_t i = 0; i < b->n_results; ++i) {
+    size_t n;
+    const fb_result *const *rs = fb__bench_results(b, &n);
+    for (size_t i = 0; i < n; ++i) {
         const fb_result *r = rs[i];
-        if (!r->name || fb__fit_group_first(rs, b->n_results, i) != i) continue;
+        if (!r->name || fb__fit_group_first(rs, n, i) != i) continue;
         fb__fit_set own;
         const fb__fit_set *s = NULL;
         size_t len = strlen(r->name);
-        if (fb__fit_family_wide(rs, b->n_results, i)) {
+        if (fb__fit_family_wide(rs, n, i)) {
             len = fb__result_series_len(r);
-            if (fb__fit_group(rs, b->n_results, i, &own) == FB_OK) s = &own;
+            if (fb__fit_group(rs, n, i, &own) == FB_OK) s = &own;
         } else {
             s = fb__bench_fit(b, r->name);
         }

@@ -4,7 +4,7 @@
  * times, reads the clock again. The state machine (warmup -> upscaling ->
  * measuring, or endless) picks n so that an epoch lasts about `target`
  * seconds; docs/design.md explains every rule and default. */
-#include "bench.h"
+#include "bench_state.h"
 #include "clock.h"
 #include "manual.h" /* manual timing, excluded regions */
 #include "disturb.h"

@@ -40,6 +40,10 @@ typedef struct fb__fit_set {
     const char *candidate_names[FB_FIT_MODELS]; /* (static strings) */
     double n_min, n_max, rise; /* smallest and largest N; time at n_max / time at n_min */
 } fb__fit_set;
+/* The models fitted to the results named `name` among results[0..n), best
+ * first, at most cap of them written (fb_complexity_fit of src/bench.c). */
+FB__PRIVATE size_t fb__fit_models(const fb_result *const *results, size_t n_results,
+                                  const char *name, fb_fit *fits, size_t cap);
 
 /* Fits `n_results` results (only those named `name`). */
 FB__PRIVATE void fb__fit_compute(const fb_result *const *results, size_t n_results,
