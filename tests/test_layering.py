@@ -177,7 +177,7 @@ def layer(f):
 for f in sorted(inc):
     if f != "internal.h" and layer(f) is None:
         fail("src/%s is in no layer of docs/design.md's layer table" % f)
-n_edges = 0
+n_edges, before = 0, len(failures)
 for f in sorted(inc):
     if f == "internal.h" or layer(f) is None:
         continue
@@ -188,7 +188,7 @@ for f in sorted(inc):
         if layer(h) > layer(f):
             fail("src/%s (%s) includes %s (%s): an include that points up"
                  % (f, layers[layer(f)], h, layers[layer(h)]))
-if layers:
+if layers and len(failures) == before:
     print("ok: %d includes between src/ files point down the %d layers (%s)"
           % (n_edges, len(layers), " < ".join(layers)))
 
@@ -199,12 +199,23 @@ if len(defining) != 1:
     fail("struct fb_bench is defined in %s (one header: bench_state.h)" % (defining or "no file"))
 elif layers:
     allowed = {layers.index(n) for n in ("handle", "run") if n in layers}
-    seers = sorted(f for f in inc if defining[0] in inc[f] and f != "internal.h")
+    def reach(f, seen):
+        for h in inc.get(f, []):
+            if h in inc and h not in seen:
+                seen.add(h)
+                reach(h, seen)
+        return seen
+
+    # directly or through another header
+    seers = sorted(f for f in inc if f not in ("internal.h", defining[0])
+                   and defining[0] in reach(f, set()))
+    before = len(failures)
     for f in seers:
         if layer(f) not in allowed:
-            fail("src/%s includes %s: struct fb_bench is the handle's (use src/bench.h's "
-                 "fb__bench_* functions)" % (f, defining[0]))
-    print("ok: struct fb_bench (src/%s) is seen by %d files of the handle and run layers: %s"
-          % (defining[0], len(seers), " ".join(seers)))
+            fail("src/%s includes %s (directly or through a header): struct fb_bench is the "
+                 "handle's (use src/bench.h's fb__bench_* functions)" % (f, defining[0]))
+    if len(failures) == before:
+        print("ok: struct fb_bench (src/%s) is seen by %d files of the handle and run layers: %s"
+              % (defining[0], len(seers), " ".join(seers)))
 
 sys.exit(1 if failures else 0)
