@@ -1,11 +1,10 @@
 /* The fb_bench handle: configuration (setters and layers), the results and
  * fits it keeps, and the sinks it hands each finished result to. */
-#include "bench.h"
+#include "bench_state.h"
 #include "misuse.h"
 #include "context.h"
 
 #include "compare.h" /* comparisons: release, the live table's sink */
-#include "passes.h"  /* the series over passes, stored by the runner (freed here) */
 #include "process.h"
 #include "text.h"
 
@@ -65,14 +64,16 @@ fb_bench *fb_bench_new(void) {
 /* The series over passes the runner stored (src/passes.c: fb__passes_finish)
  * is the bench's: freed with it, and dropped when the results change. */
 static void fb__bench_drop_passes(fb_bench *b) {
-    fb__pass_series *s = b->passes;
-    if (!s) return;
-    free(s->of);
-    free(s->start);
-    free(s->members);
-    free(s->sum);
-    free(s);
+    if (b->passes && b->passes_release) b->passes_release(b->passes);
     b->passes = NULL;
+    b->passes_release = NULL;
+}
+
+void fb__bench_set_passes(fb_bench *b, struct fb__pass_series *s,
+                          void (*release)(struct fb__pass_series *s)) {
+    fb__bench_drop_passes(b);
+    b->passes = s;
+    b->passes_release = s ? release : NULL;
 }
 
 void fb_bench_free(fb_bench *b) {
@@ -361,6 +362,38 @@ double fb_complexity_n(const fb_bench *b) { return b->cfg.complexity_n; }
 double fb_batch(const fb_bench *b) { return b->cfg.batch; }
 const char *fb_unit(const fb_bench *b) { return b->cfg.unit; }
 const char *fb_title(const fb_bench *b) { return b->cfg.title; }
+
+/* Injected by tests (src/disturb.c, src/probe.c, src/marks.c). */
+void fb__bench_set_disturbance(fb_bench *b, fb__disturb_fn fn, void *ctx) {
+    b->disturb = fn;
+    b->disturb_ctx = ctx;
+    b->disturb_set = true;
+}
+void fb__bench_set_probe(fb_bench *b, fb__probe_fn fn, void *ctx) {
+    b->probe = fn;
+    b->probe_ctx = ctx;
+    b->probe_set = true;
+}
+void fb__bench_set_empty_loop(fb_bench *b, double seconds) {
+    b->empty_loop_s = seconds > 0 ? seconds : 0;
+}
+
+/* The handle's settings for the runner (src/bench.h). */
+void fb__bench_set_change(fb_bench *b, fb__change_view *v) {
+    fb__change_view_free(b->change);
+    b->change = v;
+}
+int fb__bench_set_name(fb_bench *b, const char *name) {
+    free(b->name);
+    b->name = fb__strdup(name);
+    return b->name ? FB_OK : FB_ENOMEM;
+}
+void fb__bench_set_pass(fb_bench *b, unsigned pass) { b->cfg.pass = pass; }
+void fb__bench_set_min_time(fb_bench *b, double seconds) { b->cfg.min_time_s = seconds; }
+void fb__bench_drop_sinks(fb_bench *b) { b->n_sinks = 0; }
+void fb__bench_drop_comparison_sinks(fb_bench *b) { b->n_cmp_sinks = 0; }
+void fb__bench_set_interrupted(fb_bench *b) { b->interrupted = true; }
+void fb__bench_count_dropped(fb_bench *b) { ++b->dropped; }
 
 void fb_rng_seed(fb_rng *r, uint64_t seed) {
     r->a = r->b = r->c = seed;

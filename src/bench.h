@@ -1,6 +1,8 @@
-/* The fb_bench handle (src/bench.c): the configuration a run starts from,
- * the results it produced, the fits computed from them, and the sinks each
- * finished result is handed to. */
+/* The fb_bench handle's internal interface (src/bench.c): the configuration
+ * a run starts from, the results it produced, the fits computed from them,
+ * and the sinks each finished result is handed to. The handle itself
+ * (struct fb_bench) is in src/bench_state.h, seen only by the handle's own
+ * parts and the measuring layer; everyone else uses these functions. */
 #ifndef FB_BENCH_H
 #define FB_BENCH_H
 
@@ -12,8 +14,6 @@
 #include "result.h"
 #include "settings.h"
 #include "stats.h"
-#include "ucounter.h"
-#include "manual.h"
 
 #include <stdio.h>
 
@@ -38,89 +38,15 @@ typedef struct fb__cmp_sink {
 typedef struct fb__change_view fb__change_view;
 FB__PRIVATE void fb__change_view_free(fb__change_view *v);
 
-struct fb_bench {
-    /* configuration: the non-numeric part here, numeric keys by layer */
-    fb__config cfg; /* cfg.num unused: keys are resolved at each run */
-    fb__layer layers[FB__LAYERS];
-    FILE *diag; /* diagnostics (fb_set_diagnostics) */
-    fb_clock_fn clock;
-    void *clock_ctx;
-    double clock_resolution_s; /* of the custom clock */
-    double empty_loop_s;       /* of the custom clock: injected by tests (src/marks.c) */
-    /* the disturbance source (src/disturb.c); default: the
-     * thread's involuntary context switches, none with a custom clock */
-    fb__disturb_fn disturb;
-    void *disturb_ctx;
-    bool disturb_set;
-    /* the core probe (src/probe.c); default: the calibration
-     * kernel, none with a custom clock */
-    fb__probe_fn probe;
-    void *probe_ctx;
-    bool probe_set;
-    char *name;                          /* registered name (runner), or NULL */
-    bool interrupted;                    /* endless mode ended by a signal */
-    size_t dropped;                      /* runs that recorded nothing: refused or out of memory
-                                          * (the runner turns them into an error) */
-    struct fb__run *run;                 /* the run in progress, or NULL */
-    void (*run_free)(struct fb__run *r); /* releases a run left early (return/goto) */
-    /* > 0 while the library itself calls b's op, setup or teardown: an
-     * fb_bench_free from there is refused (the caller still uses b) */
-    int in_call;
-    /* the measuring context in progress (src/epoch.c: a run or a
-     * comparison), or NULL: while set, another run on b is refused */
-    struct fb__epoch *epoch;
-    /* (src/setup.c) the untimed hooks around each epoch */
-    fb_op setup, teardown;
-    void *setup_ctx, *teardown_ctx;
-    /* results, and the complexity fits computed from them */
-    fb_result **results;
-    size_t n_results, cap_results;
-    fb__fit_set *fits;
-    size_t n_fits;
-    fb__change_view *change; /* against a baseline (runner), or NULL */
-    /* the series over passes (src/passes.c: fb__passes_finish), or NULL */
-    struct fb__pass_series *passes;
-    /* sinks: sinks[0] is the live table (table points to own_table unless
-     * the runner shares one) */
-    fb__sink sinks[FB__MAX_SINKS];
-    size_t n_sinks;
-    fb__table *table;
-    fb__table own_table;
-    /* counters of a thread other than the process's counters thread */
-    fb__perf *own_perf;
-    bool own_perf_tried;
-    /* comparisons (src/compare.c): the finished ones, their sinks
-     * (cmp_sinks[0] is the live table's), and the one in progress with the
-     * function that releases it (a block left with break/return/goto) */
-    fb_comparison **comparisons;
-    size_t n_comparisons, cap_comparisons;
-    fb__cmp_sink cmp_sinks[FB__MAX_SINKS];
-    size_t n_cmp_sinks;
-    struct fb__cmp_state *cmp;
-    void (*cmp_free)(struct fb__cmp_state *s);
-    /* user counters for the next run (fb_counter, src/ucounter.c), and the
-     * first bad API argument not yet carried by a result (src/misuse.c) */
-    fb__ucounters ucounters;
-    char *misuse;
-    /* the run's context for the files (fb_set_context, src/context.c) */
-    struct fb__context *context;
-    /* manual timing and excluded regions (src/manual.c) */
-    fb__manual manual;
-    /* the group of threads b runs in (src/group.c; NULL: none), and b's
-     * index in it (0: the leader, whose runs record the group's results) */
-    struct fb__group *group;
-    size_t thread_index;
-};
-
 /* Injects the disturbance source of b's runs (NULL: none); tests use it to
- * declare epochs disturbed under the fake clock. In src/disturb.c. */
+ * declare epochs disturbed under the fake clock (src/disturb.c). */
 FB__PRIVATE void fb__bench_set_disturbance(fb_bench *b, fb__disturb_fn fn, void *ctx);
 
 /* Under a custom clock, the cost per iteration of a loop holding only the
- * barrier, as a test declares it (0: unknown, no optimized-away mark). In
- * src/marks.c. */
+ * barrier, as a test declares it (0: unknown, no optimized-away mark;
+ * src/marks.c). */
 FB__PRIVATE void fb__bench_set_empty_loop(fb_bench *b, double seconds);
-/* Injects the core probe of b's runs (NULL: none). In src/probe.c. */
+/* Injects the core probe of b's runs (NULL: none; src/probe.c). */
 FB__PRIVATE void fb__bench_set_probe(fb_bench *b, fb__probe_fn fn, void *ctx);
 
 /* The value of key k for the next run (all layers). */
@@ -162,5 +88,61 @@ FB__PRIVATE int fb__bench_publish_comparison(fb_bench *b, fb_comparison *c);
 FB__PRIVATE int fb__bench_take_comparisons(fb_bench *dst, fb_bench *src);
 /* The stored fit of `name`, or NULL. */
 FB__PRIVATE const fb__fit_set *fb__bench_fit(const fb_bench *b, const char *name);
+
+/* The handle's parts for the files above it (the runner, the writers),
+ * which never see struct fb_bench: the results stored (*n of them), the
+ * fits stored, the view of a run against a baseline (NULL: none; a new,
+ * empty one is made and kept, NULL when out of memory). */
+FB__PRIVATE const fb_result *const *fb__bench_results(const fb_bench *b, size_t *n);
+FB__PRIVATE size_t fb__bench_fit_count(const fb_bench *b);
+FB__PRIVATE const fb__fit_set *fb__bench_fit_at(const fb_bench *b, size_t i);
+FB__PRIVATE const fb__change_view *fb__bench_change(const fb_bench *b);
+/* Keeps v (from fb__change_view_new) with b, which frees it (and the one
+ * before). */
+FB__PRIVATE void fb__bench_set_change(fb_bench *b, fb__change_view *v);
+/* The runner's settings of a fresh bench: the registered name FB_RUN(b,
+ * NULL) runs under (FB_OK, or FB_ENOMEM and left unset), the -repetitions pass,
+ * the -min_time spread over the epochs; no sinks at all, the live table
+ * included (its rows are printed elsewhere), and no comparison sinks. */
+FB__PRIVATE int fb__bench_set_name(fb_bench *b, const char *name);
+FB__PRIVATE void fb__bench_set_pass(fb_bench *b, unsigned pass);
+FB__PRIVATE void fb__bench_set_min_time(fb_bench *b, double seconds);
+FB__PRIVATE void fb__bench_drop_sinks(fb_bench *b);
+FB__PRIVATE void fb__bench_drop_comparison_sinks(fb_bench *b);
+FB__PRIVATE size_t fb__bench_sink_count(const fb_bench *b);
+/* The live table's stream (NULL: silent) and the diagnostics stream. */
+FB__PRIVATE FILE *fb__bench_output(const fb_bench *b);
+FB__PRIVATE FILE *fb__bench_diagnostics(const fb_bench *b);
+/* Endless mode ended by a signal; runs that recorded nothing (refused, or
+ * out of memory), which the runner turns into an error row. */
+FB__PRIVATE bool fb__bench_interrupted(const fb_bench *b);
+FB__PRIVATE void fb__bench_set_interrupted(fb_bench *b);
+FB__PRIVATE size_t fb__bench_dropped(const fb_bench *b);
+FB__PRIVATE void fb__bench_count_dropped(fb_bench *b);
+
+/* The series over passes the runner stored (src/passes.c: fb__passes_finish),
+ * or NULL; setting one releases the one before with its `release` (the
+ * handle owns it, and drops it when a result is added after it). */
+FB__PRIVATE const struct fb__pass_series *fb__bench_passes(const fb_bench *b);
+FB__PRIVATE void fb__bench_set_passes(fb_bench *b, struct fb__pass_series *s,
+                                      void (*release)(struct fb__pass_series *s));
+
+/* The fits stored with a bench's results, one per group: a name's (stored
+ * by src/bench.c as each result arrives) or a family series' (src/bench_fits.c).
+ * fb__fit_stored: the stored fit of result i's group, NULL when none (or a
+ * family fit not stored since its series got a result). fb__fit_store_group:
+ * computes and stores the fit of result i's series when i is fitted with
+ * it. fb__fit_store_results: the same for each of rs[0..n) (results of b)
+ * whose series fit is not stored yet: the runner, when a family's last
+ * instance finished; fb__fit_store_families: for all of b's results, once
+ * they are complete and before any writer runs. fb__fit_mark_stale: r (an
+ * instance) was added to b: its series' stored fit is stale. FB_OK or
+ * FB_ENOMEM. fb__fit_index: r's index in b, or (size_t)-1. */
+FB__PRIVATE const fb__fit_set *fb__fit_stored(const fb_bench *b, size_t i);
+FB__PRIVATE int fb__fit_store_group(fb_bench *b, size_t i);
+FB__PRIVATE int fb__fit_store_results(fb_bench *b, const fb_result *const *rs, size_t n);
+FB__PRIVATE int fb__fit_store_families(fb_bench *b);
+FB__PRIVATE void fb__fit_mark_stale(fb_bench *b, const fb_result *r);
+FB__PRIVATE size_t fb__fit_index(const fb_bench *b, const fb_result *r);
 
 #endif

@@ -160,6 +160,9 @@ FB__PRIVATE int fb__change_view_compute(const fb__baseline *base, const fb__base
 /* Frees the rows of v (v itself stays); fb__change_view_free also frees v. */
 FB__PRIVATE void fb__change_view_clear(fb__change_view *v);
 FB__PRIVATE void fb__change_view_free(fb__change_view *v);
+/* An empty view (NULL when out of memory), to fill and hand to a bench
+ * (fb__bench_set_change), which frees it. */
+FB__PRIVATE fb__change_view *fb__change_view_new(void);
 
 /* The change table of `now` against `base` (src/report_change.c): context
  * warnings, one row per benchmark, the summary line. counts[] receives the

@@ -355,6 +355,8 @@ void fb__change_view_clear(fb__change_view *v) {
     memset(v, 0, sizeof *v);
 }
 
+fb__change_view *fb__change_view_new(void) { return calloc(1, sizeof(fb__change_view)); }
+
 void fb__change_view_free(fb__change_view *v) {
     fb__change_view_clear(v);
     free(v);

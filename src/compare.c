@@ -7,7 +7,7 @@
  * default. */
 #include "compare_state.h"
 
-#include "bench.h"
+#include "bench_state.h"
 #include "epoch.h"
 #include "text.h"
 

@@ -4,7 +4,7 @@
  * src/report_compare.c). Nothing here formats or prints. */
 #include "compare_state.h"
 
-#include "bench.h"
+#include "bench_state.h"
 #include "clock.h"
 #include "disturb.h"
 #include "epoch.h"

@@ -7,7 +7,7 @@
  * cancels. docs/compare.md explains every rule and default. */
 #include "compare_state.h"
 
-#include "bench.h"
+#include "bench_state.h"
 #include "clock.h"
 #include "disturb.h"
 #include "epoch.h"

@@ -9,7 +9,6 @@
  * rule. Nothing here measures or prints. */
 #include "compare.h"
 
-#include "bench.h"
 #include "stats.h" /* fb__median */
 #include "text.h"
 
@@ -249,13 +248,6 @@ void fb__comparison_free(fb_comparison *c) {
 
 /* ------------------------------------------------------------ accessors */
 
-const fb_comparison *fb_last_comparison(const fb_bench *b) {
-    return b && b->n_comparisons ? b->comparisons[b->n_comparisons - 1] : NULL;
-}
-size_t fb_comparison_count(const fb_bench *b) { return b ? b->n_comparisons : 0; }
-const fb_comparison *fb_comparison_at(const fb_bench *b, size_t i) {
-    return b && i < b->n_comparisons ? b->comparisons[i] : NULL;
-}
 const char *fb_comparison_title(const fb_comparison *c) { return c ? c->title : NULL; }
 size_t fb_comparison_size(const fb_comparison *c) { return c ? c->size : 0; }
 const char *fb_comparison_name(const fb_comparison *c, size_t i) {

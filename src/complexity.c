@@ -19,8 +19,6 @@
  * new point and stored with the results (fb__fit_set); writers only read it. */
 #include "stats.h"
 
-#include "bench.h"
-
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -464,9 +462,9 @@ static size_t fb__cx_fit(const fb__cx_src *b, const char *name, fb_fit *fits, si
     return FB_FIT_MODELS;
 }
 
-size_t fb_complexity_fit(const fb_bench *b, const char *name, fb_fit *fits, size_t cap) {
-    if (!b) return 0;
-    fb__cx_src src = {(const fb_result *const *)b->results, b->n_results};
+size_t fb__fit_models(const fb_result *const *results, size_t n_results, const char *name,
+                      fb_fit *fits, size_t cap) {
+    fb__cx_src src = {results, n_results};
     size_t distinct;
     return fb__cx_fit(&src, name, fits, cap, &distinct, NULL);
 }

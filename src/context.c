@@ -2,7 +2,7 @@
  * given, written by every writer (src/context.h). */
 #include "context.h"
 
-#include "bench.h"
+#include "bench_state.h"
 #include "text.h"
 
 #include <stdlib.h>

@@ -2,8 +2,6 @@
  * switches) and the rule that picks the epochs the statistics use. */
 #include "disturb.h"
 
-#include "bench.h"
-
 #if FB_HAVE_LINUX
 #include <sys/resource.h>
 /* Linux's value; <sys/resource.h> names it only under _GNU_SOURCE. */
@@ -40,10 +38,4 @@ size_t fb__disturb_select(unsigned char *flags, size_t epochs) {
     }
     kept = fb__disturb_drop_if(flags, epochs, kept, FB__EPOCH_SUPERSEDED);
     return fb__disturb_drop_if(flags, epochs, kept, FB__EPOCH_DISTURBED);
-}
-
-void fb__bench_set_disturbance(fb_bench *b, fb__disturb_fn fn, void *ctx) {
-    b->disturb = fn;
-    b->disturb_ctx = ctx;
-    b->disturb_set = true;
 }

@@ -12,6 +12,7 @@
  * sees is what the result stores (the time given by manual timing, or the
  * clock's less the excluded regions). */
 #include "epoch.h"
+#include "bench_state.h" /* the run state the epoch sets */
 
 #include "group.h"
 #include "manual.h"

@@ -20,7 +20,7 @@ int fb__bench_error_row(fb_bench *b, const char *name, const char *msg) {
         return FB_ENOMEM;
     }
     r->callsite = -1;
-    size_t before = b->n_results;
+    size_t before = fb_result_count(b);
     fb__bench_publish(b, r);
-    return b->n_results > before ? FB_OK : FB_ENOMEM;
+    return fb_result_count(b) > before ? FB_OK : FB_ENOMEM;
 }

@@ -3,7 +3,7 @@
  * threads. The schedule itself stays in src/run.c. */
 #include "group.h"
 
-#include "bench.h"
+#include "bench_state.h"
 #include "process.h"
 #include "text.h"
 

@@ -37,6 +37,7 @@
 #include "report_html.h"
 #include "group.h"
 #include "bench.h"
+#include "bench_state.h"
 #include "compare.h"
 #include "epoch.h"
 #include "run.h"
@@ -55,5 +56,6 @@
 #include "isolate.h"
 #include "passes_exec.h"
 #include "plugin.h"
+#include "selection.h"
 
 #endif

@@ -80,7 +80,7 @@ static void fb__iso_write_all(int fd, const unsigned char *p, size_t n) {
  * crash loses nothing measured before it. */
 /* The 'O' record: where the benchmark's fb_set_output sends its rows. */
 static void fb__iso_put_output(fb__iso_child *c, const fb_bench *b) {
-    FILE *out = b->table ? b->table->out : NULL;
+    FILE *out = fb__bench_output(b);
     unsigned char rec[2] = {'O', out == c->suite_out ? 0
                                  : !out              ? 1
                                  : out == stdout     ? 2
@@ -112,13 +112,13 @@ static void fb__iso_child_main(int fd, fb_bench *b, fb__isolate_body body, void 
     fb__process_forked();
     /* default dispositions: a Ctrl-C at the terminal ends the child too */
     signal(SIGPIPE, SIG_DFL);
-    fb__iso_child c = {fd, NULL, 0, 0, b->table ? b->table->out : NULL};
-    b->n_sinks = 0; /* the parent publishes: no table, no collector here */
-    b->n_cmp_sinks = 0;
+    fb__iso_child c = {fd, NULL, 0, 0, fb__bench_output(b)};
+    fb__bench_drop_sinks(b); /* the parent publishes: no table, no collector here */
+    fb__bench_drop_comparison_sinks(b);
     fb__bench_add_sink(b, fb__iso_sink, &c);
     fb__bench_add_comparison_sink(b, fb__iso_cmp_sink, &c);
     body(b, ctx);
-    unsigned char end[2] = {'D', (unsigned char)(b->interrupted ? 1 : 0)};
+    unsigned char end[2] = {'D', (unsigned char)(fb__bench_interrupted(b) ? 1 : 0)};
     fb__iso_write_all(fd, end, sizeof end);
     fflush(stdout);
     fflush(stderr);
@@ -158,8 +158,7 @@ static bool fb__iso_publish(fb_bench *b, fb__iso_buf *in, bool *done, bool *inte
         if (kind == 'O') { /* the stream of the next record's rows */
             if (in->len - used < 2) break;
             unsigned char o = in->p[used + 1];
-            if (b->table)
-                b->table->out = o == 1 ? NULL : o == 2 ? stdout : o == 3 ? stderr : suite_out;
+            fb_set_output(b, o == 1 ? NULL : o == 2 ? stdout : o == 3 ? stderr : suite_out);
             used += 2;
             continue;
         }
@@ -184,15 +183,16 @@ static bool fb__iso_publish(fb_bench *b, fb__iso_buf *in, bool *done, bool *inte
             k = fb__isolate_decode(in->p + used, in->len - used, &r);
             if (k) {
                 /* the child's build, checked here once (src/process.c) */
-                fb__process_first_run(b->table->out ? b->diag : NULL, r->callsite);
-                size_t before = b->n_results;
+                fb__process_first_run(fb__bench_output(b) ? fb__bench_diagnostics(b) : NULL,
+                                      r->callsite);
+                size_t before = fb_result_count(b);
                 fb__bench_publish(b, r);
-                if (b->n_results == before) ++b->dropped;
+                if (fb_result_count(b) == before) fb__bench_count_dropped(b);
             }
         } else {
             fb_comparison *c = NULL;
             k = fb__isolate_decode_comparison(in->p + used, in->len - used, &c);
-            if (k && fb__bench_publish_comparison(b, c) != FB_OK) ++b->dropped;
+            if (k && fb__bench_publish_comparison(b, c) != FB_OK) fb__bench_count_dropped(b);
         }
         if (!k) {
             ok = false;
@@ -222,7 +222,7 @@ int fb__isolate_run(fb_bench *b, const char *name, double timeout_s, fb__isolate
                     void *ctx, bool *interrupted, char *why, size_t len) {
     *interrupted = false;
     /* the stream the rows go to unless the child's benchmark chose another */
-    FILE *const suite_out = b->table ? b->table->out : NULL;
+    FILE *const suite_out = fb__bench_output(b);
     /* the process facts (machine report, warnings, counters note) once, in
      * the parent, so that no child prints them again */
     fb__bench_prepare(b, -1);

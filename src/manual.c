@@ -1,7 +1,7 @@
 /* Manual timing and excluded regions (src/manual.h). */
 #include "manual.h"
 
-#include "bench.h"
+#include "bench_state.h"
 #include "clock.h"
 #include "misuse.h"
 

@@ -3,13 +3,7 @@
  * cannot resolve"). Nothing here measures or prints. */
 #include "marks.h"
 
-#include "bench.h"
-
 #include <math.h>
-
-void fb__bench_set_empty_loop(fb_bench *b, double seconds) {
-    b->empty_loop_s = seconds > 0 ? seconds : 0;
-}
 
 void fb__marks_compute(fb_result *r) {
     r->optimized_away = r->unresolved = false;

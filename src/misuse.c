@@ -2,7 +2,7 @@
  * carried by the next result as its error (src/misuse.h). */
 #include "misuse.h"
 
-#include "bench.h"
+#include "bench_state.h"
 #include "text.h"
 
 #include <stdarg.h>

@@ -118,7 +118,8 @@ void fb__passes_series_free(fb__pass_series *s) {
 
 int fb__passes_series(const fb_bench *b, fb__pass_series *out) {
     memset(out, 0, sizeof *out);
-    size_t n = b->n_results;
+    size_t n;
+    const fb_result *const *rs = fb__bench_results(b, &n);
     fb__ps_ent *e = malloc((n ? n : 1) * sizeof *e);
     fb__ps_group *g = malloc((n ? n : 1) * sizeof *g);
     double *v = malloc((n ? n : 1) * sizeof *v);
@@ -131,7 +132,7 @@ int fb__passes_series(const fb_bench *b, fb__pass_series *out) {
         rc = FB_ENOMEM;
         goto done;
     }
-    for (size_t i = 0; i < n; ++i) e[i] = (fb__ps_ent){b->results[i], i, 0, 0};
+    for (size_t i = 0; i < n; ++i) e[i] = (fb__ps_ent){rs[i], i, 0, 0};
     qsort(e, n, sizeof *e, fb__ps_cmp_pass);
     for (size_t i = 1; i < n; ++i)
         if (!fb__ps_cmp_key(e[i].r, e[i - 1].r) && e[i].r->config.pass == e[i - 1].r->config.pass)
@@ -174,41 +175,55 @@ done:
 
 /* ------------------------------------------------------ stored series */
 
+/* Frees a series fb__passes_finish stored (the bench calls it). */
+static void fb__passes_release(fb__pass_series *s) {
+    fb__passes_series_free(s);
+    free(s);
+}
+
 int fb__passes_finish(fb_bench *b) {
-    fb__passes_series_free(b->passes);
-    free(b->passes);
-    b->passes = NULL;
+    fb__bench_set_passes(b, NULL, NULL);
     fb__pass_series *s = malloc(sizeof *s);
     if (!s) return FB_ENOMEM;
     if (fb__passes_series(b, s) != FB_OK) {
         free(s);
         return FB_ENOMEM;
     }
-    b->passes = s;
+    fb__bench_set_passes(b, s, fb__passes_release);
     return FB_OK;
 }
 
-size_t fb__passes_count(const fb_bench *b) { return b->passes ? b->passes->n : b->n_results; }
-
-unsigned fb__passes_max(const fb_bench *b) {
-    return b->passes ? b->passes->max_passes : b->n_results ? 1 : 0;
+size_t fb__passes_count(const fb_bench *b) {
+    const fb__pass_series *p = fb__bench_passes(b);
+    return p ? p->n : fb_result_count(b);
 }
 
-size_t fb__passes_of(const fb_bench *b, size_t i) { return b->passes ? b->passes->of[i] : i; }
+unsigned fb__passes_max(const fb_bench *b) {
+    const fb__pass_series *p = fb__bench_passes(b);
+    return p ? p->max_passes : fb_result_count(b) ? 1 : 0;
+}
+
+size_t fb__passes_of(const fb_bench *b, size_t i) {
+    const fb__pass_series *p = fb__bench_passes(b);
+    return p ? p->of[i] : i;
+}
 
 size_t fb__passes_size(const fb_bench *b, size_t s) {
-    return b->passes ? b->passes->start[s + 1] - b->passes->start[s] : 1;
+    const fb__pass_series *p = fb__bench_passes(b);
+    return p ? p->start[s + 1] - p->start[s] : 1;
 }
 
 size_t fb__passes_member(const fb_bench *b, size_t s, size_t k) {
-    return b->passes ? b->passes->members[b->passes->start[s] + k] : s;
+    const fb__pass_series *p = fb__bench_passes(b);
+    return p ? p->members[p->start[s] + k] : s;
 }
 
 const fb__pass_summary *fb__passes_sum(const fb_bench *b, size_t s, fb__pass_summary *tmp) {
-    if (b->passes) return &b->passes->sum[s];
+    const fb__pass_series *p = fb__bench_passes(b);
+    if (p) return &p->sum[s];
     /* one result, one pass: its own median per unit, as fb__passes_summarize
      * gives for one value (none when it measured no time) */
-    const fb_result *r = b->results[s];
+    const fb_result *r = fb_result_at(b, s);
     memset(tmp, 0, sizeof *tmp);
     tmp->median = tmp->err_pct = tmp->min = tmp->max = NAN;
     if (!r->error && (r->has & FB__BIT(FB_ELAPSED)) && r->epochs) {

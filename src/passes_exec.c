@@ -108,9 +108,9 @@ static bool fb__pe_read(int fd, fb_bench *b, bool *done, bool *interrupted) {
                 break;          /* else incomplete: read more */
             }
             used += k;
-            size_t before = b->n_results;
+            size_t before = fb_result_count(b);
             fb__bench_publish(b, r);
-            if (b->n_results == before) ++b->dropped;
+            if (fb_result_count(b) == before) fb__bench_count_dropped(b);
         }
         memmove(in.p, in.p + used, in.len - used);
         in.len -= used;

@@ -62,12 +62,12 @@ static int fb__plugin_run(const char *name, double n, const fb__epoch_hook *hook
     fb__plugin_sink sink = {result, ctx};
     fb_bench *b = fb_bench_new();
     if (!b || fb__bench_add_sink(b, fb__plugin_on_result, &sink) != FB_OK ||
-        !(b->name = fb__strdup(in->name))) {
+        fb__bench_set_name(b, in->name) != FB_OK) {
         fb_bench_free(b);
         fb__instances_free(all);
         return FB_ENOMEM;
     }
-    b->own_table.out = NULL; /* no live table: the host reports */
+    fb_set_output(b, NULL); /* no live table: the host reports */
     if (in->has_arg) fb__bench_set_arg(b, in->arg);
     if (n > 0) fb_set_complexity_n(b, n);
     fb__process_set_epoch_hook(hook);

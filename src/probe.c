@@ -3,7 +3,6 @@
  * (about 25 us in all on a 3 GHz core). Outside any timed region. */
 #include "probe.h"
 
-#include "bench.h"
 #include "clock.h"
 
 #include <math.h>
@@ -13,12 +12,6 @@
 #define FB__PROBE_LOOP 12000 /* iterations of the tight loop: 12,000 cycles */
 #define FB__PROBE_CHAIN 1000 /* 4 multiplies each: 12,000 cycles */
 #define FB__PROBE_TRIES 3
-
-void fb__bench_set_probe(fb_bench *b, fb__probe_fn fn, void *ctx) {
-    b->probe = fn;
-    b->probe_ctx = ctx;
-    b->probe_set = true;
-}
 
 double fb__probe_wait(fb__probe_fn fn, void *ctx, double max_s) {
     struct timespec ms = {0, 1000000L};

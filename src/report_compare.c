@@ -242,9 +242,9 @@ void fb__table_comparison_sink(void *ctx, const fb_bench *b, const fb_comparison
 int fb_write_markdown(const fb_bench *b, FILE *f) {
     if (!b || !f) return FB_EINVAL;
     if (fb__write_results_markdown(b, f) != FB_OK) return FB_EIO;
-    for (size_t i = 0; i < b->n_comparisons; ++i) {
-        if (i || b->n_results) fputc('\n', f);
-        fb__rcmp_table(f, b->comparisons[i]);
+    for (size_t i = 0; i < fb_comparison_count(b); ++i) {
+        if (i || fb_result_count(b)) fputc('\n', f);
+        fb__rcmp_table(f, fb_comparison_at(b, i));
     }
     return ferror(f) ? FB_EIO : FB_OK;
 }

@@ -81,7 +81,9 @@ int fb_write_complexity(const fb_bench *b, const char *name, FILE *f) {
     /* not stored (name NULL: every result together): fit now */
     fb__fit_set s;
     memset(&s, 0, sizeof s);
-    fb__fit_compute((const fb_result *const *)b->results, b->n_results, name, &s);
+    size_t n;
+    const fb_result *const *rs = fb__bench_results(b, &n);
+    fb__fit_compute(rs, n, name, &s);
     return fb__write_fit_set(&s, f);
 }
 

@@ -315,7 +315,8 @@ int fb__write_html_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
     for (size_t c = 0; rc == FB_OK && c < fb_comparison_count(b); ++c)
         fb__html_comparison(f, fb_comparison_at(b, c));
     /* a -baseline run: the change table with bars coloured by verdict */
-    if (rc == FB_OK && b->change && b->change->n) fb__html_baseline(f, b->change);
+    const fb__change_view *change = fb__bench_change(b);
+    if (rc == FB_OK && change && change->n) fb__html_baseline(f, change);
     /* one chart per fit group: a name, or a family's series */
     const fb_result **all = malloc((n ? n : 1) * sizeof *all);
     if (!all) rc = FB_ENOMEM;

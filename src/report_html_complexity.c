@@ -37,8 +37,8 @@ static double fb__html_model(const char *model, double n) {
  * result `first` of b (its name, or a family's series:
  * src/complexity_group.c), with its stored fit, and the fit table. */
 void fb__html_complexity(FILE *f, const fb_bench *b, size_t first) {
-    const fb_result *const *rs = (const fb_result *const *)b->results;
-    size_t n = b->n_results;
+    size_t n;
+    const fb_result *const *rs = fb__bench_results(b, &n);
     char name[256]; /* the group's name: the series' for a family */
     size_t len = fb__fit_family_wide(rs, n, first) ? fb__result_series_len(rs[first])
                                                    : strlen(rs[first]->name);

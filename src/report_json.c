@@ -256,10 +256,11 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
  * N; each group's fit as stored with the results (src/complexity_group.c). */
 static void fb__jr_complexity(fb__json *j, const fb_bench *b) {
     fb__json_arr(j, "complexity", false);
-    const fb_result *const *rs = (const fb_result *const *)b->results;
-    for (size_t i = 0; i < b->n_results; ++i) {
+    size_t n;
+    const fb_result *const *rs = fb__bench_results(b, &n);
+    for (size_t i = 0; i < n; ++i) {
         const fb_result *r = rs[i];
-        if (!r->name || fb__fit_group_first(rs, b->n_results, i) != i) continue;
+        if (!r->name || fb__fit_group_first(rs, n, i) != i) continue;
         const fb__fit_set *s = fb__fit_stored(b, i); /* src/complexity_group.c */
         if (!s) continue;
         fb__json_obj(j, NULL, false);

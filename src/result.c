@@ -1,8 +1,6 @@
 /* The immutable result of a run: its accessors and its release. */
 #include "result.h"
 
-#include "bench.h"
-
 #include <math.h>
 #include <stdlib.h>
 
@@ -25,16 +23,6 @@ void fb__result_free(fb_result *r) {
     free(r->ucounters);
     free(r->thread_median_s);
     free(r);
-}
-
-/* The results a bench holds (read from its struct, so the writers that
- * list them need nothing else of src/bench.c). */
-size_t fb_result_count(const fb_bench *b) { return b->n_results; }
-const fb_result *fb_result_at(const fb_bench *b, size_t i) {
-    return i < b->n_results ? b->results[i] : NULL;
-}
-const fb_result *fb_last_result(const fb_bench *b) {
-    return b->n_results ? b->results[b->n_results - 1] : NULL;
 }
 
 const char *fb_result_name(const fb_result *r) { return r->name; }

@@ -8,7 +8,7 @@
  * with: src/run_result.c (src/run.h). */
 #include "run.h"
 
-#include "bench.h"
+#include "bench_state.h"
 #include "clock.h"
 #include "disturb.h"
 #include "epoch.h"

@@ -6,7 +6,7 @@
  * explains every rule and default. */
 #include "run.h"
 
-#include "bench.h"
+#include "bench_state.h"
 #include "group.h" /* groups of threads: the barrier and the leader's plan */
 #include "os.h"    /* endless mode's Ctrl-C: sigaction, or signal() on Windows */
 #include "process.h"

@@ -3,7 +3,7 @@
  * counts under Callgrind; the bench stores it and hands it to its sinks. */
 #include "run.h"
 
-#include "bench.h"
+#include "bench_state.h"
 #include "disturb.h"
 #include "stats.h"
 #include "text.h"

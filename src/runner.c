@@ -1,20 +1,20 @@
-/* The suite runner: registry, command line, orchestration (fb_main).
- * It measures nothing itself: each benchmark gets a fresh fb_bench. */
+/* The suite runner: fb_main, and the suite it runs once src/selection.c
+ * has read the options and selected the benchmarks: one fresh fb_bench per
+ * benchmark in each pass, the collector sink, the tables between them, the
+ * outputs written as one set. It measures nothing itself and touches no
+ * field of a bench (src/bench.h's functions). */
 #include "bench.h"
-#include "cli_check.h"
-#include "filter.h"
-#include "isolate.h"
+#include "isolate.h" /* -isolate, -timeout */
 #include "outfile.h"
 #include "passes.h"
 #include "passes_exec.h"
-#include "plugin.h"
 #include "process.h"
 #include "registry.h" /* families expanded into instances */
 #include "report_passes.h"
 #include "report.h"
-#include "numfmt.h"  /* locale-independent numbers */
-#include "options.h" /* the command line */
-#include "setup.h"
+#include "options.h"   /* the command line */
+#include "selection.h" /* what runs, checked before anything runs */
+#include "setup.h"     /* fb_arg of an instance */
 #include "text.h"
 #include "valgrind.h" /* -valgrind */
 #include "misuse.h"   /* error rows made by a bad API argument */
@@ -23,10 +23,7 @@
 
 #include "change.h" /* -baseline, -threshold, -fail_on_slower */
 
-#include <stdarg.h>
-
-#include <errno.h>
-#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -45,13 +42,12 @@ static void fb__runner_configure(fb_bench *b, const fb__opts *o) {
         fb__cfg_set(b, FB__LAYER_CLI, FB__K_WARMUP, 0);
         /* a family instance in a pass: exactly one epoch (one setup/teardown),
          * so no disturbed epoch replaced and no probe re-measurement */
-        b->disturb_set = b->probe_set = true;
-        b->disturb = NULL;
-        b->probe = NULL;
+        fb__bench_set_disturbance(b, NULL, NULL);
+        fb__bench_set_probe(b, NULL, NULL);
     }
     /* spread over the epochs when the run starts, after the benchmark's own
      * fb_set_epochs (src/run.c) */
-    if (o->min_time_ms >= 0) b->cfg.min_time_s = o->min_time_ms * 1e-3;
+    if (o->min_time_ms >= 0) fb__bench_set_min_time(b, o->min_time_ms * 1e-3);
 }
 
 /* The runner's collector, a sink: counts the failed results and, in a
@@ -97,7 +93,7 @@ static fb_bench *fb__runner_pass_bench(void *ctx, unsigned pass) {
     fb__runner_pass_ctx *pc = ctx;
     (void)pass;
     fb_bench *b = fb_bench_new();
-    if (b) b->n_sinks = 0; /* no live table of its own: the pass printed its rows */
+    if (b) fb__bench_drop_sinks(b); /* no live table of its own: the pass printed its rows */
     if (b && fb__bench_add_sink(b, fb__collector_sink, pc->collector) != FB_OK) {
         fb_bench_free(b);
         return NULL;
@@ -105,29 +101,10 @@ static fb_bench *fb__runner_pass_bench(void *ctx, unsigned pass) {
     return b;
 }
 
-/* The Google Benchmark JSON writer of each row layout (FB_GBENCH_*). */
-static int fb__runner_gb_median(const fb_bench *b, FILE *f) {
-    return fb_write_gbench_json_rows(b, f, FB_GBENCH_MEDIAN);
-}
-static int fb__runner_gb_repetitions(const fb_bench *b, FILE *f) {
-    return fb_write_gbench_json_rows(b, f, FB_GBENCH_REPETITIONS);
-}
-static int fb__runner_gb_aggregates(const fb_bench *b, FILE *f) {
-    return fb_write_gbench_json_rows(b, f, FB_GBENCH_AGGREGATES);
-}
-
-/* Names that dashboards refuse: Bencher's benchmark names are 1 to 1024
- * bytes. NULL when fine, else what is wrong. */
-static const char *fb__runner_bad_name(const char *name) {
-    if (!name || !*name) return "is empty";
-    if (strlen(name) > 1024) return "is longer than 1024 bytes (dashboards refuse it)";
-    return NULL;
-}
-
 /* One benchmark: its rounds, then nothing silently dropped: a
  * run that recorded nothing, or under -sanity_check a body that never
  * reached FB_RUN / fb_run / FB_COMPARE / fb_compare, is an error row (a
- * comparison counts as a measurement: it is stored in b->comparisons). Runs in-process or in
+ * comparison counts as a measurement: the bench stores it). Runs in-process or in
  * -isolate's child (src/isolate.c). */
 typedef struct fb__runner_job {
     const fb__opts *o;
@@ -145,7 +122,7 @@ static void fb__runner_group_body(fb_bench *b, void *ctx) {
 static void fb__runner_threads(fb_bench *b, const fb__instance *in) {
     int rc = fb_run_threads(b, in->threads, fb__runner_group_body, (void *)(uintptr_t)in);
     if (rc != FB_OK) {
-        ++b->dropped;
+        fb__bench_count_dropped(b);
         fb__bench_diag(b, "'%s' not run: %s", in->name, fb_strerror(rc));
     }
 }
@@ -154,19 +131,20 @@ static void fb__runner_body(fb_bench *b, void *ctx) {
     fb__runner_job *job = ctx;
     const fb__opts *o = job->o;
     size_t rounds = o->n_asymptote ? o->n_asymptote : 1;
-    for (size_t r = 0; r < rounds && !b->interrupted; ++r) {
+    for (size_t r = 0; r < rounds && !fb__bench_interrupted(b); ++r) {
         if (o->n_asymptote) fb_set_complexity_n(b, o->asymptote[r]);
         if (job->inst->threads) /* FB_BENCHMARK_THREADS: the body on a group of threads */
             fb__runner_threads(b, job->inst);
         else
             job->inst->reg->fn(b);
     }
-    if (b->interrupted) return;
+    if (fb__bench_interrupted(b)) return;
     char msg[160];
-    if (b->dropped)
-        snprintf(msg, sizeof msg, "%zu run%s recorded nothing (see the diagnostics above)",
-                 b->dropped, b->dropped == 1 ? "" : "s");
-    else if (o->sanity && b->n_results == 0 && b->n_comparisons == 0)
+    size_t dropped = fb__bench_dropped(b);
+    if (dropped)
+        snprintf(msg, sizeof msg, "%zu run%s recorded nothing (see the diagnostics above)", dropped,
+                 dropped == 1 ? "" : "s");
+    else if (o->sanity && fb_result_count(b) == 0 && fb_comparison_count(b) == 0)
         snprintf(msg, sizeof msg,
                  "measured nothing: the benchmark never reached FB_RUN, fb_run or a comparison");
     else
@@ -174,7 +152,8 @@ static void fb__runner_body(fb_bench *b, void *ctx) {
     if (fb__bench_error_row(b, job->inst->name, msg) != FB_OK) {
         fprintf(stderr, "femtobench: error: %s: %s\n", job->inst->name, msg);
         job->unreported = true;
-        if (b->n_sinks == 1 && o->isolate) _exit(1); /* -isolate's child: the parent says it */
+        if (fb__bench_sink_count(b) == 1 && o->isolate)
+            _exit(1); /* -isolate's child: the parent says it */
     }
 }
 
@@ -196,172 +175,14 @@ static int fb__runner_write(const fb__opts *o, const fb__outfile_job *jobs, size
     return 0;
 }
 
-/* The outputs asked for, as a set for src/outfile.c. */
-static size_t fb__runner_jobs(const fb__opts *o, fb__outfile_job *jobs) {
-    size_t n = 0;
-    /* the Google Benchmark JSON in the row layout asked for */
-    fb__writer_fn gb = o->gb_rows == FB_GBENCH_REPETITIONS  ? fb__runner_gb_repetitions
-                       : o->gb_rows == FB_GBENCH_AGGREGATES ? fb__runner_gb_aggregates
-                                                            : fb__runner_gb_median;
-    if (o->out_csv) jobs[n++] = (fb__outfile_job){"output_csv", o->out_csv, fb_write_csv, 0, 0};
-    if (o->out_json) jobs[n++] = (fb__outfile_job){"output_json", o->out_json, fb_write_json, 0, 0};
-    if (o->out_gbench) jobs[n++] = (fb__outfile_job){"output_gbench", o->out_gbench, gb, 0, 0};
-    if (o->out_html) jobs[n++] = (fb__outfile_job){"output_html", o->out_html, fb_write_html, 0, 0};
-    if (o->gb_stdout) jobs[n++] = (fb__outfile_job){"benchmark_format=json", "-", gb, 0, 0};
-    if (o->out_bmf) jobs[n++] = (fb__outfile_job){"output_bmf", o->out_bmf, fb_write_bmf, 0, 0};
-    return n;
-}
-
-/* The table goes to stdout, or to stderr when an output is stdout ("-",
- * /dev/stdout, /proc/self/fd/1, a link to one of them). */
-static int fb__runner_table_fd(const fb__outfile_job *jobs, size_t n) {
-    for (size_t i = 0; i < n; ++i)
-        if (fb__outfile_fd_of(jobs[i].path) == 1) return 2;
-    return 1;
-}
-
-static int fb__runner(int argc, char **argv, fb__opts *o, fb__instance ***sel_out) {
-    int rc = fb__opts_parse(argc, argv, o);
-    if (rc) return rc;
-    if (fb__process_config_errors() && !o->help) {
-        /* the bad entries, then the one error line: bad input, like a bad option */
-        fb__process_config_report(stderr);
-        return fb__opts_error("FEMTOBENCH_CONFIG: %d bad entr%s (see above); nothing was run",
-                              fb__process_config_errors(),
-                              fb__process_config_errors() == 1 ? "y" : "ies");
-    }
-    if (o->help) {
-        fb__opts_help(stdout, argc > 0 ? argv[0] : "femtobench");
-        return -1;
-    }
-    if (o->version) {
-        /* through the plugin entry point: a suite linked from the static
-         * library then always carries it (femtobench-ab, docs/ab.md) */
-        const fb__plugin_api *api = fb__plugin_entry();
-        printf("femtobench %s (plugin interface %u)\n", api->version, api->abi);
-        return -1;
-    }
-    /* Google Benchmark flags that change nothing here: said, not refused */
-    for (size_t i = 0; i < o->n_gb_notes && !o->quiet; ++i)
-        fprintf(stderr, "femtobench: note: --%s %s\n", o->gb_notes[i],
-                fb__opts_help_of(o->gb_notes[i]));
-    /* the Google Benchmark JSON layout: -gbench_rows, else GB's flags */
-    if (o->gb_rows < 0)
-        o->gb_rows = o->gb_aggregates_only == 1                    ? FB_GBENCH_AGGREGATES
-                     : o->gb_aggregates_only == 0 || o->epochs > 0 ? FB_GBENCH_REPETITIONS
-                                                                   : FB_GBENCH_MEDIAN;
-    /* everything registered, families expanded into instances ("fn/arg"),
-     * sorted by name, bad registrations and duplicates refused (registry.c) */
-    fb__instance **all;
-    char why_reg[512];
-    if (fb__registry_expand(fb__process_registry(), &all, why_reg, sizeof why_reg) != FB_OK)
-        return fb__opts_error("%s", why_reg);
-    *sel_out = all;
-    size_t n = 0;
-    while (all[n]) ++n;
-    for (size_t i = 0; i < n; ++i)
-        if (fb__runner_bad_name(all[i]->name))
-            return fb__opts_error("benchmark name '%.40s...' %s", all[i]->name,
-                                  fb__runner_bad_name(all[i]->name));
-
-    const char *filter = o->filter ? o->filter : ".*";
-    /* bounded, compiled and matched in a child, anchored by the
-     * match's offsets (src/filter.c); an instance is selected by its own name
-     * or its family's; --benchmark_filter matches anywhere (GB) */
-    unsigned char *hit = calloc(2 * n + 1, 1);
-    const char **fnames = calloc(2 * n + 1, sizeof *fnames);
-    char fwhy[320];
-    if (!hit || !fnames) {
-        free(hit);
-        free(fnames);
-        return fb__opts_error("out of memory");
-    }
-    for (size_t i = 0; i < n; ++i) {
-        fnames[i] = all[i]->name;
-        fnames[n + i] = all[i]->has_arg || all[i]->threads ? all[i]->reg->name : all[i]->name;
-    }
-    int bad_filter =
-        fb__filter_select_mode(filter, fnames, 2 * n, hit, o->filter_search, fwhy, sizeof fwhy);
-    free(fnames);
-    if (bad_filter) {
-        free(hit);
-        const char *opt = o->filter_search ? "benchmark_filter" : "filter";
-        if (strlen(filter) > 64) return fb__opts_error("-%s=%.60s...: %s", opt, filter, fwhy);
-        return fb__opts_error("-%s=%s: %s", opt, filter, fwhy);
-    }
-    size_t k = 0;
-    for (size_t i = 0; i < n; ++i)
-        if ((hit[i] || hit[n + i]) != o->filter_negate)
-            all[k++] = all[i];
-        else
-            fb__instance_free(all[i]);
-    free(hit);
-    all[k] = NULL;
-    if (k == 0) {
-        if (o->filter)
-            return fb__opts_error("-%s=%s%s selects no benchmark (see -list)",
-                                  o->filter_search ? "benchmark_filter" : "filter",
-                                  o->filter_negate ? "-" : "", filter);
-        return fb__opts_error("no benchmark is registered");
-    }
-
-    /* the outputs as one set (src/outfile.c): each writable, no
-     * two the same file, none the file the table goes to */
-    fb__outfile_job jobs[FB__OUTFILE_MAX_SET];
-    size_t n_jobs = fb__runner_jobs(o, jobs);
-    int table_fd = o->sanity ? -1 : fb__runner_table_fd(jobs, n_jobs);
-    char why[1024];
-    if (fb__outfile_check_set(jobs, n_jobs, table_fd, why, sizeof why) != FB_OK)
-        return fb__opts_error("%s", why);
-    if (o->isolate && fb__isolate_check(why, sizeof why) != FB_OK) /* Windows: no fork */
-        return fb__opts_error("%s: %s", o->timeout_s > 0 ? "-timeout" : "-isolate", why);
-    if (o->valgrind) { /* -valgrind: what cannot work is refused before anything runs */
-        const char *opt = o->valgrind == 2 ? "-valgrind=cache" : "-valgrind";
-        if (o->sanity) return fb__opts_error("%s and -sanity_check do not go together", opt);
-        if (o->min_time_ms >= 0)
-            return fb__opts_error("-min_time: has no effect with %s (it counts, it does not "
-                                  "time)",
-                                  opt);
-        if (fb__process_endless())
-            return fb__opts_error("%s: FEMTOBENCH_ENDLESS is set (an endless run never ends "
-                                  "under Valgrind either)",
-                                  opt);
-        if (fb__vg_runner_check(why, sizeof why) != FB_OK)
-            return fb__opts_error("%s: %s", opt, why);
-    }
-    /* the baseline is read and fully checked before anything runs */
-    if (!o->baseline && o->threshold_pct >= 0)
-        return fb__opts_error("-threshold needs -baseline=<file>");
-    if (!o->baseline && o->fail_on_slower)
-        return fb__opts_error("-fail_on_slower needs -baseline=<file>");
-    if (o->baseline) {
-        for (size_t i = 0; i < n_jobs; ++i) /* never the file it compares with */
-            if (fb__outfile_not_input(jobs[i].path, o->baseline, why, sizeof why) != FB_OK)
-                return fb__opts_error("-%s=%s: %s", jobs[i].option, jobs[i].path, why);
-        if (fb__baseline_load(o->baseline, &o->base, why, sizeof why))
-            return fb__opts_error("-baseline=%s: %s", o->baseline, why);
-    }
-    /* each output pinned to where it was checked: a benchmark that calls
-     * chdir() moves nothing (src/outfile.c) */
-    const char **outs[4] = {&o->out_csv, &o->out_json, &o->out_gbench, &o->out_html};
-    for (int i = 0; i < 4; ++i) {
-        if (!*outs[i]) continue;
-        if (fb__outfile_pin(*outs[i], &o->pinned[i], why, sizeof why) != FB_OK)
-            return fb__opts_error("-%s=%s: %s", fb__opts_out_name(i), *outs[i], why);
-        o->shown[i] = *outs[i];
-        *outs[i] = o->pinned[i];
-    }
-    return 0;
-}
-
 /* Runs the selected benchmarks (each pass, each instance in a fresh bench)
  * and writes the tables and files: fb_main's work once the options are
  * read. One exit path frees what it made. */
 static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **sel) {
     if (o->quiet) fb__process_set_quiet(true);
     fb__outfile_job jobs[FB__OUTFILE_MAX_SET];
-    size_t n_jobs = fb__runner_jobs(o, jobs);
-    bool to_stdout = fb__runner_table_fd(jobs, n_jobs) == 2;
+    size_t n_jobs = fb__select_outputs(o, jobs);
+    bool to_stdout = fb__select_table_fd(jobs, n_jobs) == 2;
     /* one live table for the whole suite */
     fb__table table;
     memset(&table, 0, sizeof table);
@@ -451,11 +272,11 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
             break;
         }
         fb__runner_configure(b, o);
-        b->cfg.pass = pass;
-        b->name = fb__strdup(sel[i]->name); /* FB_RUN(b, NULL) runs under it */
+        fb__bench_set_pass(b, pass);
+        (void)fb__bench_set_name(b, sel[i]->name); /* FB_RUN(b, NULL) runs under it */
         /* the instance's argument (fb_arg), and where its family starts */
         if (sel[i]->has_arg) fb__bench_set_args(b, sel[i]->args, sel[i]->n_args);
-        res_lo[i] = suite->n_results;
+        res_lo[i] = fb_result_count(suite);
         fb__runner_job job = {o, sel[i], false};
         if (o->isolate && !fb__process_endless()) { /* crash isolation */
             char iwhy[320];
@@ -465,41 +286,43 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
                 fprintf(stderr, "femtobench: error: %s\n", iwhy);
                 ++collector.failed;
             }
-            if (b->dropped) { /* a result the parent could not store */
+            if (fb__bench_dropped(b)) { /* a result the parent could not store */
                 fprintf(stderr, "femtobench: error: %s: a result was lost (out of memory)\n",
                         sel[i]->name);
                 ++collector.failed;
             }
-            b->interrupted = b->interrupted || intr;
+            if (intr) fb__bench_set_interrupted(b);
         } else {
             fb__runner_body(b, &job);
         }
         fb__progress_clear(&prog); /* before anything else is printed */
         if (job.unreported) ++collector.failed;
-        interrupted = b->interrupted;
+        interrupted = fb__bench_interrupted(b);
         ++ran;
-        for (size_t r = 0; r < b->n_results && !status; ++r) /* dashboards' limits */
-            if (fb__runner_bad_name(b->results[r]->name))
+        size_t n_res;
+        const fb_result *const *res = fb__bench_results(b, &n_res);
+        for (size_t r = 0; r < n_res && !status; ++r) /* dashboards' limits */
+            if (fb__select_bad_name(res[r]->name))
                 status =
                     fb__opts_error("%s: a run's name '%.40s' %s; nothing written", sel[i]->name,
-                                   b->results[r]->name, fb__runner_bad_name(b->results[r]->name));
-        for (size_t c = 0; c < b->n_comparisons && !status; ++c) /* ... and alternatives' */
-            for (size_t a = 0; a < fb_comparison_size(b->comparisons[c]) && !status; ++a) {
-                const char *an = fb_comparison_name(b->comparisons[c], a);
-                if (fb__runner_bad_name(an))
+                                   res[r]->name, fb__select_bad_name(res[r]->name));
+        for (size_t c = 0; c < fb_comparison_count(b) && !status; ++c) /* ... and alternatives' */
+            for (size_t a = 0; a < fb_comparison_size(fb_comparison_at(b, c)) && !status; ++a) {
+                const fb_comparison *cmp = fb_comparison_at(b, c);
+                const char *an = fb_comparison_name(cmp, a);
+                if (fb__select_bad_name(an))
                     status = fb__opts_error(
                         "%s: comparison '%.40s': an alternative's name '%.40s' %s; nothing "
                         "written",
-                        sel[i]->name, fb_comparison_title(b->comparisons[c]), an ? an : "",
-                        fb__runner_bad_name(an));
+                        sel[i]->name, fb_comparison_title(cmp), an ? an : "",
+                        fb__select_bad_name(an));
             }
         if (o->n_asymptote && !o->sanity && !interrupted &&
-            !(sel[i]->has_arg && !fb__fit_alone((const fb_result *const *)b->results,
-                                                b->n_results))) { /* else with its family */
+            !(sel[i]->has_arg && !fb__fit_alone(res, n_res))) { /* else with its family */
             /* one fit per name the benchmark ran (usually just one) */
-            for (size_t f = 0; f < b->n_fits; ++f) {
+            for (size_t f = 0; f < fb__bench_fit_count(b); ++f) {
                 fputc('\n', tout);
-                fb__write_fit_set(&b->fits[f], tout);
+                fb__write_fit_set(fb__bench_fit_at(b, f), tout);
             }
             fputc('\n', tout);
             fb__table_restart(&table); /* the next table starts with a header */
@@ -507,7 +330,7 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
         fb__bench_take_results(suite, b);
         fb__bench_take_comparisons(suite, b); /* src/compare.c */
         fb_bench_free(b);
-        res_hi[i] = suite->n_results;
+        res_hi[i] = fb_result_count(suite);
         ran_in[i] = pass;
         if (status) break;
         /* after a family's last instance (in this pass),
@@ -529,7 +352,7 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
             }
             size_t m = 0;
             for (size_t k = fa; fam && k < fz; ++k) /* in the family's order */
-                for (size_t x = res_lo[k]; x < res_hi[k]; ++x) fam[m++] = suite->results[x];
+                for (size_t x = res_lo[k]; x < res_hi[k]; ++x) fam[m++] = fb_result_at(suite, x);
             /* stored once with the suite's results (src/complexity_group.c),
              * then printed; the files read the same stored fit */
             if (fam && fb__fit_store_results(suite, fam, m) != FB_OK) {
@@ -585,11 +408,9 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
             fputc('\n', tout);
             double t = o->threshold_pct >= 0 ? o->threshold_pct : FB__CHANGE_DEFAULT_THRESHOLD_PCT;
             /* kept with the suite: the HTML report draws it */
-            suite->change = calloc(1, sizeof *suite->change);
-            cerr = !suite->change ||
-                           fb__change_against(tout, &o->base, suite, t, counts, suite->change)
-                       ? 1
-                       : 0;
+            fb__change_view *change = fb__change_view_new();
+            cerr = !change || fb__change_against(tout, &o->base, suite, t, counts, change) ? 1 : 0;
+            fb__bench_set_change(suite, change);
             if (cerr) fb__opts_error("out of memory");
         }
         /* a baseline that shares no benchmark with the run compared nothing:
@@ -624,7 +445,7 @@ int fb_main(int argc, char **argv) {
     fb__opts o;
     fb__opts_init(&o);
     fb__instance **sel = NULL;
-    int rc = fb__runner(argc, argv, &o, &sel);
+    int rc = fb__select(argc, argv, &o, &sel);
     if (rc < 0) { /* -help, -version: done */
         rc = 0;
     } else if (rc) { /* bad input: said */

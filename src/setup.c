@@ -1,6 +1,7 @@
 /* Untimed setup and teardown around each epoch (fb_set_setup,
  * fb_set_teardown) and the argument of a family's instance (fb_arg). */
 #include "setup.h"
+#include "bench_state.h" /* in_call, the hooks */
 
 #include "text.h"
 

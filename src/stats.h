@@ -42,6 +42,10 @@ typedef struct fb__fit_set {
     const char *candidate_names[FB_FIT_MODELS]; /* (static strings) */
     double n_min, n_max, rise; /* smallest and largest N; time at n_max / time at n_min */
 } fb__fit_set;
+/* The models fitted to the results named `name` among results[0..n), best
+ * first, at most cap of them written (fb_complexity_fit of src/bench.c). */
+FB__PRIVATE size_t fb__fit_models(const fb_result *const *results, size_t n_results,
+                                  const char *name, fb_fit *fits, size_t cap);
 
 /* Fits `n_results` results (only those named `name`). */
 FB__PRIVATE void fb__fit_compute(const fb_result *const *results, size_t n_results,
@@ -66,23 +70,5 @@ FB__PRIVATE bool fb__fit_alone(const fb_result *const *rs, size_t n);
  * the "/threads:<n>" of a group's run without an argument: the series'
  * name is that prefix. */
 FB__PRIVATE size_t fb__result_series_len(const fb_result *r);
-
-/* The fits stored with a bench's results, one per group: a name's (stored
- * by src/bench.c as each result arrives) or a family series' (stored here).
- * fb__fit_stored: the stored fit of result i's group, NULL when none (or a
- * family fit not stored since its series got a result). fb__fit_store_group:
- * computes and stores the fit of result i's series when i is fitted with
- * it. fb__fit_store_results: the same for each of rs[0..n) (results of b)
- * whose series fit is not stored yet: the runner, when a family's last
- * instance finished; fb__fit_store_families: for all of b's results, once
- * they are complete and before any writer runs. fb__fit_mark_stale: r (an
- * instance) was added to b: its series' stored fit is stale. FB_OK or
- * FB_ENOMEM. fb__fit_index: r's index in b, or (size_t)-1. */
-FB__PRIVATE const fb__fit_set *fb__fit_stored(const fb_bench *b, size_t i);
-FB__PRIVATE int fb__fit_store_group(fb_bench *b, size_t i);
-FB__PRIVATE int fb__fit_store_results(fb_bench *b, const fb_result *const *rs, size_t n);
-FB__PRIVATE int fb__fit_store_families(fb_bench *b);
-FB__PRIVATE void fb__fit_mark_stale(fb_bench *b, const fb_result *r);
-FB__PRIVATE size_t fb__fit_index(const fb_bench *b, const fb_result *r);
 
 #endif

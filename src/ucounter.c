@@ -3,7 +3,7 @@
  * read them through fb__ucounter_shown and fb__ucounter_label. */
 #include "ucounter.h"
 
-#include "bench.h"
+#include "bench_state.h"
 #include "misuse.h"
 
 #include <math.h>

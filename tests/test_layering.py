@@ -7,7 +7,12 @@ file defines and uses:
      json, text formatting) and prints nothing itself;
   3. no file but process.c reads the environment, and none sets it;
   4. src/ files include only module headers, never the tests' internal.h;
-  5. the include graph of src/ has no cycle.
+  5. the include graph of src/ has no cycle;
+  6. every include points down docs/design.md's layer table ("Layers"): a
+     file includes headers of its own layer or a lower one only, and every
+     file of src/ is in the table;
+  7. struct fb_bench is defined in one header, which only the handle's and
+     the measuring layer's files include (everyone else: src/bench.h).
 """
 import glob
 import os
@@ -140,5 +145,77 @@ if cycle:
     fail("include cycle: " + " -> ".join(cycle))
 else:
     print("ok: the include graph of src/ (%d files) has no cycle" % len(inc))
+
+# 6. includes point down the layer table
+design = open(os.path.join(source, "docs", "design.md"), encoding="utf-8").read()
+m = re.search(r"^\| layer \| what it holds \| files \|\n\|[-|]+\|\n((?:\|.*\|\n)+)", design, re.M)
+layer_of, layers = {}, []
+if not m:
+    fail("docs/design.md has no layer table (| layer | what it holds | files |)")
+else:
+    for row in m.group(1).splitlines():
+        cells = [c.strip() for c in row.strip().strip("|").split("|")]
+        layers.append(cells[0])
+        for f in re.findall(r"`([^`]+)`", cells[2]):
+            if f in layer_of:
+                fail("docs/design.md's layer table lists %s twice" % f)
+            layer_of[f] = len(layers) - 1
+for f in sorted(layer_of):
+    if f not in inc:
+        fail("docs/design.md's layer table lists %s, which is not in src/" % f)
+
+
+def layer(f):
+    """A file's layer: its own entry, else (a header) that of its .c."""
+    if f in layer_of:
+        return layer_of[f]
+    if f.endswith(".h") and f[:-2] + ".c" in layer_of:
+        return layer_of[f[:-2] + ".c"]
+    return None
+
+
+for f in sorted(inc):
+    if f != "internal.h" and layer(f) is None:
+        fail("src/%s is in no layer of docs/design.md's layer table" % f)
+n_edges, before = 0, len(failures)
+for f in sorted(inc):
+    if f == "internal.h" or layer(f) is None:
+        continue
+    for h in inc[f]:
+        if h not in inc or layer(h) is None:
+            continue
+        n_edges += 1
+        if layer(h) > layer(f):
+            fail("src/%s (%s) includes %s (%s): an include that points up"
+                 % (f, layers[layer(f)], h, layers[layer(h)]))
+if layers and len(failures) == before:
+    print("ok: %d includes between src/ files point down the %d layers (%s)"
+          % (n_edges, len(layers), " < ".join(layers)))
+
+# 7. the handle's struct: one header, included by the handle and the measuring layer only
+defining = sorted(f for f in inc if f != "internal.h" and re.search(
+    r"^struct fb_bench \{", open(os.path.join(src, f), encoding="utf-8").read(), re.M))
+if len(defining) != 1:
+    fail("struct fb_bench is defined in %s (one header: bench_state.h)" % (defining or "no file"))
+elif layers:
+    allowed = {layers.index(n) for n in ("handle", "run") if n in layers}
+    def reach(f, seen):
+        for h in inc.get(f, []):
+            if h in inc and h not in seen:
+                seen.add(h)
+                reach(h, seen)
+        return seen
+
+    # directly or through another header
+    seers = sorted(f for f in inc if f not in ("internal.h", defining[0])
+                   and defining[0] in reach(f, set()))
+    before = len(failures)
+    for f in seers:
+        if layer(f) not in allowed:
+            fail("src/%s includes %s (directly or through a header): struct fb_bench is the "
+                 "handle's (use src/bench.h's fb__bench_* functions)" % (f, defining[0]))
+    if len(failures) == before:
+        print("ok: struct fb_bench (src/%s) is seen by %d files of the handle and run layers: %s"
+              % (defining[0], len(seers), " ".join(seers)))
 
 sys.exit(1 if failures else 0)

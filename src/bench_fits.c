@@ -1,0 +1,97 @@
+/* The complexity fits stored with a bench's results, one per group
+ * (docs/complexity.md, "Families"): a name's (stored by src/bench.c as each
+ * result arrives) or a family series' (stored here when the runner's family
+ * finished, or its results are complete, and marked stale when another
+ * result of the series arrives), so that the terminal, the JSON and the
+ * HTML report read one fit. Which results form a group is
+ * src/complexity_group.c's rule. */
+#include "bench_state.h"
+#include "stats.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+size_t fb__fit_index(const fb_bench *b, const fb_result *r) {
+    for (size_t i = 0; i < b->n_results; ++i)
+        if (b->results[i] == r) return i;
+    return (size_t)-1;
+}
+
+/* The stored fit named `name` (len bytes of it) of that kind, or NULL. */
+static fb__fit_set *fb__fit_find(const fb_bench *b, const char *name, size_t len, bool family) {
+    for (size_t k = 0; k < b->n_fits; ++k) {
+        fb__fit_set *s = &b->fits[k];
+        if (s->family == family && strlen(s->name) == len && strncmp(s->name, name, len) == 0)
+            return s;
+    }
+    return NULL;
+}
+
+const fb__fit_set *fb__fit_stored(const fb_bench *b, size_t i) {
+    if (i >= b->n_results || !b->results[i]->name) return NULL;
+    const fb_result *r = b->results[i];
+    const fb_result *const *rs = (const fb_result *const *)b->results;
+    if (!fb__fit_family_wide(rs, b->n_results, i))
+        return fb__fit_find(b, r->name, strlen(r->name), false);
+    const fb__fit_set *s = fb__fit_find(b, r->name, fb__result_series_len(r), true);
+    return s && !s->stale ? s : NULL;
+}
+
+int fb__fit_store_group(fb_bench *b, size_t i) {
+    const fb_result *const *rs = (const fb_result *const *)b->results;
+    if (i >= b->n_results || !b->results[i]->name || !fb__fit_family_wide(rs, b->n_results, i))
+        return FB_OK;
+    const fb_result *r = b->results[i];
+    size_t len = fb__result_series_len(r);
+    fb__fit_set *s = fb__fit_find(b, r->name, len, true);
+    if (!s) {
+        char *name = malloc(len + 1);
+        fb__fit_set *p = name ? realloc(b->fits, (b->n_fits + 1) * sizeof *p) : NULL;
+        if (!p) {
+            free(name);
+            return FB_ENOMEM;
+        }
+        memcpy(name, r->name, len);
+        name[len] = '\0';
+        b->fits = p;
+        s = &b->fits[b->n_fits++];
+        memset(s, 0, sizeof *s);
+        s->name = name;
+        s->family = true;
+    }
+    fb__fit_set fit;
+    int rc = fb__fit_group(rs, b->n_results, i, &fit);
+    if (rc != FB_OK) {
+        s->stale = true;
+        return rc;
+    }
+    fit.name = s->name;
+    fit.family = true;
+    fit.stale = false;
+    *s = fit;
+    return FB_OK;
+}
+
+int fb__fit_store_results(fb_bench *b, const fb_result *const *rs, size_t n) {
+    int rc = FB_OK;
+    for (size_t k = 0; k < n && rc == FB_OK; ++k) {
+        size_t i = fb__fit_index(b, rs[k]);
+        const fb_result *r = rs[k];
+        if (i == (size_t)-1 || !r->name ||
+            !fb__fit_family_wide((const fb_result *const *)b->results, b->n_results, i))
+            continue;
+        const fb__fit_set *s = fb__fit_find(b, r->name, fb__result_series_len(r), true);
+        if (!s || s->stale) rc = fb__fit_store_group(b, i);
+    }
+    return rc;
+}
+
+int fb__fit_store_families(fb_bench *b) {
+    return fb__fit_store_results(b, (const fb_result *const *)b->results, b->n_results);
+}
+
+void fb__fit_mark_stale(fb_bench *b, const fb_result *r) {
+    if (!r->name || !r->config.has_arg) return;
+    fb__fit_set *s = fb__fit_find(b, r->name, fb__result_series_len(r), true);
+    if (s) s->stale = true;
+}

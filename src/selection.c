@@ -1,0 +1,193 @@
+/* The runner's selection: the command line read and checked, every
+ * registered benchmark expanded into instances and filtered, the outputs
+ * checked as one set and pinned, -isolate, -valgrind and the baseline
+ * checked; bad input is one error line (exit status 2) before anything
+ * runs. src/runner.c runs what this selects. */
+#include "selection.h"
+
+#include "filter.h"
+#include "isolate.h"  /* -isolate: fork available */
+#include "plugin.h"   /* -version */
+#include "process.h"  /* FEMTOBENCH_CONFIG's errors, the registry, endless mode */
+#include "valgrind.h" /* -valgrind */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The Google Benchmark JSON writer of each row layout (FB_GBENCH_*). */
+static int fb__select_gb_median(const fb_bench *b, FILE *f) {
+    return fb_write_gbench_json_rows(b, f, FB_GBENCH_MEDIAN);
+}
+static int fb__select_gb_repetitions(const fb_bench *b, FILE *f) {
+    return fb_write_gbench_json_rows(b, f, FB_GBENCH_REPETITIONS);
+}
+static int fb__select_gb_aggregates(const fb_bench *b, FILE *f) {
+    return fb_write_gbench_json_rows(b, f, FB_GBENCH_AGGREGATES);
+}
+
+/* Names that dashboards refuse: Bencher's benchmark names are 1 to 1024
+ * bytes. NULL when fine, else what is wrong. */
+const char *fb__select_bad_name(const char *name) {
+    if (!name || !*name) return "is empty";
+    if (strlen(name) > 1024) return "is longer than 1024 bytes (dashboards refuse it)";
+    return NULL;
+}
+
+/* The outputs asked for, as a set for src/outfile.c. */
+size_t fb__select_outputs(const fb__opts *o, fb__outfile_job *jobs) {
+    size_t n = 0;
+    /* the Google Benchmark JSON in the row layout asked for */
+    fb__writer_fn gb = o->gb_rows == FB_GBENCH_REPETITIONS  ? fb__select_gb_repetitions
+                       : o->gb_rows == FB_GBENCH_AGGREGATES ? fb__select_gb_aggregates
+                                                            : fb__select_gb_median;
+    if (o->out_csv) jobs[n++] = (fb__outfile_job){"output_csv", o->out_csv, fb_write_csv, 0, 0};
+    if (o->out_json) jobs[n++] = (fb__outfile_job){"output_json", o->out_json, fb_write_json, 0, 0};
+    if (o->out_gbench) jobs[n++] = (fb__outfile_job){"output_gbench", o->out_gbench, gb, 0, 0};
+    if (o->out_html) jobs[n++] = (fb__outfile_job){"output_html", o->out_html, fb_write_html, 0, 0};
+    if (o->gb_stdout) jobs[n++] = (fb__outfile_job){"benchmark_format=json", "-", gb, 0, 0};
+    if (o->out_bmf) jobs[n++] = (fb__outfile_job){"output_bmf", o->out_bmf, fb_write_bmf, 0, 0};
+    return n;
+}
+
+/* The table goes to stdout, or to stderr when an output is stdout ("-",
+ * /dev/stdout, /proc/self/fd/1, a link to one of them). */
+int fb__select_table_fd(const fb__outfile_job *jobs, size_t n) {
+    for (size_t i = 0; i < n; ++i)
+        if (fb__outfile_fd_of(jobs[i].path) == 1) return 2;
+    return 1;
+}
+
+int fb__select(int argc, char **argv, fb__opts *o, fb__instance ***sel_out) {
+    int rc = fb__opts_parse(argc, argv, o);
+    if (rc) return rc;
+    if (fb__process_config_errors() && !o->help) {
+        /* the bad entries, then the one error line: bad input, like a bad option */
+        fb__process_config_report(stderr);
+        return fb__opts_error("FEMTOBENCH_CONFIG: %d bad entr%s (see above); nothing was run",
+                              fb__process_config_errors(),
+                              fb__process_config_errors() == 1 ? "y" : "ies");
+    }
+    if (o->help) {
+        fb__opts_help(stdout, argc > 0 ? argv[0] : "femtobench");
+        return -1;
+    }
+    if (o->version) {
+        /* through the plugin entry point: a suite linked from the static
+         * library then always carries it (femtobench-ab, docs/ab.md) */
+        const fb__plugin_api *api = fb__plugin_entry();
+        printf("femtobench %s (plugin interface %u)\n", api->version, api->abi);
+        return -1;
+    }
+    /* Google Benchmark flags that change nothing here: said, not refused */
+    for (size_t i = 0; i < o->n_gb_notes && !o->quiet; ++i)
+        fprintf(stderr, "femtobench: note: --%s %s\n", o->gb_notes[i],
+                fb__opts_help_of(o->gb_notes[i]));
+    /* the Google Benchmark JSON layout: -gbench_rows, else GB's flags */
+    if (o->gb_rows < 0)
+        o->gb_rows = o->gb_aggregates_only == 1                    ? FB_GBENCH_AGGREGATES
+                     : o->gb_aggregates_only == 0 || o->epochs > 0 ? FB_GBENCH_REPETITIONS
+                                                                   : FB_GBENCH_MEDIAN;
+    /* everything registered, families expanded into instances ("fn/arg"),
+     * sorted by name, bad registrations and duplicates refused (registry.c) */
+    fb__instance **all;
+    char why_reg[512];
+    if (fb__registry_expand(fb__process_registry(), &all, why_reg, sizeof why_reg) != FB_OK)
+        return fb__opts_error("%s", why_reg);
+    *sel_out = all;
+    size_t n = 0;
+    while (all[n]) ++n;
+    for (size_t i = 0; i < n; ++i)
+        if (fb__select_bad_name(all[i]->name))
+            return fb__opts_error("benchmark name '%.40s...' %s", all[i]->name,
+                                  fb__select_bad_name(all[i]->name));
+
+    const char *filter = o->filter ? o->filter : ".*";
+    /* bounded, compiled and matched in a child, anchored by the
+     * match's offsets (src/filter.c); an instance is selected by its own name
+     * or its family's; --benchmark_filter matches anywhere (GB) */
+    unsigned char *hit = calloc(2 * n + 1, 1);
+    const char **fnames = calloc(2 * n + 1, sizeof *fnames);
+    char fwhy[320];
+    if (!hit || !fnames) {
+        free(hit);
+        free(fnames);
+        return fb__opts_error("out of memory");
+    }
+    for (size_t i = 0; i < n; ++i) {
+        fnames[i] = all[i]->name;
+        fnames[n + i] = all[i]->has_arg || all[i]->threads ? all[i]->reg->name : all[i]->name;
+    }
+    int bad_filter =
+        fb__filter_select_mode(filter, fnames, 2 * n, hit, o->filter_search, fwhy, sizeof fwhy);
+    free(fnames);
+    if (bad_filter) {
+        free(hit);
+        const char *opt = o->filter_search ? "benchmark_filter" : "filter";
+        if (strlen(filter) > 64) return fb__opts_error("-%s=%.60s...: %s", opt, filter, fwhy);
+        return fb__opts_error("-%s=%s: %s", opt, filter, fwhy);
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; ++i)
+        if ((hit[i] || hit[n + i]) != o->filter_negate)
+            all[k++] = all[i];
+        else
+            fb__instance_free(all[i]);
+    free(hit);
+    all[k] = NULL;
+    if (k == 0) {
+        if (o->filter)
+            return fb__opts_error("-%s=%s%s selects no benchmark (see -list)",
+                                  o->filter_search ? "benchmark_filter" : "filter",
+                                  o->filter_negate ? "-" : "", filter);
+        return fb__opts_error("no benchmark is registered");
+    }
+
+    /* the outputs as one set (src/outfile.c): each writable, no
+     * two the same file, none the file the table goes to */
+    fb__outfile_job jobs[FB__OUTFILE_MAX_SET];
+    size_t n_jobs = fb__select_outputs(o, jobs);
+    int table_fd = o->sanity ? -1 : fb__select_table_fd(jobs, n_jobs);
+    char why[1024];
+    if (fb__outfile_check_set(jobs, n_jobs, table_fd, why, sizeof why) != FB_OK)
+        return fb__opts_error("%s", why);
+    if (o->isolate && fb__isolate_check(why, sizeof why) != FB_OK) /* Windows: no fork */
+        return fb__opts_error("%s: %s", o->timeout_s > 0 ? "-timeout" : "-isolate", why);
+    if (o->valgrind) { /* -valgrind: what cannot work is refused before anything runs */
+        const char *opt = o->valgrind == 2 ? "-valgrind=cache" : "-valgrind";
+        if (o->sanity) return fb__opts_error("%s and -sanity_check do not go together", opt);
+        if (o->min_time_ms >= 0)
+            return fb__opts_error("-min_time: has no effect with %s (it counts, it does not "
+                                  "time)",
+                                  opt);
+        if (fb__process_endless())
+            return fb__opts_error("%s: FEMTOBENCH_ENDLESS is set (an endless run never ends "
+                                  "under Valgrind either)",
+                                  opt);
+        if (fb__vg_runner_check(why, sizeof why) != FB_OK)
+            return fb__opts_error("%s: %s", opt, why);
+    }
+    /* the baseline is read and fully checked before anything runs */
+    if (!o->baseline && o->threshold_pct >= 0)
+        return fb__opts_error("-threshold needs -baseline=<file>");
+    if (!o->baseline && o->fail_on_slower)
+        return fb__opts_error("-fail_on_slower needs -baseline=<file>");
+    if (o->baseline) {
+        for (size_t i = 0; i < n_jobs; ++i) /* never the file it compares with */
+            if (fb__outfile_not_input(jobs[i].path, o->baseline, why, sizeof why) != FB_OK)
+                return fb__opts_error("-%s=%s: %s", jobs[i].option, jobs[i].path, why);
+        if (fb__baseline_load(o->baseline, &o->base, why, sizeof why))
+            return fb__opts_error("-baseline=%s: %s", o->baseline, why);
+    }
+    /* each output pinned to where it was checked: a benchmark that calls
+     * chdir() moves nothing (src/outfile.c) */
+    const char **outs[4] = {&o->out_csv, &o->out_json, &o->out_gbench, &o->out_html};
+    for (int i = 0; i < 4; ++i) {
+        if (!*outs[i]) continue;
+        if (fb__outfile_pin(*outs[i], &o->pinned[i], why, sizeof why) != FB_OK)
+            return fb__opts_error("-%s=%s: %s", fb__opts_out_name(i), *outs[i], why);
+        o->shown[i] = *outs[i];
+        *outs[i] = o->pinned[i];
+    }
+    return 0;
+}

@@ -1,0 +1,25 @@
+/* The runner's first step (src/selection.c): the command line read and
+ * checked, the registry expanded and filtered, the outputs checked as one
+ * set and pinned, the baseline loaded; all before anything runs. */
+#ifndef FB_SELECTION_H
+#define FB_SELECTION_H
+
+#include "base.h"
+#include "options.h"
+#include "outfile.h"
+#include "registry.h"
+
+/* Reads argv into *o and selects the benchmarks to run (*sel, a
+ * NULL-terminated list the caller frees with fb__instances_free, also when
+ * the return is not 0). 0: run them; -1: done (-help, -version); else the
+ * exit status of bad input, its one line already said. */
+FB__PRIVATE int fb__select(int argc, char **argv, fb__opts *o, fb__instance ***sel);
+/* The outputs asked for, as a set for src/outfile.c (at most
+ * FB__OUTFILE_MAX_SET); their number. */
+FB__PRIVATE size_t fb__select_outputs(const fb__opts *o, fb__outfile_job *jobs);
+/* The table's descriptor: 1 (stdout), or 2 when an output is stdout. */
+FB__PRIVATE int fb__select_table_fd(const fb__outfile_job *jobs, size_t n);
+/* Names that dashboards refuse: NULL when fine, else what is wrong. */
+FB__PRIVATE const char *fb__select_bad_name(const char *name);
+
+#endif
