@@ -42,6 +42,7 @@
 #include "json_read.h"
 #include "baseline.h"
 #include "change.h"
+#include "change_suite.h"
 #include "options.h"
 #include "setup.h"
 #include "product.h"

@@ -20,11 +20,13 @@
 #include "change.h"
 
 #include "bench.h"
+#include "change_suite.h"
 #include "report.h"
 #include "json.h"
 #include "stats.h"
 #include "text.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,26 +246,30 @@ static int fb__rc_kind(const fb__rc_group *o, const fb__rc_group *n, bool paired
 }
 
 /* The per-process medians of the two sides (paired: of the processes both
- * sides have, in pairs). Returns FB_OK or FB_ENOMEM. */
-static int fb__rc_values(const fb__rc_row *w, bool paired, double **vo, size_t *m, double **vn,
-                         size_t *n) {
+ * sides have, in pairs) and their processes (`pass`). Returns FB_OK or
+ * FB_ENOMEM; the caller frees the four arrays. */
+static int fb__rc_values(const fb__rc_row *w, bool paired, double **vo, unsigned **po, size_t *m,
+                         double **vn, unsigned **pn, size_t *n) {
     *vo = malloc(w->old->n * sizeof **vo);
     *vn = malloc(w->now->n * sizeof **vn);
+    *po = malloc(w->old->n * sizeof **po);
+    *pn = malloc(w->now->n * sizeof **pn);
     *m = *n = 0;
-    if (!*vo || !*vn) return FB_ENOMEM;
-    if (!paired) {
-        for (size_t k = 0; k < w->old->n; ++k) (*vo)[(*m)++] = w->old->e[k].r->median_s;
-        for (size_t k = 0; k < w->now->n; ++k) (*vn)[(*n)++] = w->now->e[k].r->median_s;
-        return FB_OK;
-    }
-    for (size_t a = 0, b = 0; a < w->old->n && b < w->now->n;) {
-        unsigned pa = w->old->e[a].r->pass, pb = w->now->e[b].r->pass;
-        if (pa == pb) {
-            (*vo)[(*m)++] = w->old->e[a].r->median_s;
-            (*vn)[(*n)++] = w->now->e[b].r->median_s;
+    if (!*vo || !*vn || !*po || !*pn) return FB_ENOMEM;
+    for (size_t a = 0, b = 0; a < w->old->n || b < w->now->n;) {
+        unsigned pa = a < w->old->n ? w->old->e[a].r->pass : UINT_MAX;
+        unsigned pb = b < w->now->n ? w->now->e[b].r->pass : UINT_MAX;
+        bool ta = a < w->old->n && (!paired || pa == pb),
+             tb = b < w->now->n && (!paired || pa == pb);
+        if (ta) (*po)[*m] = pa, (*vo)[(*m)++] = w->old->e[a].r->median_s;
+        if (tb) (*pn)[*n] = pb, (*vn)[(*n)++] = w->now->e[b].r->median_s;
+        if (!paired) {
+            a += a < w->old->n;
+            b += b < w->now->n;
+        } else {
+            a += pa <= pb;
+            b += pb <= pa;
         }
-        a += pa <= pb;
-        b += pb <= pa;
     }
     return FB_OK;
 }
@@ -285,8 +291,8 @@ static double fb__rc_t(fb__rc_tcache *c, unsigned df) {
 
 /* One row of the table; also kept in view (may be NULL) for other writers. */
 static int fb__rc_print_row(FILE *f, const fb__rc_row *w, bool paired, fb__rc_tcache *tc,
-                            double threshold_pct, size_t counts[FB__V_COUNT],
-                            fb__change_view *view) {
+                            const fb__suite *suite, size_t suite_row, double threshold_pct,
+                            size_t counts[FB__V_COUNT], fb__change_view *view) {
     char tb[160], tn[160], ch[32], ci[80];
     fb__rc_time(tb, sizeof tb, w->old);
     fb__rc_time(tn, sizeof tn, w->now);
@@ -317,16 +323,22 @@ static int fb__rc_print_row(FILE *f, const fb__rc_row *w, bool paired, fb__rc_tc
         const fb__bl_record *o = w->old->e[0].r, *n = w->now->e[0].r;
         fb__change_one_process(o->per_unit_s, o->epochs, o->err_pct, n->per_unit_s, n->epochs,
                                n->err_pct, threshold_pct, &c);
+    } else if (w->kind == FB__RC_BETWEEN && suite->on) { /* relative to the whole suite */
+        fb__suite_compare(suite, suite_row, fb__rc_t(tc, fb__suite_row_df(suite, suite_row)),
+                          threshold_pct, &c);
     } else if (w->kind == FB__RC_BETWEEN) {
         double *vo = NULL, *vn = NULL;
+        unsigned *po = NULL, *pn = NULL;
         size_t m, n;
-        rc = fb__rc_values(w, paired, &vo, &m, &vn, &n);
+        rc = fb__rc_values(w, paired, &vo, &po, &m, &vn, &pn, &n);
         if (rc == FB_OK)
             fb__change_between_t(vo, m, vn, n, paired,
                                  fb__rc_t(tc, fb__change_between_df(m, n, paired)), threshold_pct,
                                  &c);
         free(vo);
         free(vn);
+        free(po);
+        free(pn);
     }
     if (w->kind == FB__RC_ONE || w->kind == FB__RC_BETWEEN) {
         if (!isnan(c.change_pct)) fb__rc_pct(ch, sizeof ch, c.change_pct);
@@ -394,13 +406,16 @@ static int fb__rc_table(FILE *f, const fb__baseline *base, const fb__baseline *n
     fb__rc_ent *eo = NULL, *en = NULL;
     fb__rc_group *go = NULL, *gn = NULL, **order = NULL;
     fb__rc_row *rows = NULL;
-    size_t no = 0, nn = 0, n_rows = 0;
+    size_t no = 0, nn = 0, n_rows = 0, *srow = NULL;
+    fb__suite suite; /* the speed of each process (src/change_suite.c) */
+    fb__suite_init(&suite, paired);
     int rc = fb__rc_side(base, &eo, &go, &no);
     if (rc == FB_OK) rc = fb__rc_side(now, &en, &gn, &nn);
     if (rc == FB_OK) {
         order = malloc((no + nn + 1) * sizeof *order);
         rows = malloc((no + nn + 1) * sizeof *rows);
-        if (!order || !rows) rc = FB_ENOMEM;
+        srow = malloc((no + nn + 1) * sizeof *srow);
+        if (!order || !rows || !srow) rc = FB_ENOMEM;
     }
     if (rc != FB_OK) goto done;
     /* both sides are sorted by key and occurrence: match them in one walk */
@@ -431,8 +446,26 @@ static int fb__rc_table(FILE *f, const fb__baseline *base, const fb__baseline *n
         n_between += rows[i].kind == FB__RC_BETWEEN;
         n_one += rows[i].kind == FB__RC_ONE;
     }
-    fb__rc_tcache tc = {FB__CHANGE_ALPHA / (double)(n_between ? n_between : 1), NULL,
-                        base->n + now->n};
+    /* the rows compared between processes give each process its speed */
+    for (size_t i = 0; i < n_rows && rc == FB_OK; ++i) {
+        srow[i] = SIZE_MAX;
+        if (rows[i].kind != FB__RC_BETWEEN) continue;
+        double *vo = NULL, *vn = NULL;
+        unsigned *po = NULL, *pn = NULL;
+        size_t m, n;
+        rc = fb__rc_values(&rows[i], paired, &vo, &po, &m, &vn, &pn, &n);
+        if (rc == FB_OK) rc = fb__suite_add(&suite, vo, po, m, vn, pn, n);
+        srow[i] = suite.rows - 1;
+        free(vo);
+        free(vn);
+        free(po);
+        free(pn);
+    }
+    if (rc == FB_OK) rc = fb__suite_fit(&suite);
+    if (rc != FB_OK) goto done;
+    /* the whole suite's line is one more interval of the family */
+    size_t family = n_between + (suite.on ? 1 : 0);
+    fb__rc_tcache tc = {FB__CHANGE_ALPHA / (double)(family ? family : 1), NULL, base->n + now->n};
     tc.t = malloc((tc.max_df + 1) * sizeof *tc.t);
     for (size_t k = 0; tc.t && k <= tc.max_df; ++k) tc.t[k] = NAN;
 
@@ -449,8 +482,14 @@ static int fb__rc_table(FILE *f, const fb__baseline *base, const fb__baseline *n
     fprintf(f, "|%s:|%s:|%s:|%s:|:%s|:----------\n", "-------------------", "-------------------",
             "---------", "-------------------", "--------");
     for (size_t i = 0; i < n_rows && rc == FB_OK; ++i)
-        rc = fb__rc_print_row(f, &rows[i], paired, &tc, threshold_pct, counts, view);
+        rc = fb__rc_print_row(f, &rows[i], paired, &tc, &suite, srow[i], threshold_pct, counts,
+                              view);
+    fb__change whole;
+    fb__suite_whole(&suite, fb__rc_t(&tc, fb__suite_whole_df(&suite)), threshold_pct, &whole);
     free(tc.t);
+    if (rc == FB_OK && view && suite.on)
+        rc = fb__change_view_add(view, FB__SUITE_WHOLE_NAME, NAN, NAN, whole.change_pct,
+                                 whole.lo_pct, whole.hi_pct, (int)whole.verdict);
 
     size_t total = 0;
     for (int v = 0; v < FB__V_COUNT; ++v) total += counts[v];
@@ -460,10 +499,11 @@ static int fb__rc_table(FILE *f, const fb__baseline *base, const fb__baseline *n
     if (n_between)
         fprintf(f,
                 "> between processes (%s): baseline %zu, now %zu; the median of each process; "
-                "95%% family-wise over %zu benchmark%s\n",
+                "95%% family-wise over %zu benchmark%s%s\n",
                 paired ? "alternating runs, paired" : "t interval, pooled spread",
-                fb__rc_processes(base), fb__rc_processes(now), n_between,
-                n_between == 1 ? "" : "s");
+                fb__rc_processes(base), fb__rc_processes(now), n_between, n_between == 1 ? "" : "s",
+                suite.on ? " and the whole suite" : "");
+    if (suite.on) fb__suite_print(f, &suite, &whole); /* src/report_change_suite.c */
     if (n_one)
         fprintf(f,
                 "> one process a side for %zu benchmark%s: the spread between processes is "
@@ -475,8 +515,14 @@ static int fb__rc_table(FILE *f, const fb__baseline *base, const fb__baseline *n
             total == 1 ? "" : "s", t);
     for (int v = 0; v < FB__V_COUNT; ++v)
         fprintf(f, "%s %zu %s", v ? "," : "", counts[v], fb__verdict_name((fb__verdict)v));
+    if (suite.on) fprintf(f, "; whole suite %s", fb__verdict_name(whole.verdict));
     fputc('\n', f);
+    /* a whole suite faster or slower counts, so that -fail_on_slower sees it */
+    if (suite.on && (whole.verdict == FB__V_SLOWER || whole.verdict == FB__V_FASTER))
+        ++counts[whole.verdict];
 done:
+    fb__suite_free(&suite);
+    free(srow);
     free(eo);
     free(en);
     free(go);

@@ -4,7 +4,7 @@
     tools/baseline_check.py [--build build] [--reps 20] [--thresholds 5,10]
                             [--protocols one,reps,run] [--passes 5] [--pairs 10]
                             [--filter REGEX] [--min-time MS] [--wrap "chrt -f 50"]
-                            [--busy]
+                            [--busy] [--keep DIR]
 
 Builds two copies of the demo suite from bench/ against BUILD's library with
 the same compiler command: A as it is, B with -DFBH_DEMO_D64_BLOCKS=1280
@@ -45,6 +45,7 @@ import multiprocessing
 import os
 import re
 import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -143,6 +144,7 @@ def main():
     ap.add_argument("--min-time", type=float)
     ap.add_argument("--busy", action="store_true")
     ap.add_argument("--wrap", default="", help="command prefix for each benchmark run")
+    ap.add_argument("--keep", help="copy every JSON file written into this directory")
     args = ap.parse_args()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     build_dir = os.path.abspath(args.build)
@@ -175,6 +177,9 @@ def main():
         def run(exe, f, extra=()):
             subprocess.run([*wrap, exe, *flags, *extra, "-output_json=" + f], check=True,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            if args.keep:
+                os.makedirs(args.keep, exist_ok=True)
+                shutil.copy(f, args.keep)
             return f
 
         def score(p, same, slow):
