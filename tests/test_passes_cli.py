@@ -32,7 +32,8 @@ def check(cond, what):
 
 def env(extra=None):
     e = dict(os.environ)
-    for k in ("FEMTOBENCH_CONFIG", "SUITE_PASSES_SLOW", "SUITE_PASSES_CRASH", "FEMTOBENCH_PASS"):
+    for k in ("FEMTOBENCH_CONFIG", "SUITE_PASSES_SLOW", "SUITE_PASSES_ALL_SLOW", "SUITE_PASSES_CRASH",
+              "FEMTOBENCH_PASS"):
         e.pop(k, None)
     e["FEMTOBENCH_SUPPRESS_WARNINGS"] = "1"
     e.update(extra or {})
@@ -128,6 +129,34 @@ def main():
     rc, out, err = run(SUITE, "-repetitions=3", "-filter=Work", "-baseline=" + p("a.json"),
                        "-fail_on_slower", extra={"SUITE_PASSES_SLOW": "1"})
     check(rc == 3 and verdicts(out).get("Work") == ["slower"], f"1000x slower: {rc}\n{out}")
+    # ---- the speed of each process: with 5 benchmarks or more it is divided
+    # out of the rows, and the whole suite gets its own line: in the
+    # terminal, the HTML report, femtobench-compare and its markdown file
+    five = "-filter=Work|Steady."
+    rc, out, err = run(SUITE, "-repetitions=3", five, "-output_json=" + p("five.json"))
+    check(rc == 0, f"five benchmarks: {rc} {err}")
+    rc, out, err = run(SUITE, "-repetitions=3", five, "-baseline=" + p("five.json"),
+                       "-output_html=" + p("five.html"))
+    check(rc == 0 and "> whole suite: " in out and
+          "family-wise over 5 benchmarks and the whole suite" in out and "; whole suite " in out,
+          f"the whole suite's line: {rc}\n{out}")
+    html = open(p("five.html")).read() if os.path.exists(p("five.html")) else ""
+    check("(whole suite)" in html, "the HTML change chart has the whole suite's row")
+    # every benchmark 1000x slower: the rows are relative to the suite, the
+    # whole suite's line says slower, and -fail_on_slower fails on it
+    rc, out, err = run(SUITE, "-repetitions=3", five, "-baseline=" + p("five.json"),
+                       "-fail_on_slower", "-output_json=" + p("five_slow.json"),
+                       extra={"SUITE_PASSES_SLOW": "1", "SUITE_PASSES_ALL_SLOW": "1"})
+    check(rc == 3 and "; whole suite slower" in out, f"the whole suite 1000x slower: {rc}\n{out}")
+    rc, out, err = run(COMPARE, p("five.json"), p("five_slow.json"), "-fail_on_slower",
+                       "-output_md=" + p("five.md"))
+    md = open(p("five.md")).read() if os.path.exists(p("five.md")) else ""
+    check(rc == 3 and "; whole suite slower" in out and "> whole suite: " in md,
+          f"femtobench-compare, the whole suite 1000x slower: {rc}\n{out}")
+    # too few benchmarks for it: no line
+    rc, out, err = run(SUITE, "-repetitions=3", "-filter=Work|Steady1", "-baseline=" + p("five.json"))
+    check("whole suite" not in out, f"two benchmarks: no whole suite line\n{out}")
+
     # one process a side: unsure below the floor, a 1000x change still found
     rc, out, err = run(SUITE, "-filter=Work", "-output_json=" + p("one.json"))
     rc, out, err = run(SUITE, "-filter=Work", "-baseline=" + p("one.json"))
