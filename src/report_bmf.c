@@ -17,7 +17,6 @@
 #include "report.h"
 
 #include "bench.h"
-#include "disturb.h"
 #include "json.h"
 #include "stats.h"
 #include "ucounter.h"
@@ -35,33 +34,16 @@ static void fb__bmf_key(const fb_result *r, char *buf, size_t len) {
         snprintf(buf, len, "%s", r->name);
 }
 
-/* The measured latency of one result, ns per unit: median and bounds. */
+/* The measured latency of one result, ns per unit: the median and its interval,
+ * as the statistics stored them (src/stats.c). */
 static bool fb__bmf_latency(const fb_result *r, double out[3]) {
     if (r->error || r->vg || !(r->has & FB__BIT(FB_ELAPSED)) || !r->values[FB_ELAPSED] ||
-        !r->epochs)
+        !r->epochs || !r->used)
         return false;
-    double *v = malloc(r->epochs * sizeof *v);
-    if (!v) return false;
-    size_t n = 0;
-    for (size_t e = 0; e < r->epochs; ++e)
-        if (!r->epoch_flags || !(r->epoch_flags[e] & FB__EPOCH_DROPPED))
-            v[n++] = r->values[FB_ELAPSED][e] * 1e9 / r->config.batch;
-    if (!n) {
-        free(v);
-        return false;
-    }
-    out[0] = r->summary[FB_ELAPSED].median * 1e9 / r->config.batch;
-    fb__median(v, n); /* sorts */
-    /* order statistics k and n-1-k bound the median with ~95% confidence
-     * (the sign test's normal approximation); all of them under 6 */
-    size_t k = 0;
-    if (n >= 6) {
-        double kk = floor(((double)n - 1.96 * sqrt((double)n)) / 2.0);
-        k = kk > 0 ? (size_t)kk : 0;
-    }
-    out[1] = v[k];
-    out[2] = v[n - 1 - k];
-    free(v);
+    const fb__summary *s = &r->summary[FB_ELAPSED];
+    out[0] = s->median * 1e9 / r->config.batch;
+    out[1] = s->median_low * 1e9 / r->config.batch;
+    out[2] = s->median_high * 1e9 / r->config.batch;
     return isfinite(out[0]);
 }
 

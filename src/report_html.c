@@ -39,10 +39,6 @@ static bool fb__html_same_group(const fb_result *a, const fb_result *b) {
            a->config.time_unit_s == b->config.time_unit_s;
 }
 
-double fb__html_quantile(const double *sorted, size_t n, double p) {
-    return fb__quantile_sorted(sorted, n, p);
-}
-
 /* ------------------------------------------------------ strip/box chart */
 
 /* One chart for the results idx[0..m) (one title/unit group). */

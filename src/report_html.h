@@ -102,8 +102,4 @@ FB__PRIVATE void fb__html_change_bars(FILE *f, const char *title, size_t n,
  * that draw the same charts (femtobench-ab's). */
 FB__PRIVATE const char *fb__html_style(void);
 
-/* Quartile p (0..1) of n sorted values, linearly interpolated between
- * neighbours (Hyndman and Fan's type 7, numpy's default). NaN when n == 0. */
-FB__PRIVATE double fb__html_quantile(const double *sorted, size_t n, double p);
-
 #endif

@@ -9,6 +9,10 @@
 typedef struct fb__summary {
     double median, err_pct, min, max, mean, stddev;
     double q1, q3; /* quartiles of the same epochs as the median (type 7) */
+    /* a distribution-free ~95% interval of the median: the order statistics k and
+     * n-1-k of the same epochs (the sign test's normal approximation); min and max
+     * under 6 epochs */
+    double median_low, median_high;
 } fb__summary;
 
 struct fb_result {

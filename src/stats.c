@@ -76,7 +76,7 @@ void fb__stats_compute(fb_result *r) {
     for (int m = 0; m < FB_MEASURE_COUNT; ++m) {
         fb__summary *s = &r->summary[m];
         s->median = s->err_pct = s->min = s->max = s->mean = s->stddev = NAN;
-        s->q1 = s->q3 = NAN;
+        s->q1 = s->q3 = s->median_low = s->median_high = NAN;
         if (!(r->has & FB__BIT(m)) || !r->values[m] || n == 0 || !tmp || !idx) continue;
         double *v = tmp + 2 * all; /* the used values */
         double sum = 0;
@@ -101,6 +101,13 @@ void fb__stats_compute(fb_result *r) {
         /* the quartiles of the same epochs: the HTML report's box */
         s->q1 = fb__quantile_sorted(tmp, n, 0.25);
         s->q3 = fb__quantile_sorted(tmp, n, 0.75);
+        size_t k = 0;
+        if (n >= 6) {
+            double kk = floor(((double)n - 1.96 * sqrt((double)n)) / 2.0);
+            k = kk > 0 ? (size_t)kk : 0;
+        }
+        s->median_low = tmp[k];
+        s->median_high = tmp[n - 1 - k];
         s->err_pct = fb__mdape_pct(v, n, s->median, tmp + all);
     }
     free(idx);

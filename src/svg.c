@@ -128,6 +128,8 @@ void fb__svg_si(char *buf, size_t len, double v, const char *unit, int digits) {
         double mag = pow(10, digits - 1 - floor(log10(scaled)));
         if (round(scaled * mag) / mag >= 1000) ++e3;
         k = 4 + e3;
+        /* a count (no unit) has no fraction prefixes: 0.2 instructions, not "200m" */
+        if (!unit[0] && k < 4) k = 4;
         if (k < 0) k = 0;
         if (k > 8) k = 8;
     }

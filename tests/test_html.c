@@ -166,6 +166,10 @@ static void test_numbers(void) {
     CHECK_STR(buf, "2 s");
     fb__svg_si(buf, sizeof buf, 32000, "", 3);
     CHECK_STR(buf, "32k");
+    fb__svg_si(buf, sizeof buf, 0.2, "", 3); /* a count below one: no milli prefix */
+    CHECK_STR(buf, "0.2");
+    fb__svg_si(buf, sizeof buf, 0.0125, "", 3);
+    CHECK_STR(buf, "0.0125");
     fb__svg_si(buf, sizeof buf, 250e-12, "s", 3);
     CHECK_STR(buf, "250 ps");
     fb__svg_si(buf, sizeof buf, NAN, "s", 3);
@@ -247,11 +251,11 @@ static void test_scales(void) {
 
 static void test_quantile(void) {
     double v[4] = {1, 2, 3, 4};
-    CHECK_NEAR(fb__html_quantile(v, 4, 0.25), 1.75, 1e-12);
-    CHECK_NEAR(fb__html_quantile(v, 4, 0.5), 2.5, 1e-12);
-    CHECK_NEAR(fb__html_quantile(v, 4, 0.75), 3.25, 1e-12);
-    CHECK_NEAR(fb__html_quantile(v, 1, 0.75), 1, 0);
-    CHECK(isnan(fb__html_quantile(v, 0, 0.5)));
+    CHECK_NEAR(fb__quantile_sorted(v, 4, 0.25), 1.75, 1e-12);
+    CHECK_NEAR(fb__quantile_sorted(v, 4, 0.5), 2.5, 1e-12);
+    CHECK_NEAR(fb__quantile_sorted(v, 4, 0.75), 3.25, 1e-12);
+    CHECK_NEAR(fb__quantile_sorted(v, 1, 0.75), 1, 0);
+    CHECK(isnan(fb__quantile_sorted(v, 0, 0.5)));
 }
 
 /* The box is the quartiles of the epochs the median uses: a dropped

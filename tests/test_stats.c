@@ -50,6 +50,28 @@ int main(void) {
     CHECK(isnan(fb_result_median(r, FB_INSTRUCTIONS)));
     CHECK(fb_result_value(r, FB_ELAPSED, 2) == 4e-6);
     CHECK(isnan(fb_result_value(r, FB_ELAPSED, 3)));
+    /* under 6 epochs the median's interval is the min and the max */
+    CHECK(r->summary[FB_ELAPSED].median_low == 1e-6 && r->summary[FB_ELAPSED].median_high == 4e-6);
+    fb__result_free(r);
+
+    /* 10 epochs 1..10 (shuffled), one dropped: k = floor((9 - 1.96 * 3) / 2) = 1 of the 9
+     * kept, so the interval is the 2nd smallest and the 2nd largest kept value */
+    r = calloc(1, sizeof *r);
+    r->epochs = 10;
+    r->iterations = malloc(10 * sizeof *r->iterations);
+    r->values[FB_ELAPSED] = malloc(10 * sizeof(double));
+    r->epoch_flags = calloc(10, sizeof *r->epoch_flags);
+    double ten[] = {7, 2, 9, 1, 10, 4, 3, 8, 6, 5};
+    for (int i = 0; i < 10; ++i) {
+        r->iterations[i] = 1;
+        r->values[FB_ELAPSED][i] = ten[i];
+    }
+    r->epoch_flags[4] = FB__EPOCH_DROPPED; /* the 10 */
+    r->has = FB__BIT(FB_ELAPSED);
+    fb__stats_compute(r);
+    CHECK(r->summary[FB_ELAPSED].median == 5);
+    CHECK(r->summary[FB_ELAPSED].median_low == 2);
+    CHECK(r->summary[FB_ELAPSED].median_high == 8);
     fb__result_free(r);
     return CHECK_DONE();
 }
