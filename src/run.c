@@ -53,7 +53,11 @@ struct fb__run {
     size_t epochs;
     uint64_t sum_iters;
     double sum_elapsed_s; /* recorded epochs */
-    double spent_s;       /* all epochs of this measurement, recorded or not */
+    /* the undisturbed recorded epochs: what the next epoch's iterations
+     * are planned from (fb__run_plan) */
+    uint64_t plan_iters;
+    double plan_elapsed_s;
+    double spent_s; /* all epochs of this measurement, recorded or not */
     uint64_t *iterations;
     double *values[FB_MEASURE_COUNT];
     char *error;
@@ -112,6 +116,18 @@ static uint64_t fb__run_iters_for(struct fb__run *r, double iters, double elapse
     n *= 1.0 + 0.2 * fb_rng_uniform01(&r->rng);
     if (n > FB__MAX_UPSCALE_ITERS) n = FB__MAX_UPSCALE_ITERS;
     return n < 1 ? 1 : (uint64_t)(n + 0.5);
+}
+
+/* The next epoch's iterations, planned from the undisturbed epochs only: a
+ * descheduled epoch of a 1 us op can read 50x slow, and planned with, it
+ * kept every later epoch of the run a few iterations long (a few us: such
+ * epochs miss the host's interruptions, so they agree with each other, but
+ * their fixed per-epoch cost moved the value by a few tenths of a percent,
+ * a shift the run's err% could not show). While every recorded epoch was
+ * disturbed, the count `n` of the last one is kept. */
+static uint64_t fb__run_plan(struct fb__run *r, uint64_t n) {
+    if (r->plan_iters) return fb__run_iters_for(r, (double)r->plan_iters, r->plan_elapsed_s);
+    return fb__run_iters_for(r, (double)n, r->target_s);
 }
 
 static uint64_t fb__run_upscale(struct fb__run *r, uint64_t n, double elapsed_s) {
@@ -385,8 +401,13 @@ static void fb__run_record(struct fb__run *r, uint64_t n, const fb__epoch_out *o
     r->values[FB_ELAPSED][i] = o->elapsed_s / (double)n;
     for (int m = 1; m < FB_MEASURE_COUNT; ++m)
         if (r->ep.perf_mask & FB__BIT(m)) r->values[m][i] = o->counts[m] / (double)n;
+    double sched_s = r->threads ? r->sched_s : o->elapsed_s;
     r->sum_iters += per_thread; /* the schedule plans iterations per thread */
-    r->sum_elapsed_s += r->threads ? r->sched_s : o->elapsed_s;
+    r->sum_elapsed_s += sched_s;
+    if (!o->disturbed) {
+        r->plan_iters += per_thread;
+        r->plan_elapsed_s += sched_s;
+    }
 }
 
 /* src/rounds.c decides; a new round of longer epochs changes the
@@ -400,15 +421,14 @@ static bool fb__run_finished(struct fb__run *r, bool *new_round) {
 /* A run measured in a slow episode starts again, once, when the
  * core is clean again within FB__PROBE_WAIT_S (the epoch routine decides;
  * docs/design.md, "Slow episodes of the core"). */
-static bool fb__run_remeasure(struct fb__run *r) {
+static bool fb__run_remeasure(struct fb__run *r, uint64_t n) {
     if (!fb__epoch_remeasure(&r->ep)) return false;
     r->target_s = r->target0;
-    r->remeasure_n = r->exact_iters ? r->exact_iters
-                                    : fb__run_iters_for(r, (double)r->sum_iters, r->sum_elapsed_s);
+    r->remeasure_n = r->exact_iters ? r->exact_iters : fb__run_plan(r, n);
     r->rounds = r->rounds0;
     r->epochs = 0;
-    r->sum_iters = 0;
-    r->sum_elapsed_s = r->spent_s = 0;
+    r->sum_iters = r->plan_iters = 0;
+    r->sum_elapsed_s = r->spent_s = r->plan_elapsed_s = 0;
     r->perf_lost = 0;
     return true;
 }
@@ -508,7 +528,7 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
             /* the first epoch close enough is kept: no selection among them */
             fb__run_record(r, n, &o);
             l->state = FB__ST_MEASURE;
-            l->n = fb__run_iters_for(r, (double)r->sum_iters, r->sum_elapsed_s);
+            l->n = fb__run_plan(r, n);
         } else {
             l->n = fb__run_upscale(r, n, e);
         }
@@ -516,8 +536,7 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
     case FB__ST_MEASURE:
         /* every measuring epoch is recorded, short or long */
         fb__run_record(r, n, &o);
-        l->n = r->exact_iters ? r->exact_iters
-                              : fb__run_iters_for(r, (double)r->sum_iters, r->sum_elapsed_s);
+        l->n = r->exact_iters ? r->exact_iters : fb__run_plan(r, n);
         break;
     case FB__ST_ENDLESS:
         r->endless_epochs++;
@@ -541,8 +560,8 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
     bool new_round = false;
     if (l->state == FB__ST_MEASURE && fb__run_finished(r, &new_round)) l->state = FB__ST_DONE;
     if (new_round) /* its epochs are longer */
-        l->n = fb__run_iters_for(r, (double)r->sum_iters, r->sum_elapsed_s);
-    if (l->state == FB__ST_DONE && !r->error && fb__run_remeasure(r)) {
+        l->n = fb__run_plan(r, l->n);
+    if (l->state == FB__ST_DONE && !r->error && fb__run_remeasure(r, n)) {
         l->state = FB__ST_MEASURE;
         l->n = r->remeasure_n;
     }

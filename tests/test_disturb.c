@@ -71,6 +71,43 @@ static void test_disturbed_epochs_are_dropped_and_replaced(void) {
     fb_bench_free(b);
 }
 
+/* Automatic iterations: a descheduled epoch does not shorten the epochs
+ * after it. 100 ns calls, 250 us epochs (2500-3000 calls); one epoch reads
+ * 10x slow. Planned with, it made the following epochs ~1000 calls long. */
+static void test_disturbed_epoch_does_not_plan_the_next(void) {
+    /* upscaling times epochs 0-3 (1, 10, 100 and 1000 calls); epoch 4
+     * (~2750 calls) is the first recorded, epoch 6 the third */
+    static const int bad[] = {6};
+    fake_disturb d = {{0, 100, 0, 0}, 0, 0, bad, 1, 900, false};
+    fb_bench *b = disturbed_bench(&d);
+    const fb_result *r = fb_run(b, "planned", fake_disturb_op, &d);
+    CHECK(r && !fb_result_error(r));
+    CHECK(fb_result_disturbed_epochs(r) == 1);
+    CHECK(r->epoch_flags[2] & FB__EPOCH_DISTURBED);
+    CHECK(fb_result_iterations(r, 2) >= 2500);
+    /* every epoch after it is planned from the undisturbed ones: 250 us */
+    size_t later = 0;
+    for (size_t i = 3; i < fb_result_epochs(r); ++i, ++later)
+        CHECK(fb_result_iterations(r, i) >= 2500 && fb_result_iterations(r, i) < 3000);
+    CHECK(later >= 9);
+    CHECK_NEAR(fb_result_median(r, FB_ELAPSED), 100e-9, 1e-15);
+    fb_bench_free(b);
+
+    /* the first recorded epoch disturbed: no clean epoch to plan from, so
+     * the next keeps its count, until a clean one exists */
+    static const int first[] = {4};
+    d = (fake_disturb){{0, 100, 0, 0}, 0, 0, first, 1, 900, false};
+    b = disturbed_bench(&d);
+    r = fb_run(b, "first", fake_disturb_op, &d);
+    CHECK(r && !fb_result_error(r));
+    CHECK(r->epoch_flags[0] & FB__EPOCH_DISTURBED);
+    uint64_t n0 = fb_result_iterations(r, 0);
+    CHECK(fb_result_iterations(r, 1) >= n0 && fb_result_iterations(r, 1) <= n0 * 6 / 5);
+    for (size_t i = 2; i < fb_result_epochs(r); ++i)
+        CHECK(fb_result_iterations(r, i) >= 2500 && fb_result_iterations(r, i) < 3000);
+    fb_bench_free(b);
+}
+
 static void test_all_disturbed_is_capped_and_kept(void) {
     fake_disturb d = {{0, 100, 0, 0}, 0, 0, NULL, 0, 0, true};
     fb_bench *b = disturbed_bench(&d);
@@ -356,6 +393,7 @@ int main(void) {
     test_slow_episode_is_marked_not_remeasured();
     test_slow_core_is_marked();
     test_disturbed_epochs_are_dropped_and_replaced();
+    test_disturbed_epoch_does_not_plan_the_next();
     test_all_disturbed_is_capped_and_kept();
     test_custom_clock_has_no_default_source();
     test_select_rule();

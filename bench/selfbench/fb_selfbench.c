@@ -8,7 +8,10 @@
  *   add64   64 dependent `x += x` per call, reported per add: one add's
  *           latency (one cycle on every current x86 and ARM core) with the
  *           loop overhead spread 64 ways, i.e. the length of a cycle; `fast`
- *           divided by it is `fast` in cycles, whatever the turbo clock is */
+ *           divided by it is `fast` in cycles, whatever the turbo clock is
+ *
+ * spin1us, spin10us, spin100us: busy-waits of a fixed length (workloads.h),
+ * the ground truth tools/calibrate_err.py judges err% against. */
 #include <femtobench.h>
 
 #include "hashes.h"
@@ -79,5 +82,18 @@ FB_BENCHMARK(add64) {
         SB_ADD8 SB_ADD8 SB_ADD8 SB_ADD8 SB_ADD8 SB_ADD8 SB_ADD8 SB_ADD8
     }
 }
+
+/* The spins: the tick count is measured once per process, outside FB_RUN. */
+#define SB_SPIN_BENCH(name, ns)                                                                    \
+    FB_BENCHMARK(name) {                                                                           \
+        static uint64_t ticks;                                                                     \
+        if (!ticks) ticks = sb_spin_ticks(ns);                                                     \
+        FB_RUN(b, #name) {                                                                         \
+            sb_spin(ticks);                                                                        \
+        }                                                                                          \
+    }
+SB_SPIN_BENCH(spin1us, 1000)
+SB_SPIN_BENCH(spin10us, 10000)
+SB_SPIN_BENCH(spin100us, 100000)
 
 FB_MAIN()
