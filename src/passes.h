@@ -21,7 +21,8 @@ FB__PRIVATE void fb__passes_order(size_t *order, size_t count, unsigned pass, un
 typedef struct fb__pass_summary {
     size_t passes;  /* values */
     double median;  /* over passes */
-    double err_pct; /* between passes: MdAPE of the values around the median, in % */
+    double err_pct; /* between passes: the next process's expected spread around the median,
+                       in % (fb__next_spread_pct) */
     double min, max;
     bool two_modes;     /* the values fall into two clusters */
     double mode[2];     /* medians of the low and the high cluster */

@@ -381,8 +381,8 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
     }
     if (passes > 1 && !interrupted && !o->sanity && !status) {
         fprintf(tout,
-                "\nOver %u passes (median of the passes' medians; between passes: half the "
-                "passes lie within this %% of it):\n",
+                "\nOver %u passes (median of the passes' medians; between passes: the next "
+                "process is expected within this %% of it, half the time):\n",
                 passes);
         fb__write_passes(suite, tout);
     }

@@ -39,6 +39,19 @@ double fb__mdape_pct(const double *v, size_t n, double median, double *scratch) 
     return 100.0 * fb__median(scratch, n);
 }
 
+double fb__next_spread_pct(const double *v, size_t n) {
+    if (n < 2) return 0;
+    double sum = 0, ss = 0;
+    for (size_t i = 0; i < n; ++i) sum += log(v[i] > 1e-300 ? v[i] : 1e-300);
+    double mean = sum / (double)n;
+    for (size_t i = 0; i < n; ++i) {
+        double d = log(v[i] > 1e-300 ? v[i] : 1e-300) - mean;
+        ss += d * d;
+    }
+    double s = sqrt(ss / (double)(n - 1));
+    return 100.0 * expm1(0.6744897501960817 * s * sqrt(1 + 1 / (double)n));
+}
+
 void fb__stats_compute(fb_result *r) {
     size_t all = r->epochs;
     r->total_iterations = 0;

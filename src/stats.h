@@ -13,6 +13,13 @@ FB__PRIVATE double fb__median(double *v, size_t n); /* sorts v in place */
  * neighbours (Hyndman and Fan's type 7, numpy's default); NAN when n == 0. */
 FB__PRIVATE double fb__quantile_sorted(const double *sorted, size_t n, double p);
 FB__PRIVATE double fb__mdape_pct(const double *v, size_t n, double median, double *scratch);
+/* The spread the next value is expected to have around the median of
+ * v[0..n) (positive values, e.g. a benchmark's per-process medians), in %:
+ * the median absolute deviation of a new draw, 0.6745 s sqrt(1 + 1/n) with
+ * s the standard deviation of the logs (normal logs: the new value's
+ * distance from the center plus the center's own error), as a ratio - 1.
+ * 0 for n < 2. */
+FB__PRIVATE double fb__next_spread_pct(const double *v, size_t n);
 /* Fills r->summary and r->total_* from the per-epoch data. */
 FB__PRIVATE void fb__stats_compute(fb_result *r);
 

@@ -35,6 +35,25 @@ FB_BENCHMARK(Work) {
     }
 }
 
+/* Four more, so that a table between processes has enough benchmarks for
+ * the speed of each process to be divided out (src/change_suite.c): k
+ * multiply-adds, 1000 times as many when SUITE_PASSES_ALL_SLOW is set (with
+ * SUITE_PASSES_SLOW on Work: every benchmark of the suite 1000x slower). */
+static void suite_passes_steady(fb_bench *b, unsigned k) {
+    unsigned n = getenv("SUITE_PASSES_ALL_SLOW") ? 1000 * k : k;
+    uint64_t x = 1;
+    FB_RUN(b, NULL) {
+        for (unsigned i = 0; i < n; ++i) {
+            x = x * 2862933555777941757u + 3037000493u;
+            fb_do_not_optimize(x);
+        }
+    }
+}
+FB_BENCHMARK(Steady1) { suite_passes_steady(b, 8); }
+FB_BENCHMARK(Steady2) { suite_passes_steady(b, 12); }
+FB_BENCHMARK(Steady3) { suite_passes_steady(b, 16); }
+FB_BENCHMARK(Steady4) { suite_passes_steady(b, 24); }
+
 /* Ends the process when SUITE_PASSES_CRASH is set. */
 FB_BENCHMARK(Crash) {
     if (getenv("SUITE_PASSES_CRASH")) abort();

@@ -29,8 +29,24 @@ static void test_one_mode(void) {
     CHECK_NEAR(s.median, 10.0, 1e-12);
     CHECK_NEAR(s.min, 9.8, 1e-12);
     CHECK_NEAR(s.max, 10.4, 1e-12);
-    /* |dev|/10: 0, 0, 0.01, 0.01, 0.02, 0.02, 0.04 -> median 1% */
-    CHECK_NEAR(s.err_pct, 1.0, 1e-9);
+    /* between passes: the next process's expected spread, 0.6745 s
+     * sqrt(1 + 1/7) with s the sd of the logs (computed apart: 1.42934%) */
+    CHECK_NEAR(s.err_pct, 1.4293410219, 1e-6);
+}
+
+/* The next value's expected spread: logs 0, ln 2, 2 ln 2 have sd ln 2
+ * exactly, so the spread is 2^(0.6745 sqrt(4/3)) - 1. */
+static void test_next_spread(void) {
+    double v[3] = {1, 2, 4};
+    CHECK_NEAR(fb__next_spread_pct(v, 3), 100 * (pow(2, 0.6744897501960817 * sqrt(4.0 / 3)) - 1),
+               1e-9);
+    CHECK_NEAR(fb__next_spread_pct(v, 3), 71.5743248544, 1e-6);
+    CHECK(fb__next_spread_pct(v, 1) == 0);
+    double same[4] = {5, 5, 5, 5};
+    CHECK_NEAR(fb__next_spread_pct(same, 4), 0, 1e-12);
+    /* scale free: the same ratios at another level */
+    double w[3] = {3e-9, 6e-9, 12e-9};
+    CHECK_NEAR(fb__next_spread_pct(w, 3), fb__next_spread_pct(v, 3), 1e-9);
 }
 
 /* A tight loop measured in and out of the host's slow episodes: passes at
@@ -57,6 +73,7 @@ static void test_two_modes(void) {
 int main(void) {
     test_order();
     test_one_mode();
+    test_next_spread();
     test_two_modes();
     return CHECK_DONE();
 }

@@ -33,7 +33,8 @@ def check(cond, what):
 
 def env(extra=None):
     e = dict(os.environ)
-    for k in ("FEMTOBENCH_CONFIG", "SUITE_PASSES_SLOW", "SUITE_PASSES_CRASH", "FEMTOBENCH_PASS"):
+    for k in ("FEMTOBENCH_CONFIG", "SUITE_PASSES_SLOW", "SUITE_PASSES_ALL_SLOW", "SUITE_PASSES_CRASH",
+              "FEMTOBENCH_PASS"):
         e.pop(k, None)
     e["FEMTOBENCH_SUPPRESS_WARNINGS"] = "1"
     e.update(extra or {})

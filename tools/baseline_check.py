@@ -4,7 +4,7 @@
     tools/baseline_check.py [--build build] [--reps 20] [--thresholds 5,10]
                             [--protocols one,reps,run] [--passes 5] [--pairs 10]
                             [--filter REGEX] [--min-time MS] [--wrap "chrt -f 50"]
-                            [--busy]
+                            [--busy] [--keep DIR]
 
 Builds two copies of the demo suite from bench/ against BUILD's library with
 the same compiler command: A as it is, B with -DFBH_DEMO_D64_BLOCKS=1280
@@ -31,8 +31,11 @@ interval does not depend on the threshold). It also prints:
   - the calibration (protocol reps): per benchmark, the median over reps of
     |next process / median over the passes - 1|, the next process being the
     first pass of the following A run, divided by the median of the claimed
-    spread between passes (the MdAPE of the pass medians, as the runner's
-    "between passes" column). 1 is ideal.
+    spread between passes (the runner's "between passes" column: the spread
+    the next process is expected to have, 0.6745 s sqrt(1 + 1/n) with s the
+    standard deviation of the logs of the n pass medians; src/stats.c
+    fb__next_spread_pct). 1 is ideal. The ratio against the former column
+    (the MdAPE of the pass medians around their median) is printed beside.
 
 Load averages before and after are printed because the machine may be
 shared. --busy keeps one extra busy process running (a spinning Python
@@ -41,10 +44,12 @@ command.
 """
 import argparse
 import json
+import math
 import multiprocessing
 import os
 import re
 import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -94,6 +99,12 @@ def table(compare_args, threshold=10):
         m = re.match(r"\[(.*), (.*)\]", cells[4])
         lo, hi = (pct(m.group(1)), pct(m.group(2))) if m else (float("nan"), float("nan"))
         out[name] = (cells[5], change, lo, hi)
+    # the whole suite's line (the speed of each process, divided out of the
+    # rows): a verdict like a row's
+    m = re.search(r"^> whole suite: (\S+) \[(\S+), (\S+)\] (\w+)", p.stdout, re.M)
+    if m:
+        pct = lambda t: float(t.rstrip("%").replace("inf", "1e9"))
+        out["(whole suite)"] = (m.group(4), pct(m.group(1)), pct(m.group(2)), pct(m.group(3)))
     return out
 
 
@@ -126,6 +137,14 @@ def mdape(v):
     return 100 * statistics.median([abs(x / m - 1) for x in v])
 
 
+def next_spread(v):
+    """The runner's "between passes" (src/stats.c fb__next_spread_pct), in %."""
+    if len(v) < 2:
+        return 0.0
+    lg = [math.log(x) for x in v]
+    return 100 * math.expm1(0.6744897501960817 * statistics.stdev(lg) * math.sqrt(1 + 1 / len(v)))
+
+
 def spin():
     while True:
         pass
@@ -143,6 +162,7 @@ def main():
     ap.add_argument("--min-time", type=float)
     ap.add_argument("--busy", action="store_true")
     ap.add_argument("--wrap", default="", help="command prefix for each benchmark run")
+    ap.add_argument("--keep", help="copy every JSON file written into this directory")
     args = ap.parse_args()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     build_dir = os.path.abspath(args.build)
@@ -175,6 +195,9 @@ def main():
         def run(exe, f, extra=()):
             subprocess.run([*wrap, exe, *flags, *extra, "-output_json=" + f], check=True,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            if args.keep:
+                os.makedirs(args.keep, exist_ok=True)
+                shutil.copy(f, args.keep)
             return f
 
         def score(p, same, slow):
@@ -215,9 +238,10 @@ def main():
                     for n, v in pm.items():
                         if n in nm and len(v) >= 2:
                             m = statistics.median(v)
-                            c = calib.setdefault(n, ([], []))
+                            c = calib.setdefault(n, ([], [], []))
                             c[0].append(100 * abs(nm[n][0] / m - 1))
-                            c[1].append(mdape(v))
+                            c[1].append(next_spread(v))
+                            c[2].append(mdape(v))
                 last_a = f[1]
             if "run" in protocols:
                 k = ["-pairs=%d" % args.pairs, *flags]
@@ -248,11 +272,17 @@ def main():
         if calib:
             print("\ncalibration: the next process's deviation from the median over %d passes, "
                   "against the claimed spread between passes (median over reps)" % args.passes)
-            print("| benchmark | actual | claimed | ratio |")
-            print("|---|---:|---:|---:|")
-            for n, (act, cl) in sorted(calib.items()):
-                ma, mc = statistics.median(act), statistics.median(cl)
-                print("| %s | %.1f%% | %.1f%% | %s |" % (n, ma, mc, "%.2f" % (ma / mc) if mc else "-"))
+            print("| benchmark | actual | claimed | ratio | MdAPE of the passes | ratio |")
+            print("|---|---:|---:|---:|---:|---:|")
+            inside = [0, 0]
+            for n, (act, cl, md) in sorted(calib.items()):
+                ma, mc, mm = statistics.median(act), statistics.median(cl), statistics.median(md)
+                for k, c in enumerate((mc, mm)):
+                    inside[k] += bool(c) and 0.67 <= ma / c <= 1.5
+                r = lambda c: "%.2f" % (ma / c) if c else "-"
+                print("| %s | %.1f%% | %.1f%% | %s | %.1f%% | %s |" % (n, ma, mc, r(mc), mm, r(mm)))
+            print("ratio within 0.67-1.5: %d of %d (claimed), %d of %d (MdAPE of the passes)"
+                  % (inside[0], len(calib), inside[1], len(calib)))
     if busy:
         busy.terminate()
 
