@@ -10,14 +10,20 @@
 
 #define EPOCHS 11
 
-/* A timed record: EPOCHS epochs around t_s (a spread of +-1%), in `pass`. */
-static fb__bl_record timed(char *name, double t_s, unsigned pass, double *store) {
+/* A record of `name` with the fields every record here shares. */
+static fb__bl_record record(char *name) {
     fb__bl_record r;
     memset(&r, 0, sizeof r);
     r.title = "benchmark";
     r.name = name;
     r.unit = "op";
     r.batch = 1;
+    return r;
+}
+
+/* A timed record: EPOCHS epochs around t_s (a spread of +-1%), in `pass`. */
+static fb__bl_record timed(char *name, double t_s, unsigned pass, double *store) {
+    fb__bl_record r = record(name);
     r.pass = pass;
     r.epochs = EPOCHS;
     for (size_t k = 0; k < EPOCHS; ++k) store[k] = t_s * (0.99 + 0.002 * (double)k);
@@ -28,12 +34,7 @@ static fb__bl_record timed(char *name, double t_s, unsigned pass, double *store)
 }
 
 static fb__bl_record counted(char *name, double ins) {
-    fb__bl_record r;
-    memset(&r, 0, sizeof r);
-    r.title = "benchmark";
-    r.name = name;
-    r.unit = "op";
-    r.batch = 1;
+    fb__bl_record r = record(name);
     r.counted = true;
     r.ins_per_unit = ins;
     r.median_s = NAN;
