@@ -3,6 +3,7 @@
 #include "passes.h"
 
 #include "bench.h"
+#include "report_gbench.h" /* the time unit Google Benchmark names */
 #include "stats.h"
 
 #include <math.h>
@@ -21,6 +22,42 @@ void fb__passes_order(size_t *order, size_t count, unsigned pass, unsigned passe
         order[i] = order[j];
         order[j] = t;
     }
+}
+
+/* A pass that measured a time: what Google Benchmark's rows count as a
+ * repetition. */
+static bool fb__passes_timed(const fb_result *r) {
+    return !r->error && (r->has & FB__BIT(FB_ELAPSED)) && r->values[FB_ELAPSED] && r->epochs;
+}
+
+void fb__passes_aggregate(const fb_result *const *rs, size_t n, double *scratch,
+                          fb__pass_summary *out) {
+    out->timed = 0;
+    for (size_t x = 0; x < n; ++x) out->timed += fb__passes_timed(rs[x]);
+    double per_unit = n ? 1.0 / rs[0]->config.batch : NAN;
+    for (int m = 0; m < FB_MEASURE_COUNT; ++m) {
+        size_t k = 0;
+        for (size_t x = 0; x < n; ++x) {
+            const fb_result *r = rs[x];
+            if (!fb__passes_timed(r) || !(r->has & FB__BIT(m)) || !r->values[m]) continue;
+            scratch[k++] = m == FB_ELAPSED ? r->summary[m].median : r->summary[m].median * per_unit;
+        }
+        out->all[m] = k > 0 && k == out->timed;
+        fb__spread_of(scratch, k, &out->over[m]);
+    }
+    const char *label;
+    double tu_s = 1e-9;
+    if (n) fb__gb_unit(rs[0], &label, &tu_s);
+    double t_scale = 1.0 / tu_s;
+    size_t k = 0;
+    for (size_t x = 0; x < n; ++x)
+        if (fb__passes_timed(rs[x])) scratch[k++] = rs[x]->summary[FB_ELAPSED].median * t_scale;
+    fb__spread_of(scratch, k, &out->gb_time);
+    k = 0;
+    for (size_t x = 0; x < n; ++x)
+        if (fb__passes_timed(rs[x]) && rs[x]->summary[FB_ELAPSED].median > 0)
+            scratch[k++] = rs[0]->config.batch / rs[x]->summary[FB_ELAPSED].median;
+    fb__spread_of(scratch, k, &out->rate);
 }
 
 /* Median and MdAPE of sorted v[0..n) (scratch: n doubles). */
@@ -126,12 +163,13 @@ int fb__passes_series(const fb_bench *b, fb__pass_series *out) {
     fb__ps_ent *e = malloc((n ? n : 1) * sizeof *e);
     fb__ps_group *g = malloc((n ? n : 1) * sizeof *g);
     double *v = malloc((n ? n : 1) * sizeof *v);
+    const fb_result **pr = malloc((n ? n : 1) * sizeof *pr); /* one series' results */
     out->of = malloc((n ? n : 1) * sizeof *out->of);
     out->start = malloc((n + 1) * sizeof *out->start);
     out->members = malloc((n ? n : 1) * sizeof *out->members);
     out->sum = malloc((n ? n : 1) * sizeof *out->sum);
     int rc = FB_OK;
-    if (!e || !g || !v || !out->of || !out->start || !out->members || !out->sum) {
+    if (!e || !g || !v || !pr || !out->of || !out->start || !out->members || !out->sum) {
         rc = FB_ENOMEM;
         goto done;
     }
@@ -160,11 +198,13 @@ int fb__passes_series(const fb_bench *b, fb__pass_series *out) {
             const fb_result *r = e[x].r;
             out->of[e[x].i] = s;
             out->members[m++] = e[x].i;
+            pr[x - g[s].lo] = r;
             if (!r->error && (r->has & FB__BIT(FB_ELAPSED)) && r->epochs)
                 v[k++] = r->summary[FB_ELAPSED].median / r->config.batch;
         }
         if (g[s].hi - g[s].lo > out->max_passes) out->max_passes = (unsigned)(g[s].hi - g[s].lo);
         fb__passes_summarize(v, k, &out->sum[s]);
+        fb__passes_aggregate(pr, g[s].hi - g[s].lo, v, &out->sum[s]);
     }
     out->start[ng] = m;
     out->n = ng;
@@ -172,6 +212,7 @@ done:
     free(e);
     free(g);
     free(v);
+    free(pr);
     if (rc != FB_OK) fb__passes_series_free(out);
     return rc;
 }
@@ -234,5 +275,7 @@ const fb__pass_summary *fb__passes_sum(const fb_bench *b, size_t s, fb__pass_sum
         tmp->median = tmp->min = tmp->max = r->summary[FB_ELAPSED].median / r->config.batch;
         tmp->err_pct = 0;
     }
+    double scratch;
+    fb__passes_aggregate(&r, 1, &scratch, tmp);
     return tmp;
 }

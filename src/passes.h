@@ -28,6 +28,21 @@ typedef struct fb__pass_summary {
     double mode[2];     /* medians of the low and the high cluster */
     size_t mode_n[2];   /* values in each */
     double mode_err[2]; /* MdAPE within each cluster, in % */
+    /* Google Benchmark's aggregates over the passes (its repetitions), over
+     * the passes that measured a time (no error, a time per epoch): `timed`
+     * of them. over[m]: the fb__spread of each such pass's median of m that
+     * measured m: elapsed per iteration (seconds), every other measure per
+     * unit (median * (1 / the batch of the series' first result)); all[m]:
+     * every timed pass measured m (and there is one). rate: the spread of
+     * batch / the elapsed median, over the passes with a median > 0. gb_time:
+     * the elapsed medians in the time unit of the series' first result as
+     * Google Benchmark names it (fb__gb_unit), scaled before the spread, so
+     * the aggregate rows show exactly the spread of the values they list. */
+    size_t timed;
+    fb__spread over[FB_MEASURE_COUNT];
+    bool all[FB_MEASURE_COUNT];
+    fb__spread rate;
+    fb__spread gb_time;
 } fb__pass_summary;
 
 /* Summarizes v[0..n) (sorted in place). Two modes when the largest gap
@@ -38,6 +53,10 @@ typedef struct fb__pass_summary {
 #define FB__PASSES_MODE_MIN 2
 #define FB__PASSES_MODE_GAP 0.05
 FB__PRIVATE void fb__passes_summarize(double *v, size_t n, fb__pass_summary *out);
+/* The aggregates over passes (timed, over, all, rate above) of the results
+ * rs[0..n), in pass order (scratch: n doubles). */
+FB__PRIVATE void fb__passes_aggregate(const fb_result *const *rs, size_t n, double *scratch,
+                                      fb__pass_summary *out);
 
 /* A bench's results grouped over passes: one series per title, name,
  * complexity N and occurrence within its pass (a benchmark that records one

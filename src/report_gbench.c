@@ -43,25 +43,19 @@ static bool fb__gb_same_name(const fb_result *a, const fb_result *b) {
            strncmp(a->name ? a->name : "", b->name ? b->name : "", n) == 0;
 }
 
-/* Values over passes: the pass medians of the series' timed results. */
-typedef struct fb__gb_pass_vals {
-    const fb_result **r; /* timed results, in pass order */
-    size_t n;
-} fb__gb_pass_vals;
-
-/* mean, median, stddev over the passes of value(r) */
-static void fb__gb_over(const fb__gb_pass_vals *pv, double *scratch, int m, double scale,
-                        double out[3]) {
-    for (size_t k = 0; k < pv->n; ++k) scratch[k] = pv->r[k]->summary[m].median * scale;
-    fb__gb_spread(scratch, pv->n, out);
+/* A pass GB counts as a repetition: one that measured a time (as the
+ * stored aggregates over passes count them, src/passes.c). */
+static bool fb__gb_timed(const fb_result *r) {
+    return !r->error && (r->has & FB__BIT(FB_ELAPSED)) && r->values[FB_ELAPSED] && r->epochs;
 }
 
 /* One series run in several passes (-repetitions): the passes are GB's
  * repetitions of one name. Median layout: one row, the median over the
  * passes of each pass's median; repetitions layout: a row per pass (its
  * median), then _mean, _median and _stddev over the passes; aggregates
- * layout: those three only. A failed pass is an error row of its own.
- * FB_OK or FB_ENOMEM. */
+ * layout: those three only. The values over passes are the series' stored
+ * aggregates (src/passes.c). A failed pass is an error row of its own.
+ * FB_OK. */
 static int fb__gb_passes(fb__json *j, const fb_bench *b, size_t s, const fb__gb_row *row,
                          int rows) {
     size_t lo = 0, hi = fb__passes_size(b, s);
@@ -73,50 +67,35 @@ static int fb__gb_passes(fb__json *j, const fb_bench *b, size_t s, const fb__gb_
         fb__gb_counted(j, first, &w);
         return FB_OK;
     }
-    fb__gb_pass_vals pv = {malloc((hi - lo) * sizeof *pv.r), 0};
-    double *scratch = malloc((hi - lo) * sizeof *scratch);
-    if (!pv.r || !scratch) {
-        free(pv.r);
-        free(scratch);
-        return FB_ENOMEM;
-    }
-    for (size_t x = lo; x < hi; ++x) {
-        const fb_result *r = fb_result_at(b, fb__passes_member(b, s, x));
-        if (!r->error && (r->has & FB__BIT(FB_ELAPSED)) && r->values[FB_ELAPSED] && r->epochs)
-            pv.r[pv.n++] = r;
-    }
+    fb__pass_summary tmp;
+    const fb__pass_summary *ps = fb__passes_sum(b, s, &tmp);
+    size_t timed = ps->timed;
     double t_scale = 1.0 / tu_s;
     const char *rate_key = fb__gb_rate_key(first);
-    if (rows == FB_GBENCH_MEDIAN && pv.n > 0) {
+    if (rows == FB_GBENCH_MEDIAN && timed > 0) {
         w.repetitions = 1;
         fb__gb_head(j, &w, "", false);
         fb__json_ku64(j, "repetition_index", 0);
         fb__json_ku64(j, "threads", fb_result_threads(first));
         uint64_t iters = 0;
-        for (size_t k = 0; k < pv.n; ++k) iters += pv.r[k]->total_iterations;
-        fb__json_ku64(j, "iterations", iters);
-        double agg[3];
-        fb__gb_over(&pv, scratch, FB_ELAPSED, 1.0, agg);
-        fb__gb_times(j, &w, agg[1] * t_scale);
-        fb__gb_rate(j, first, agg[1]);
-        fb__gb_ucounters(j, first, agg[1]);
-        for (int m = 1; m < FB_MEASURE_COUNT; ++m) {
-            bool all = true;
-            for (size_t k = 0; k < pv.n && all; ++k)
-                all = (pv.r[k]->has & FB__BIT(m)) && pv.r[k]->values[m];
-            if (!all) continue;
-            fb__gb_over(&pv, scratch, m, 1.0 / first->config.batch, agg);
-            fb__gb_counter(j, (fb_measure)m, agg[1]);
+        for (size_t x = lo; x < hi; ++x) {
+            const fb_result *r = fb_result_at(b, fb__passes_member(b, s, x));
+            if (fb__gb_timed(r)) iters += r->total_iterations;
         }
+        fb__json_ku64(j, "iterations", iters);
+        double med = ps->over[FB_ELAPSED].v[FB__SPREAD_MEDIAN];
+        fb__gb_times(j, &w, med * t_scale);
+        fb__gb_rate(j, first, med);
+        fb__gb_ucounters(j, first, med);
+        for (int m = 1; m < FB_MEASURE_COUNT; ++m)
+            if (ps->all[m]) fb__gb_counter(j, (fb_measure)m, ps->over[m].v[FB__SPREAD_MEDIAN]);
         fb__json_end_obj(j);
     }
-    w.repetitions = pv.n;
-    bool pass_rows = rows == FB_GBENCH_REPETITIONS || pv.n < 2;
+    w.repetitions = timed;
+    bool pass_rows = rows == FB_GBENCH_REPETITIONS || timed < 2;
     for (size_t x = lo, index = 0; x < hi; ++x) {
         const fb_result *r = fb_result_at(b, fb__passes_member(b, s, x));
-        bool timed =
-            !r->error && (r->has & FB__BIT(FB_ELAPSED)) && r->values[FB_ELAPSED] && r->epochs;
-        if (!timed) {
+        if (!fb__gb_timed(r)) {
             fb__gb_error_row(j, r, w);
             continue;
         }
@@ -133,20 +112,9 @@ static int fb__gb_passes(fb__json *j, const fb_bench *b, size_t s, const fb__gb_
                 fb__gb_counter(j, (fb_measure)m, r->summary[m].median / r->config.batch);
         fb__json_end_obj(j);
     }
-    if (rows != FB_GBENCH_MEDIAN && pv.n >= 2) {
+    if (rows != FB_GBENCH_MEDIAN && timed >= 2) {
         static const char *const aggs[3] = {"mean", "median", "stddev"};
-        double t[3], rate[3] = {0, 0, 0};
-        fb__gb_over(&pv, scratch, FB_ELAPSED, t_scale, t);
-        if (rate_key) {
-            size_t k = 0;
-            for (size_t q = 0; q < pv.n; ++q)
-                if (pv.r[q]->summary[FB_ELAPSED].median > 0)
-                    scratch[k++] = first->config.batch / pv.r[q]->summary[FB_ELAPSED].median;
-            if (k >= 2)
-                fb__gb_spread(scratch, k, rate);
-            else
-                rate_key = NULL;
-        }
+        bool has_rate = rate_key && ps->rate.n >= 2;
         for (int a = 0; a < 3; ++a) {
             char suffix[16];
             snprintf(suffix, sizeof suffix, "_%s", aggs[a]);
@@ -154,23 +122,14 @@ static int fb__gb_passes(fb__json *j, const fb_bench *b, size_t s, const fb__gb_
             fb__json_ku64(j, "threads", fb_result_threads(first));
             fb__json_kstr(j, "aggregate_name", aggs[a]);
             fb__json_kstr(j, "aggregate_unit", "time");
-            fb__json_ku64(j, "iterations", pv.n);
-            fb__gb_times(j, &w, t[a]);
-            if (rate_key) fb__json_knum(j, rate_key, rate[a]);
-            for (int m = 1; m < FB_MEASURE_COUNT; ++m) {
-                bool all = true;
-                for (size_t k = 0; k < pv.n && all; ++k)
-                    all = (pv.r[k]->has & FB__BIT(m)) && pv.r[k]->values[m];
-                if (!all) continue;
-                double c[3];
-                fb__gb_over(&pv, scratch, m, 1.0 / first->config.batch, c);
-                fb__gb_counter(j, (fb_measure)m, c[a]);
-            }
+            fb__json_ku64(j, "iterations", timed);
+            fb__gb_times(j, &w, ps->gb_time.v[a]);
+            if (has_rate) fb__json_knum(j, rate_key, ps->rate.v[a]);
+            for (int m = 1; m < FB_MEASURE_COUNT; ++m)
+                if (ps->all[m]) fb__gb_counter(j, (fb_measure)m, ps->over[m].v[a]);
             fb__json_end_obj(j);
         }
     }
-    free(pv.r);
-    free(scratch);
     return FB_OK;
 }
 

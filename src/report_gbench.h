@@ -19,16 +19,15 @@ typedef struct fb__gb_row {
 
 /* The rows of one result and their pieces (src/report_gbench_row.c):
  * the unit and run name GB sees, a row's head and times, its label (the
- * marks), counters, rates and user counters, mean/median/stddev of v[0..n)
- * into out[3], an error row, a counted row, and fb__gb_result: all rows of
- * r in layout `rows` (FB_OK or FB_ENOMEM). */
+ * marks), counters, rates and user counters (the aggregates read from the
+ * stored statistics: src/stats.c, src/passes.c), an error row, a counted
+ * row, and fb__gb_result: all rows of r in layout `rows` (FB_OK). */
 FB__PRIVATE void fb__gb_unit(const fb_result *r, const char **label, double *seconds);
 FB__PRIVATE char *fb__gb_run_name(const fb_result *r);
 FB__PRIVATE void fb__gb_head(fb__json *j, const fb__gb_row *w, const char *suffix, bool aggregate);
 FB__PRIVATE void fb__gb_times(fb__json *j, const fb__gb_row *w, double t);
 FB__PRIVATE void fb__gb_label(fb__json *j, const fb_result *r);
 FB__PRIVATE void fb__gb_counter(fb__json *j, fb_measure m, double v);
-FB__PRIVATE void fb__gb_spread(double *v, size_t n, double out[3]);
 FB__PRIVATE void fb__gb_ucounters(fb__json *j, const fb_result *r, double s_per_call);
 FB__PRIVATE void fb__gb_rate(fb__json *j, const fb_result *r, double s_per_call);
 FB__PRIVATE const char *fb__gb_rate_key(const fb_result *r);

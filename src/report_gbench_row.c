@@ -98,24 +98,14 @@ void fb__gb_ucounters(fb__json *j, const fb_result *r, double s_per_call) {
     }
 }
 
-/* The aggregate a (0 mean, 1 median, 2 stddev) of each user counter over
- * the epochs the statistics use (a rate changes from epoch to epoch; any
- * other counter is the same in each, its stddev 0). */
+/* The aggregate a (FB__SPREAD_*) of each user counter over the epochs the
+ * statistics use, stored with the result (src/stats.c); left out under two
+ * values. */
 static void fb__gb_ucounters_agg(fb__json *j, const fb_result *r, int a) {
-    double *v = malloc((r->epochs ? r->epochs : 1) * sizeof *v);
-    for (size_t i = 0; v && i < fb_result_counter_count(r); ++i) {
-        size_t n = 0;
-        for (size_t e = 0; e < r->epochs; ++e) {
-            if (r->epoch_flags && (r->epoch_flags[e] & FB__EPOCH_DROPPED)) continue;
-            double x = fb__ucounter_shown(r, i, r->values[FB_ELAPSED][e]);
-            if (isfinite(x)) v[n++] = x;
-        }
-        if (n < 2) continue;
-        double out[3];
-        fb__gb_spread(v, n, out);
-        fb__json_knum(j, fb_result_counter_name(r, i), out[a]);
+    for (size_t i = 0; i < fb_result_counter_count(r); ++i) {
+        const fb__spread *sp = &r->ucounters->c[i].epochs;
+        if (sp->n >= 2) fb__json_knum(j, fb_result_counter_name(r, i), sp->v[a]);
     }
-    free(v);
 }
 
 /* The rate field of a batched result ("bytes_per_second" or
@@ -132,17 +122,6 @@ void fb__gb_rate(fb__json *j, const fb_result *r, double s_per_call) {
     const char *key = fb__gb_rate_key(r);
     if (key && s_per_call > 0 && isfinite(s_per_call))
         fb__json_knum(j, key, r->config.batch / s_per_call);
-}
-
-/* mean, median, sample stddev of v[0..n) (n >= 2); sorts v. */
-void fb__gb_spread(double *v, size_t n, double out[3]) {
-    double sum = 0, ss = 0;
-    for (size_t i = 0; i < n; ++i) sum += v[i];
-    double mean = sum / (double)n;
-    for (size_t i = 0; i < n; ++i) ss += (v[i] - mean) * (v[i] - mean);
-    out[0] = mean;
-    out[1] = fb__median(v, n);
-    out[2] = sqrt(ss / (double)(n - 1));
 }
 
 void fb__gb_error_row(fb__json *j, const fb_result *r, fb__gb_row w) {
@@ -185,7 +164,7 @@ void fb__gb_counted(fb__json *j, const fb_result *r, fb__gb_row *w) {
     fb__json_end_obj(j);
 }
 
-/* Returns FB_OK or FB_ENOMEM (scratch for the aggregate rates). */
+/* Returns FB_OK. */
 int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row, int rows) {
     fb__gb_row w = *row;
     double tu_s;
@@ -241,23 +220,9 @@ int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row, int ro
     }
     if (w.repetitions < 2) return FB_OK;
     /* the rate's aggregates are over the per-epoch rates, as GB aggregates
-     * a counter over its repetitions (the epochs used only) */
-    double rate[3] = {0, 0, 0};
-    bool has_rate = fb__gb_rate_key(r) != NULL;
-    if (has_rate) {
-        double *v = malloc(r->epochs * sizeof *v);
-        if (!v) return FB_ENOMEM;
-        size_t n = 0;
-        for (size_t e = 0; e < r->epochs; ++e) {
-            if (r->epoch_flags && (r->epoch_flags[e] & FB__EPOCH_DROPPED)) continue;
-            if (r->values[FB_ELAPSED][e] > 0) v[n++] = r->config.batch / r->values[FB_ELAPSED][e];
-        }
-        if (n >= 2)
-            fb__gb_spread(v, n, rate);
-        else
-            has_rate = false;
-        free(v);
-    }
+     * a counter over its repetitions (the epochs used only): stored with
+     * the result (src/stats.c) */
+    bool has_rate = fb__gb_rate_key(r) != NULL && r->rate_epochs.n >= 2;
     static const char *const aggs[3] = {"mean", "median", "stddev"};
     for (int a = 0; a < 3; ++a) {
         char suffix[16];
@@ -275,7 +240,7 @@ int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row, int ro
             double v = a == 0 ? s->mean * scale : a == 1 ? s->median * scale : s->stddev * scale;
             if (m == FB_ELAPSED) {
                 fb__gb_times(j, &w, v);
-                if (has_rate) fb__json_knum(j, fb__gb_rate_key(r), rate[a]);
+                if (has_rate) fb__json_knum(j, fb__gb_rate_key(r), r->rate_epochs.v[a]);
             } else {
                 fb__gb_counter(j, (fb_measure)m, v);
             }

@@ -72,6 +72,16 @@ bool fb_result_unstable(const fb_result *r) {
     return !r->error && r->epochs > 1 && r->summary[FB_ELAPSED].err_pct >= 5.0;
 }
 
+/* A user counter as the files show it (src/result.h). */
+double fb__ucounter_shown(const fb_result *r, size_t i, double s_per_call) {
+    if (!r->ucounters || i >= r->ucounters->n) return NAN;
+    const fb__ucounter *c = &r->ucounters->c[i];
+    if (c->flags & FB_COUNTER_RATE)
+        return s_per_call > 0 && isfinite(s_per_call) ? c->value / s_per_call : NAN;
+    if (c->flags & FB_COUNTER_PER_ITERATION) return c->value / r->config.batch;
+    return c->value;
+}
+
 /* A group of threads (src/group.h): its size and each thread's median. */
 size_t fb_result_threads(const fb_result *r) { return r && r->threads ? r->threads : 1; }
 

@@ -15,6 +15,36 @@ typedef struct fb__summary {
     double median_low, median_high;
 } fb__summary;
 
+/* The mean, median and sample standard deviation (n - 1) of n values
+ * (fb__spread_of, src/stats.c): what Google Benchmark's _mean, _median and
+ * _stddev aggregate rows show. Indexed by FB__SPREAD_*; NAN when n is 0
+ * (the stddev: when n < 2). */
+enum { FB__SPREAD_MEAN = 0, FB__SPREAD_MEDIAN = 1, FB__SPREAD_STDDEV = 2 };
+typedef struct fb__spread {
+    size_t n; /* values */
+    double v[3];
+} fb__spread;
+
+/* User counters (fb_counter; given through src/ucounter.c): at most this
+ * many a run, names at most this many bytes. The result carries them. */
+#define FB__UCOUNTER_MAX 16
+#define FB__UCOUNTER_NAME_MAX 48
+
+typedef struct fb__ucounter {
+    char name[FB__UCOUNTER_NAME_MAX + 1];
+    double value;   /* as given */
+    unsigned flags; /* FB_COUNTER_* */
+    /* derived once by fb__stats_compute: the counter as shown per epoch
+     * (fb__ucounter_shown at the epoch's time per call), over the used
+     * epochs where it is finite */
+    fb__spread epochs;
+} fb__ucounter;
+
+typedef struct fb__ucounters {
+    size_t n;
+    fb__ucounter c[FB__UCOUNTER_MAX];
+} fb__ucounters;
+
 struct fb_result {
     char *name;
     char *error;       /* NULL when measured */
@@ -49,6 +79,9 @@ struct fb_result {
     fb__summary summary[FB_MEASURE_COUNT];
     uint64_t total_iterations;
     double total_s;
+    /* derived once by fb__stats_compute: the rate per epoch (batch / the
+     * epoch's time per call) over the used epochs with a time > 0 */
+    fb__spread rate_epochs;
     /* counted under Callgrind (-valgrind; src/valgrind.h), else NULL */
     struct fb__vg_result *vg;
     /* user counters (fb_counter, src/ucounter.h), NULL when none */
@@ -70,6 +103,11 @@ enum {
 FB__PRIVATE void fb__result_free(fb_result *r);
 /* The lowest and highest of the threads' medians of a group's result
  * (NAN outside a group): the spread the writers show. */
+/* The value a file shows for counter i of r: as given; per unit of the row
+ * (FB_COUNTER_PER_ITERATION: divided by the batch); per second
+ * (FB_COUNTER_RATE: divided by s_per_call, the seconds one call took).
+ * NAN when it cannot be computed (a rate without a time). */
+FB__PRIVATE double fb__ucounter_shown(const fb_result *r, size_t i, double s_per_call);
 FB__PRIVATE void fb__result_thread_range(const fb_result *r, double *lo, double *hi);
 
 #endif

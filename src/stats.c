@@ -52,6 +52,38 @@ double fb__next_spread_pct(const double *v, size_t n) {
     return 100.0 * expm1(0.6744897501960817 * s * sqrt(1 + 1 / (double)n));
 }
 
+void fb__spread_of(double *v, size_t n, fb__spread *out) {
+    double sum = 0, ss = 0;
+    for (size_t i = 0; i < n; ++i) sum += v[i];
+    double mean = sum / (double)n;
+    for (size_t i = 0; i < n; ++i) ss += (v[i] - mean) * (v[i] - mean);
+    out->n = n;
+    out->v[FB__SPREAD_MEAN] = n ? mean : NAN;
+    out->v[FB__SPREAD_MEDIAN] = fb__median(v, n); /* (sorts v) */
+    out->v[FB__SPREAD_STDDEV] = n > 1 ? sqrt(ss / (double)(n - 1)) : NAN;
+}
+
+/* Over the used epochs idx[0..n) (scratch: n doubles, or NULL when out of
+ * memory: nothing then): the rate per epoch, batch / the epoch's time per
+ * call (epochs with a time > 0), and each user counter as shown per epoch
+ * (a rate changes from epoch to epoch; any other counter is the same in
+ * each, its stddev 0). */
+static void fb__stats_epoch_spreads(fb_result *r, const size_t *idx, size_t n, double *scratch) {
+    const double *t = (r->has & FB__BIT(FB_ELAPSED)) ? r->values[FB_ELAPSED] : NULL;
+    size_t k = 0;
+    for (size_t q = 0; scratch && t && q < n; ++q)
+        if (t[idx[q]] > 0) scratch[k++] = r->config.batch / t[idx[q]];
+    fb__spread_of(scratch, k, &r->rate_epochs);
+    for (size_t i = 0; r->ucounters && i < r->ucounters->n; ++i) {
+        k = 0;
+        for (size_t q = 0; scratch && q < n; ++q) {
+            double x = fb__ucounter_shown(r, i, t ? t[idx[q]] : NAN);
+            if (isfinite(x)) scratch[k++] = x;
+        }
+        fb__spread_of(scratch, k, &r->ucounters->c[i].epochs);
+    }
+}
+
 void fb__stats_compute(fb_result *r) {
     size_t all = r->epochs;
     r->total_iterations = 0;
@@ -110,6 +142,7 @@ void fb__stats_compute(fb_result *r) {
         s->median_high = tmp[n - 1 - k];
         s->err_pct = fb__mdape_pct(v, n, s->median, tmp + all);
     }
+    fb__stats_epoch_spreads(r, idx, tmp ? n : 0, tmp);
     free(idx);
     free(tmp);
     fb__marks_compute(r); /* optimized away? not resolved? (src/marks.c) */

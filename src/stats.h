@@ -20,7 +20,13 @@ FB__PRIVATE double fb__mdape_pct(const double *v, size_t n, double median, doubl
  * distance from the center plus the center's own error), as a ratio - 1.
  * 0 for n < 2. */
 FB__PRIVATE double fb__next_spread_pct(const double *v, size_t n);
-/* Fills r->summary and r->total_* from the per-epoch data. */
+/* The mean, median and sample standard deviation (n - 1) of v[0..n) into
+ * out (the mean and the deviation summed in the order given; sorts v):
+ * the one helper behind every stored _mean/_median/_stddev. */
+FB__PRIVATE void fb__spread_of(double *v, size_t n, fb__spread *out);
+/* Fills r->summary and r->total_* from the per-epoch data, and the spreads
+ * over the used epochs of the rate (r->rate_epochs) and of each user
+ * counter as shown per epoch (r->ucounters->c[i].epochs). */
 FB__PRIVATE void fb__stats_compute(fb_result *r);
 
 /* The complexity fit of one benchmark name over the results that carry a

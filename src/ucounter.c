@@ -1,6 +1,6 @@
 /* User counters (fb_counter): checked when given, kept on the bench until
  * the next result is published, then carried by that result. The writers
- * read them through fb__ucounter_shown and fb__ucounter_label. */
+ * read them through fb__ucounter_shown (src/result.c) and fb__ucounter_label. */
 #include "ucounter.h"
 
 #include "bench_state.h"
@@ -89,15 +89,6 @@ void fb__ucounters_attach(fb_bench *b, fb_result *r) {
                     r->name, b->ucounters.n);
     }
     b->ucounters.n = 0; /* they belong to this run only */
-}
-
-double fb__ucounter_shown(const fb_result *r, size_t i, double s_per_call) {
-    if (!r->ucounters || i >= r->ucounters->n) return NAN;
-    const fb__ucounter *c = &r->ucounters->c[i];
-    if (c->flags & FB_COUNTER_RATE)
-        return s_per_call > 0 && isfinite(s_per_call) ? c->value / s_per_call : NAN;
-    if (c->flags & FB_COUNTER_PER_ITERATION) return c->value / r->config.batch;
-    return c->value;
 }
 
 void fb__ucounter_label(const fb_result *r, size_t i, char *buf, size_t len) {

@@ -6,21 +6,7 @@
 #define FB_UCOUNTER_H
 
 #include "base.h"
-
-/* At most this many counters a run, names at most this many bytes. */
-#define FB__UCOUNTER_MAX 16
-#define FB__UCOUNTER_NAME_MAX 48
-
-typedef struct fb__ucounter {
-    char name[FB__UCOUNTER_NAME_MAX + 1];
-    double value;   /* as given */
-    unsigned flags; /* FB_COUNTER_* */
-} fb__ucounter;
-
-typedef struct fb__ucounters {
-    size_t n;
-    fb__ucounter c[FB__UCOUNTER_MAX];
-} fb__ucounters;
+#include "result.h" /* the counters a result carries (fb__ucounters) */
 
 /* Why name cannot be a counter's name among `have` (NULL: it can): empty,
  * too long, a control character, or a name the files already use for
@@ -29,11 +15,7 @@ FB__PRIVATE const char *fb__ucounter_bad_name(const fb__ucounters *have, const c
 /* The counters the next run on b gets, moved to r (nothing when there are
  * none): called once per published result (src/bench.c). */
 FB__PRIVATE void fb__ucounters_attach(fb_bench *b, fb_result *r);
-/* The value a file shows for counter i of r: as given; per unit of the row
- * (FB_COUNTER_PER_ITERATION: divided by the batch); per second
- * (FB_COUNTER_RATE: divided by s_per_call, the seconds one call took).
- * NAN when it cannot be computed (a rate without a time). */
-FB__PRIVATE double fb__ucounter_shown(const fb_result *r, size_t i, double s_per_call);
+/* fb__ucounter_shown, the value a file shows: src/result.h. */
 /* Its column label: "name", "name/<unit>" or "name/s". */
 FB__PRIVATE void fb__ucounter_label(const fb_result *r, size_t i, char *buf, size_t len);
 

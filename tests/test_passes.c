@@ -3,6 +3,8 @@
 #include "check.h"
 #include "internal.h"
 
+#include <string.h>
+
 static void test_order(void) {
     size_t a[7], b[7];
     fb__passes_order(a, 7, 0, 1); /* one pass: registry order */
@@ -70,10 +72,67 @@ static void test_two_modes(void) {
     CHECK(!s.two_modes);
 }
 
+/* The stored aggregates over passes (Google Benchmark's _mean, _median
+ * and _stddev over repetitions): four passes of batch 4, the third failed;
+ * cycles in every timed pass, instructions in two of them. */
+static void test_aggregates(void) {
+    fb_result r[4];
+    const fb_result *rs[4];
+    double some[1] = {1};
+    const double el[4] = {1e-6, 3e-6, 0, 2e-6};
+    const double cyc[4] = {40, 80, 0, 60};
+    memset(r, 0, sizeof r);
+    for (int i = 0; i < 4; ++i) {
+        r[i].config.batch = 4;
+        r[i].epochs = 1;
+        r[i].has = FB__BIT(FB_ELAPSED) | FB__BIT(FB_CPUCYCLES);
+        r[i].values[FB_ELAPSED] = r[i].values[FB_CPUCYCLES] = some;
+        r[i].summary[FB_ELAPSED].median = el[i];
+        r[i].summary[FB_CPUCYCLES].median = cyc[i];
+        rs[i] = &r[i];
+    }
+    r[2].error = (char *)"failed";
+    for (int i = 0; i < 4; i += 3) { /* passes 1 and 4 count instructions */
+        r[i].has |= FB__BIT(FB_INSTRUCTIONS);
+        r[i].values[FB_INSTRUCTIONS] = some;
+        r[i].summary[FB_INSTRUCTIONS].median = i ? 16 : 8;
+    }
+    double scratch[4];
+    fb__pass_summary s;
+    memset(&s, 0, sizeof s);
+    fb__passes_aggregate(rs, 4, scratch, &s);
+    CHECK(s.timed == 3);
+    /* elapsed per iteration, {1, 3, 2} us */
+    const fb__spread *t = &s.over[FB_ELAPSED];
+    CHECK(s.all[FB_ELAPSED] && t->n == 3);
+    CHECK_NEAR(t->v[FB__SPREAD_MEAN], 2e-6, 1e-18);
+    CHECK_NEAR(t->v[FB__SPREAD_MEDIAN], 2e-6, 1e-18);
+    CHECK_NEAR(t->v[FB__SPREAD_STDDEV], 1e-6, 1e-18);
+    /* in the unit Google Benchmark names (ns: the config's is unset) */
+    CHECK(s.gb_time.n == 3);
+    CHECK_NEAR(s.gb_time.v[FB__SPREAD_MEDIAN], 2000, 1e-9);
+    CHECK_NEAR(s.gb_time.v[FB__SPREAD_STDDEV], 1000, 1e-9);
+    /* cycles per unit: {40, 80, 60} / 4 */
+    const fb__spread *c = &s.over[FB_CPUCYCLES];
+    CHECK(s.all[FB_CPUCYCLES] && c->n == 3);
+    CHECK_NEAR(c->v[FB__SPREAD_MEAN], 15, 1e-12);
+    CHECK_NEAR(c->v[FB__SPREAD_MEDIAN], 15, 1e-12);
+    CHECK_NEAR(c->v[FB__SPREAD_STDDEV], 5, 1e-12);
+    /* instructions: in two of the three timed passes, not all */
+    CHECK(!s.all[FB_INSTRUCTIONS] && s.over[FB_INSTRUCTIONS].n == 2);
+    CHECK_NEAR(s.over[FB_INSTRUCTIONS].v[FB__SPREAD_MEDIAN], 3, 1e-12);
+    CHECK(!s.all[FB_BRANCHMISSES] && s.over[FB_BRANCHMISSES].n == 0);
+    /* the rate: 4 / {1, 3, 2} us = {4, 4/3, 2} M/s */
+    CHECK(s.rate.n == 3);
+    CHECK_NEAR(s.rate.v[FB__SPREAD_MEAN], 22e6 / 9, 1e-6);
+    CHECK_NEAR(s.rate.v[FB__SPREAD_MEDIAN], 2e6, 1e-6);
+}
+
 int main(void) {
     test_order();
     test_one_mode();
     test_next_spread();
     test_two_modes();
+    test_aggregates();
     return CHECK_DONE();
 }

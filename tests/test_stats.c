@@ -2,7 +2,72 @@
 #include "check.h"
 #include "internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+
+/* The stored aggregates over the used epochs (Google Benchmark's _mean,
+ * _median and _stddev rows): the rate and each user counter as shown. */
+static void test_epoch_spreads(void) {
+    double v[] = {4, 1, 3, 2};
+    fb__spread sp;
+    fb__spread_of(v, 4, &sp);
+    CHECK(sp.n == 4 && sp.v[FB__SPREAD_MEAN] == 2.5 && sp.v[FB__SPREAD_MEDIAN] == 2.5);
+    CHECK_NEAR(sp.v[FB__SPREAD_STDDEV], sqrt(5.0 / 3.0), 1e-12);
+    fb__spread_of(v, 1, &sp);
+    CHECK(sp.n == 1 && sp.v[FB__SPREAD_MEDIAN] == sp.v[FB__SPREAD_MEAN]);
+    CHECK(isnan(sp.v[FB__SPREAD_STDDEV]));
+    fb__spread_of(NULL, 0, &sp);
+    CHECK(sp.n == 0 && isnan(sp.v[FB__SPREAD_MEAN]) && isnan(sp.v[FB__SPREAD_MEDIAN]));
+
+    /* 4 epochs of 1, 2, 4 and 8 us per call, the last dropped; batch 2 */
+    fb_result *r = calloc(1, sizeof *r);
+    r->epochs = 4;
+    r->config.batch = 2;
+    r->iterations = malloc(4 * sizeof *r->iterations);
+    r->values[FB_ELAPSED] = malloc(4 * sizeof(double));
+    r->epoch_flags = calloc(4, sizeof *r->epoch_flags);
+    for (int i = 0; i < 4; ++i) {
+        r->iterations[i] = 1;
+        r->values[FB_ELAPSED][i] = (double)(1 << i) * 1e-6;
+    }
+    r->epoch_flags[3] = FB__EPOCH_DROPPED;
+    r->has = FB__BIT(FB_ELAPSED);
+    r->ucounters = calloc(1, sizeof *r->ucounters);
+    const struct {
+        const char *name;
+        double value;
+        unsigned flags;
+    } uc[3] = {{"bytes", 10, FB_COUNTER_RATE}, {"k", 3, 0}, {"per", 8, FB_COUNTER_PER_ITERATION}};
+    for (size_t i = 0; i < 3; ++i) {
+        snprintf(r->ucounters->c[i].name, sizeof r->ucounters->c[i].name, "%s", uc[i].name);
+        r->ucounters->c[i].value = uc[i].value;
+        r->ucounters->c[i].flags = uc[i].flags;
+    }
+    r->ucounters->n = 3;
+    fb__stats_compute(r);
+    /* rates 2 / {1, 2, 4} us = {2, 1, 0.5} M/s: mean 7/6 M, median 1 M,
+     * squares (25 + 1 + 16) / 36 = 7/6, / (n - 1) -> stddev sqrt(7/12) M */
+    const fb__spread *rate = &r->rate_epochs;
+    CHECK(rate->n == 3);
+    CHECK_NEAR(rate->v[FB__SPREAD_MEAN], 7e6 / 6, 1e-6);
+    CHECK_NEAR(rate->v[FB__SPREAD_MEDIAN], 1e6, 1e-6);
+    CHECK_NEAR(rate->v[FB__SPREAD_STDDEV], sqrt(7.0 / 12.0) * 1e6, 1e-6);
+    /* a rate counter: 10 / {1, 2, 4} us = {10, 5, 2.5} M/s */
+    const fb__spread *c0 = &r->ucounters->c[0].epochs;
+    CHECK(c0->n == 3);
+    CHECK_NEAR(c0->v[FB__SPREAD_MEAN], 17.5e6 / 3, 1e-6);
+    CHECK_NEAR(c0->v[FB__SPREAD_MEDIAN], 5e6, 1e-6);
+    /* deviations from 35/6: 25/6, -5/6, -20/6 -> squares 1050/36, / 2 */
+    CHECK_NEAR(c0->v[FB__SPREAD_STDDEV], sqrt(1050.0 / 72.0) * 1e6, 1e-6);
+    /* a plain counter: the same in each epoch, its stddev 0 */
+    const fb__spread *c1 = &r->ucounters->c[1].epochs;
+    CHECK(c1->n == 3 && c1->v[FB__SPREAD_MEAN] == 3 && c1->v[FB__SPREAD_MEDIAN] == 3 &&
+          c1->v[FB__SPREAD_STDDEV] == 0);
+    /* per iteration: 8 / batch 2 */
+    const fb__spread *c2 = &r->ucounters->c[2].epochs;
+    CHECK(c2->n == 3 && c2->v[FB__SPREAD_MEDIAN] == 4 && c2->v[FB__SPREAD_STDDEV] == 0);
+    fb__result_free(r);
+}
 
 int main(void) {
     double v1[] = {5, 1, 3};
@@ -73,5 +138,7 @@ int main(void) {
     CHECK(r->summary[FB_ELAPSED].median_low == 2);
     CHECK(r->summary[FB_ELAPSED].median_high == 8);
     fb__result_free(r);
+
+    test_epoch_spreads();
     return CHECK_DONE();
 }
