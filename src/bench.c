@@ -164,7 +164,7 @@ const fb__fit_set *fb__bench_fit(const fb_bench *b, const char *name) {
 }
 
 /* Computes (again) the stored fit of r's name when r carries an N; its
- * family series' stored fit (src/complexity_group.c) is stale from now. */
+ * family series' stored fit (src/bench_fits.c) is stale from now. */
 static int fb__bench_refit(fb_bench *b, const fb_result *r) {
     if (!(r->config.complexity_n > 0) || !r->name) return FB_OK;
     fb__fit_mark_stale(b, r);

@@ -48,7 +48,7 @@ FB__PRIVATE int fb__write_gbench_json_with(const fb_bench *b, FILE *f, const fb_
 /* The complexity table of a stored fit set. */
 FB__PRIVATE int fb__write_fit_set(const fb__fit_set *s, FILE *f);
 /* The runner, after the last instance of a family (rs[0..n): the family's
- * results, in b): prints to f the stored fit (src/complexity_group.c) of
+ * results, in b): prints to f the stored fit (src/bench_fits.c) of
  * every family series among them with at least two distinct N, each after
  * a blank line and a title. Returns how many. */
 FB__PRIVATE size_t fb__write_family_fits(const fb_bench *b, const fb_result *const *rs, size_t n,

@@ -253,7 +253,7 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
 
 /* One entry per fit group with a complexity N, in the order the groups
  * first appear: a benchmark name, or a family's series whose instances set
- * N; each group's fit as stored with the results (src/complexity_group.c). */
+ * N; each group's fit as stored with the results (src/bench_fits.c). */
 static void fb__jr_complexity(fb__json *j, const fb_bench *b) {
     fb__json_arr(j, "complexity", false);
     size_t n;
@@ -261,7 +261,7 @@ static void fb__jr_complexity(fb__json *j, const fb_bench *b) {
     for (size_t i = 0; i < n; ++i) {
         const fb_result *r = rs[i];
         if (!r->name || fb__fit_group_first(rs, n, i) != i) continue;
-        const fb__fit_set *s = fb__fit_stored(b, i); /* src/complexity_group.c */
+        const fb__fit_set *s = fb__fit_stored(b, i); /* src/bench_fits.c */
         if (!s) continue;
         fb__json_obj(j, NULL, false);
         fb__json_kstr(j, "name", s->name); /* the series' for a family */

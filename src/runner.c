@@ -353,7 +353,7 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
             size_t m = 0;
             for (size_t k = fa; fam && k < fz; ++k) /* in the family's order */
                 for (size_t x = res_lo[k]; x < res_hi[k]; ++x) fam[m++] = fb_result_at(suite, x);
-            /* stored once with the suite's results (src/complexity_group.c),
+            /* stored once with the suite's results (src/bench_fits.c),
              * then printed; the files read the same stored fit */
             if (fam && fb__fit_store_results(suite, fam, m) != FB_OK) {
                 free((void *)fam);
@@ -399,7 +399,7 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
                     ran == 1 ? "" : "s", collector.failed);
         /* the results are complete: every family's fit not stored yet (the
          * passes of -repetitions ran in other processes) is stored before
-         * any output reads it (src/complexity_group.c) */
+         * any output reads it (src/bench_fits.c) */
         if (fb__fit_store_families(suite) != FB_OK) status = fb__opts_error("out of memory");
         /* the change table after the ordinary one (src/report_change.c) */
         size_t counts[FB__V_COUNT] = {0};
