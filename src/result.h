@@ -101,13 +101,13 @@ enum {
 };
 
 FB__PRIVATE void fb__result_free(fb_result *r);
-/* The lowest and highest of the threads' medians of a group's result
- * (NAN outside a group): the spread the writers show. */
 /* The value a file shows for counter i of r: as given; per unit of the row
  * (FB_COUNTER_PER_ITERATION: divided by the batch); per second
  * (FB_COUNTER_RATE: divided by s_per_call, the seconds one call took).
  * NAN when it cannot be computed (a rate without a time). */
 FB__PRIVATE double fb__ucounter_shown(const fb_result *r, size_t i, double s_per_call);
+/* The lowest and highest of the threads' medians of a group's result
+ * (NAN outside a group): the spread the writers show. */
 FB__PRIVATE void fb__result_thread_range(const fb_result *r, double *lo, double *hi);
 
 #endif
