@@ -9,12 +9,12 @@
 
 /* The results and comparisons a bench holds (public accessors), and the
  * models fitted to one name's results. */
-size_t fb_result_count(const fb_bench *b) { return b->n_results; }
+size_t fb_result_count(const fb_bench *b) { return b ? b->n_results : 0; }
 const fb_result *fb_result_at(const fb_bench *b, size_t i) {
-    return i < b->n_results ? b->results[i] : NULL;
+    return b && i < b->n_results ? b->results[i] : NULL;
 }
 const fb_result *fb_last_result(const fb_bench *b) {
-    return b->n_results ? b->results[b->n_results - 1] : NULL;
+    return b && b->n_results ? b->results[b->n_results - 1] : NULL;
 }
 const fb_comparison *fb_last_comparison(const fb_bench *b) {
     return b && b->n_comparisons ? b->comparisons[b->n_comparisons - 1] : NULL;

@@ -243,6 +243,10 @@ static void test_writers_null(void) {
     }
     CHECK(fb_write_complexity(NULL, NULL, f) == FB_EINVAL);
     CHECK(fb_write_complexity(b, NULL, NULL) == FB_EINVAL);
+    /* the readers of a bench take NULL as the comparisons' do: nothing there */
+    CHECK(fb_result_count(NULL) == 0 && fb_result_at(NULL, 0) == NULL && !fb_last_result(NULL));
+    CHECK(fb_comparison_count(NULL) == 0 && !fb_comparison_at(NULL, 0) &&
+          !fb_last_comparison(NULL));
     fclose(f);
     fb_bench_free(b);
 }
