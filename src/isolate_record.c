@@ -209,13 +209,23 @@ static char *fb__iso_get_str(fb__iso_rd *r, bool *is_null) {
     return s;
 }
 
+/* The frame of a record: tag, 4-byte payload size, payload. Whether buf
+ * holds a whole one of this tag within the size bound; then its payload
+ * size and a reader over the payload. */
+static bool fb__iso_frame(const unsigned char *buf, size_t len, unsigned char tag,
+                          uint32_t *payload, fb__iso_rd *rd) {
+    if (len < 5 || buf[0] != tag) return false;
+    memcpy(payload, buf + 1, sizeof *payload);
+    if (*payload > FB__ISO_MAX_RECORD || len - 5 < *payload) return false;
+    *rd = (fb__iso_rd){buf + 5, buf + 5 + *payload, false};
+    return true;
+}
+
 size_t fb__isolate_decode(const unsigned char *buf, size_t len, fb_result **out) {
     *out = NULL;
-    if (len < 5 || buf[0] != 'R') return 0;
     uint32_t payload;
-    memcpy(&payload, buf + 1, sizeof payload);
-    if (payload > FB__ISO_MAX_RECORD || len - 5 < payload) return 0;
-    fb__iso_rd rd = {buf + 5, buf + 5 + payload, false};
+    fb__iso_rd rd;
+    if (!fb__iso_frame(buf, len, 'R', &payload, &rd)) return 0;
     fb_result *r = calloc(1, sizeof *r);
     if (!r) return 0;
     bool null_name, null_error, null_title, null_unit;
@@ -378,11 +388,9 @@ int fb__isolate_encode_comparison(const fb_comparison *c, unsigned char **buf, s
 
 size_t fb__isolate_decode_comparison(const unsigned char *buf, size_t len, fb_comparison **out) {
     *out = NULL;
-    if (len < 5 || buf[0] != 'C') return 0;
     uint32_t payload;
-    memcpy(&payload, buf + 1, sizeof payload);
-    if (payload > FB__ISO_MAX_RECORD || len - 5 < payload) return 0;
-    fb__iso_rd rd = {buf + 5, buf + 5 + payload, false};
+    fb__iso_rd rd;
+    if (!fb__iso_frame(buf, len, 'C', &payload, &rd)) return 0;
     bool null_title, null_error;
     char *title = fb__iso_get_str(&rd, &null_title);
     char *error = fb__iso_get_str(&rd, &null_error);
