@@ -75,10 +75,9 @@ void fb__passes_summarize(double *v, size_t n, fb__pass_summary *out) {
     if (n == 0) return;
     double *scratch = malloc(n * sizeof *scratch);
     if (!scratch) return;
-    fb__median(v, n); /* sorts v */
+    out->median = fb__median(v, n); /* sorts v */
     out->min = v[0];
     out->max = v[n - 1];
-    fb__passes_spread(v, n, scratch, &out->median, &out->err_pct);
     /* between passes: the spread the next process is expected to have, not
      * the passes' own (docs/design.md, "Passes") */
     out->err_pct = fb__next_spread_pct(v, n);
