@@ -154,51 +154,30 @@ static bool fb__iso_publish(fb_bench *b, fb__iso_buf *in, bool *done, bool *inte
     size_t used = 0;
     bool ok = true;
     while (used < in->len && !*done) {
-        unsigned char kind = in->p[used];
-        if (kind == 'O') { /* the stream of the next record's rows */
-            if (in->len - used < 2) break;
-            unsigned char o = in->p[used + 1];
-            fb_set_output(b, o == 1 ? NULL : o == 2 ? stdout : o == 3 ? stderr : suite_out);
-            used += 2;
-            continue;
-        }
-        if (kind == 'D') {
-            if (in->len - used < 2) break;
-            *interrupted = in->p[used + 1] != 0;
-            *done = true;
-            used += 2;
-            break;
-        }
-        if (in->len - used < 5) break;
-        uint32_t payload;
-        memcpy(&payload, in->p + used + 1, sizeof payload);
-        if ((kind != 'R' && kind != 'C') || payload > FB__ISO_MAX_RECORD) {
+        fb__iso_rec rec;
+        fb__iso_next(in->p + used, in->len - used, &rec);
+        if (!rec.kind) break; /* incomplete */
+        if (rec.kind == FB__ISO_BAD) {
             ok = false; /* not our protocol: stop reading */
             break;
         }
-        if (in->len - used - 5 < payload) break; /* incomplete */
-        size_t k;
-        if (kind == 'R') {
-            fb_result *r = NULL;
-            k = fb__isolate_decode(in->p + used, in->len - used, &r);
-            if (k) {
-                /* the child's build, checked here once (src/process.c) */
-                fb__process_first_run(fb__bench_output(b) ? fb__bench_diagnostics(b) : NULL,
-                                      r->callsite);
-                size_t before = fb_result_count(b);
-                fb__bench_publish(b, r);
-                if (fb_result_count(b) == before) fb__bench_count_dropped(b);
-            }
-        } else {
-            fb_comparison *c = NULL;
-            k = fb__isolate_decode_comparison(in->p + used, in->len - used, &c);
-            if (k && fb__bench_publish_comparison(b, c) != FB_OK) fb__bench_count_dropped(b);
+        used += rec.used;
+        if (rec.kind == 'O') { /* the stream of the next record's rows */
+            unsigned char o = rec.byte;
+            fb_set_output(b, o == 1 ? NULL : o == 2 ? stdout : o == 3 ? stderr : suite_out);
+        } else if (rec.kind == 'D') {
+            *interrupted = rec.byte != 0;
+            *done = true;
+        } else if (rec.kind == 'R') {
+            /* the child's build, checked here once (src/process.c) */
+            fb__process_first_run(fb__bench_output(b) ? fb__bench_diagnostics(b) : NULL,
+                                  rec.result->callsite);
+            size_t before = fb_result_count(b);
+            fb__bench_publish(b, rec.result);
+            if (fb_result_count(b) == before) fb__bench_count_dropped(b);
+        } else if (fb__bench_publish_comparison(b, rec.comparison) != FB_OK) {
+            fb__bench_count_dropped(b);
         }
-        if (!k) {
-            ok = false;
-            break;
-        }
-        used += k;
     }
     if (used) memmove(in->p, in->p + used, in->len - used); /* in->p is NULL while empty */
     in->len -= used;

@@ -445,3 +445,30 @@ size_t fb__isolate_decode_comparison(const unsigned char *buf, size_t len, fb_co
     *out = c;
     return 5 + (size_t)payload;
 }
+
+void fb__iso_next(const unsigned char *buf, size_t len, fb__iso_rec *rec) {
+    memset(rec, 0, sizeof *rec);
+    if (!len) return;
+    unsigned char kind = buf[0];
+    if (kind == 'O' || kind == 'D') { /* a tag and one byte */
+        if (len < 2) return;
+        *rec = (fb__iso_rec){kind, buf[1], 2, NULL, NULL};
+        return;
+    }
+    if (kind != 'R' && kind != 'C') {
+        rec->kind = FB__ISO_BAD;
+        return;
+    }
+    if (len < 5) return;
+    uint32_t payload;
+    memcpy(&payload, buf + 1, sizeof payload);
+    if (payload > FB__ISO_MAX_RECORD) {
+        rec->kind = FB__ISO_BAD;
+        return;
+    }
+    if (len - 5 < payload) return; /* incomplete */
+    size_t k = kind == 'R' ? fb__isolate_decode(buf, len, &rec->result)
+                           : fb__isolate_decode_comparison(buf, len, &rec->comparison);
+    rec->kind = k ? kind : FB__ISO_BAD;
+    rec->used = k;
+}

@@ -30,4 +30,19 @@ FB__PRIVATE int fb__isolate_encode_comparison(const fb_comparison *c, unsigned c
 FB__PRIVATE size_t fb__isolate_decode_comparison(const unsigned char *buf, size_t len,
                                                  fb_comparison **out);
 
+/* The record at the front of buf[0..len), as a reader of the pipe takes it:
+ * kind is 'R' (result: *result, owned by the caller now), 'C' (comparison:
+ * *comparison, likewise), 'O' or 'D' (their one byte: `byte`), 0 when the
+ * record is not complete yet (read more), or FB__ISO_BAD when the bytes are
+ * not a record of ours or a complete record is malformed (stop reading).
+ * `used`: its bytes (0 unless complete). */
+#define FB__ISO_BAD 1
+typedef struct fb__iso_rec {
+    unsigned char kind, byte;
+    size_t used;
+    fb_result *result;
+    fb_comparison *comparison;
+} fb__iso_rec;
+FB__PRIVATE void fb__iso_next(const unsigned char *buf, size_t len, fb__iso_rec *rec);
+
 #endif

@@ -1,10 +1,12 @@
 /* Passes of the suite: their order, and the summary over passes of each
- * benchmark's value (median, spread between passes, modes). */
+ * benchmark's value (median, spread between passes, modes) and of what the
+ * writers report over passes (aggregates, counts, user counters). */
 #include "passes.h"
 
 #include "bench.h"
 #include "report_gbench.h" /* the time unit Google Benchmark names */
 #include "stats.h"
+#include "ucounter.h" /* user counters as shown */
 
 #include <math.h>
 #include <stdlib.h>
@@ -30,8 +32,26 @@ static bool fb__passes_timed(const fb_result *r) {
     return !r->error && (r->has & FB__BIT(FB_ELAPSED)) && r->values[FB_ELAPSED] && r->epochs;
 }
 
+/* The range of v[0..n) (sorted in place). */
+static void fb__passes_range(double *v, size_t n, fb__pass_range *out) {
+    out->n = n;
+    out->median = out->min = out->max = NAN;
+    if (!n) return;
+    out->median = fb__median(v, n); /* sorts v */
+    out->min = v[0];
+    out->max = v[n - 1];
+}
+
 void fb__passes_aggregate(const fb_result *const *rs, size_t n, double *scratch,
                           fb__pass_summary *out) {
+    for (int g = 0; g < FB_VG_MEASURE_COUNT; ++g) { /* exact counts per unit */
+        size_t k = 0;
+        for (size_t x = 0; x < n; ++x) {
+            double c = rs[x]->error ? NAN : fb_result_valgrind(rs[x], (fb_vg_measure)g);
+            if (isfinite(c)) scratch[k++] = c / rs[x]->config.batch;
+        }
+        fb__passes_range(scratch, k, &out->counted[g]);
+    }
     out->timed = 0;
     for (size_t x = 0; x < n; ++x) out->timed += fb__passes_timed(rs[x]);
     double per_unit = n ? 1.0 / rs[0]->config.batch : NAN;
@@ -148,11 +168,53 @@ static int fb__ps_cmp_first(const void *pa, const void *pb) {
 
 void fb__passes_series_free(fb__pass_series *s) {
     if (!s) return;
+    free(s->counters);
     free(s->of);
     free(s->start);
     free(s->members);
     free(s->sum);
     memset(s, 0, sizeof *s);
+}
+
+/* Each series' user counters over its passes (scratch: a double per
+ * result), into one array that the summaries point into. */
+static int fb__passes_counters(fb__pass_series *p, const fb_result *const *rs, double *scratch) {
+    size_t total = 0;
+    for (size_t s = 0; s < p->n; ++s)
+        for (size_t k = p->start[s]; k < p->start[s + 1]; ++k)
+            total += fb_result_counter_count(rs[p->members[k]]);
+    p->counters = malloc((total ? total : 1) * sizeof *p->counters);
+    if (!p->counters) return FB_ENOMEM;
+    fb__pass_counter *c = p->counters;
+    for (size_t s = 0; s < p->n; ++s) {
+        fb__pass_summary *sum = &p->sum[s];
+        sum->counters = c;
+        sum->n_counters = 0;
+        for (size_t k = p->start[s]; k < p->start[s + 1]; ++k) {
+            const fb_result *r = rs[p->members[k]];
+            for (size_t q = 0; q < fb_result_counter_count(r); ++q) {
+                const char *name = fb_result_counter_name(r, q);
+                bool seen = false; /* few names a series: each result has at most 16 */
+                for (size_t i = 0; i < sum->n_counters && !seen; ++i)
+                    seen = !strcmp(c[i].name, name);
+                if (seen) continue;
+                fb__pass_counter *pc = &c[sum->n_counters++];
+                snprintf(pc->name, sizeof pc->name, "%s", name);
+                size_t m = 0;
+                for (size_t k2 = k; k2 < p->start[s + 1]; ++k2) {
+                    const fb_result *r2 = rs[p->members[k2]];
+                    for (size_t q2 = 0; q2 < fb_result_counter_count(r2); ++q2)
+                        if (!strcmp(fb_result_counter_name(r2, q2), name)) {
+                            double x = fb_result_counter(r2, q2);
+                            if (isfinite(x)) scratch[m++] = x;
+                        }
+                }
+                fb__passes_range(scratch, m, &pc->range);
+            }
+        }
+        c += sum->n_counters;
+    }
+    return FB_OK;
 }
 
 int fb__passes_series(const fb_bench *b, fb__pass_series *out) {
@@ -207,6 +269,7 @@ int fb__passes_series(const fb_bench *b, fb__pass_series *out) {
     }
     out->start[ng] = m;
     out->n = ng;
+    rc = fb__passes_counters(out, rs, v);
 done:
     free(e);
     free(g);

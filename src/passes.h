@@ -17,6 +17,20 @@
  * number, so a run's schedule is reproducible. */
 FB__PRIVATE void fb__passes_order(size_t *order, size_t count, unsigned pass, unsigned passes);
 
+/* One quantity over a series' passes: its median, smallest and largest
+ * over the n passes that have a finite value (NAN each when n is 0). */
+typedef struct fb__pass_range {
+    size_t n;
+    double median, min, max;
+} fb__pass_range;
+
+/* A user counter over a series' passes: its name, and its value as shown
+ * (fb_result_counter) in each pass that has it. */
+typedef struct fb__pass_counter {
+    char name[FB__UCOUNTER_NAME_MAX + 1];
+    fb__pass_range range;
+} fb__pass_counter;
+
 /* Summary of one benchmark's values over passes (seconds per unit). */
 typedef struct fb__pass_summary {
     size_t passes;  /* values */
@@ -43,6 +57,16 @@ typedef struct fb__pass_summary {
     bool all[FB_MEASURE_COUNT];
     fb__spread rate;
     fb__spread gb_time;
+    /* As Bencher's file reports a series of several passes: the exact
+     * Callgrind count per unit of each measure, over the passes counted
+     * under -valgrind (fb_result_valgrind / the batch); and each user
+     * counter, in the order its name first appears (by pass, then index).
+     * The counters are the stored series' own: a summary made for one
+     * result without a stored series (fb__passes_sum's tmp) has none, and
+     * its reader reads that result's counters. */
+    fb__pass_range counted[FB_VG_MEASURE_COUNT];
+    size_t n_counters;
+    const fb__pass_counter *counters;
 } fb__pass_summary;
 
 /* Summarizes v[0..n) (sorted in place). Two modes when the largest gap
@@ -53,8 +77,8 @@ typedef struct fb__pass_summary {
 #define FB__PASSES_MODE_MIN 2
 #define FB__PASSES_MODE_GAP 0.05
 FB__PRIVATE void fb__passes_summarize(double *v, size_t n, fb__pass_summary *out);
-/* The aggregates over passes (timed, over, all, rate above) of the results
- * rs[0..n), in pass order (scratch: n doubles). */
+/* The aggregates over passes (timed, over, all, rate and counted above) of
+ * the results rs[0..n), in pass order (scratch: n doubles). */
 FB__PRIVATE void fb__passes_aggregate(const fb_result *const *rs, size_t n, double *scratch,
                                       fb__pass_summary *out);
 
@@ -63,13 +87,15 @@ FB__PRIVATE void fb__passes_aggregate(const fb_result *const *rs, size_t n, doub
  * name twice in a pass has two series), numbered in the order they first
  * appear. O(n log n). */
 typedef struct fb__pass_series {
-    size_t n;              /* series */
-    size_t *of;            /* [results]: each result's series */
-    size_t *start;         /* [n + 1]: the series' members are members[start[s]..start[s+1]) */
-    size_t *members;       /* result indices, by series, then pass, then index */
-    fb__pass_summary *sum; /* [n]: over the passes' medians per unit (elapsed, seconds) of the
-                              series' results that measured a time */
-    unsigned max_passes;   /* the most results in one series */
+    size_t n;                   /* series */
+    size_t *of;                 /* [results]: each result's series */
+    size_t *start;              /* [n + 1]: the series' members are members[start[s]..start[s+1]) */
+    size_t *members;            /* result indices, by series, then pass, then index */
+    fb__pass_summary *sum;      /* [n]: over the passes' medians per unit (elapsed, seconds) of the
+                                   series' results that measured a time */
+    fb__pass_counter *counters; /* every series' user counters, which sum[s].counters point
+                                   into */
+    unsigned max_passes;        /* the most results in one series */
 } fb__pass_series;
 FB__PRIVATE int fb__passes_series(const fb_bench *b, fb__pass_series *out);
 FB__PRIVATE void fb__passes_series_free(fb__pass_series *s);

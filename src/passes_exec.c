@@ -7,8 +7,8 @@
  * fork: a forked child inherits the parent's layout and warmed state), with
  * the same arguments and FEMTOBENCH_PASS=<pass>/<passes>:<fd> in its
  * environment. It runs the suite once in the pass's order, prints its table
- * and sends each result over the pipe fd as the compact records of
- * src/isolate.c, then an end record ('D', interrupted). It writes no output
+ * and sends each result and comparison over the pipe fd as the compact
+ * records of src/isolate_record.c, then an end record ('D', interrupted). It writes no output
  * file and no change table: the parent does, over all passes. */
 #include "passes_exec.h"
 
@@ -48,6 +48,17 @@ void fb__passes_exec_sink(void *ctx, const fb_bench *b, const fb_result *r) {
     free(buf);
 }
 
+/* ... and each comparison, likewise (its alternatives' results inside) */
+void fb__passes_exec_cmp_sink(void *ctx, const fb_bench *b, const fb_comparison *c) {
+    int fd = *(const int *)ctx;
+    (void)b;
+    unsigned char *buf = NULL;
+    size_t len = 0, cap = 0;
+    if (fb__isolate_encode_comparison(c, &buf, &len, &cap) != FB_OK) _exit(122);
+    fb__pe_write_all(fd, buf, len);
+    free(buf);
+}
+
 void fb__passes_exec_end(int fd, bool interrupted) {
     unsigned char end[2] = {'D', (unsigned char)(interrupted ? 1 : 0)};
     fb__pe_write_all(fd, end, sizeof end);
@@ -56,61 +67,44 @@ void fb__passes_exec_end(int fd, bool interrupted) {
 
 /* ------------------------------------------------------------ parent */
 
-typedef struct fb__pe_in {
-    unsigned char *p;
-    size_t len, cap;
-} fb__pe_in;
-
-static bool fb__pe_append(fb__pe_in *in, const unsigned char *p, size_t n) {
-    if (in->len + n > in->cap) {
-        size_t cap = in->cap ? in->cap : 65536;
-        while (cap < in->len + n) cap *= 2;
-        unsigned char *q = realloc(in->p, cap);
-        if (!q) return false;
-        in->p = q;
-        in->cap = cap;
-    }
-    memcpy(in->p + in->len, p, n);
-    in->len += n;
-    return true;
-}
-
-/* Reads the pass's records until EOF, publishing each to b. *done when the
- * end record came; false when the stream was not ours or memory ran out. */
+/* Reads the pass's records until EOF (the records of
+ * src/isolate_record.c), publishing each result and comparison to b. *done
+ * when the end record came; false when the stream was not ours or memory
+ * ran out. */
 static bool fb__pe_read(int fd, fb_bench *b, bool *done, bool *interrupted) {
-    fb__pe_in in = {NULL, 0, 0};
+    fb__iso_buf in = {NULL, 0, 0, false};
     bool ok = true;
     for (;;) {
         unsigned char chunk[65536];
         ssize_t n = read(fd, chunk, sizeof chunk);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) break;
-        if (!fb__pe_append(&in, chunk, (size_t)n)) {
+        fb__iso_put(&in, chunk, (size_t)n);
+        if (in.oom) {
             ok = false;
             break;
         }
         size_t used = 0;
         while (used < in.len && !*done) {
-            if (in.p[used] == 'D') {
-                if (in.len - used < 2) break;
-                *interrupted = in.p[used + 1] != 0;
-                *done = true;
-                used += 2;
+            fb__iso_rec rec;
+            fb__iso_next(in.p + used, in.len - used, &rec);
+            if (!rec.kind) break; /* incomplete: read more */
+            if (rec.kind == FB__ISO_BAD) {
+                ok = false;
                 break;
             }
-            fb_result *r = NULL;
-            size_t k = fb__isolate_decode(in.p + used, in.len - used, &r);
-            if (!k) {
-                uint32_t payload = 0;
-                if (in.len - used >= 5) memcpy(&payload, in.p + used + 1, sizeof payload);
-                if (in.p[used] != 'R' || (in.len - used >= 5 && in.len - used - 5 >= payload))
-                    ok = false; /* not a record, or a complete one that is malformed */
-                break;          /* else incomplete: read more */
-            }
-            used += k;
-            size_t before = fb_result_count(b);
-            fb__bench_publish(b, r);
-            if (fb_result_count(b) == before) fb__bench_count_dropped(b);
+            used += rec.used;
+            if (rec.kind == 'D') {
+                *interrupted = rec.byte != 0;
+                *done = true;
+            } else if (rec.kind == 'R') {
+                size_t before = fb_result_count(b);
+                fb__bench_publish(b, rec.result);
+                if (fb_result_count(b) == before) fb__bench_count_dropped(b);
+            } else if (rec.kind == 'C') {
+                if (fb__bench_publish_comparison(b, rec.comparison) != FB_OK)
+                    fb__bench_count_dropped(b);
+            } /* 'O': a pass process prints its own rows */
         }
         memmove(in.p, in.p + used, in.len - used);
         in.len -= used;
@@ -221,7 +215,9 @@ int fb__passes_exec(int argc, char **argv, unsigned passes, fb_bench *suite,
                 rc = FB_ENOMEM;
             }
         }
-        if (fb__bench_take_results(suite, b) != FB_OK && rc == FB_OK) {
+        if ((fb__bench_take_results(suite, b) != FB_OK ||
+             fb__bench_take_comparisons(suite, b) != FB_OK) &&
+            rc == FB_OK) {
             snprintf(why, len, "out of memory");
             rc = FB_ENOMEM;
         }
@@ -239,6 +235,12 @@ void fb__passes_exec_sink(void *ctx, const fb_bench *b, const fb_result *r) {
     (void)ctx;
     (void)b;
     (void)r;
+}
+
+void fb__passes_exec_cmp_sink(void *ctx, const fb_bench *b, const fb_comparison *c) {
+    (void)ctx;
+    (void)b;
+    (void)c;
 }
 
 void fb__passes_exec_end(int fd, bool interrupted) {

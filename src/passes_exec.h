@@ -9,8 +9,8 @@
 #include "isolate_record.h" /* results as records on a pipe */
 
 /* Parent: runs pass 0..passes-1, one process each, in order. Each process
- * prints its own table; its results come back over a pipe (the records of
- * src/isolate.c) and are published to a fresh bench per pass made by
+ * prints its own table; its results and comparisons come back over a pipe
+ * (the records of src/isolate_record.c) and are published to a fresh bench per pass made by
  * `make` (the runner's sinks), then moved to suite. A pass process that
  * ends before its end record (a crash, exit() in a benchmark) adds an error
  * row named "pass <k> of <n>". *interrupted when a pass was interrupted
@@ -20,9 +20,11 @@ FB__PRIVATE int fb__passes_exec(int argc, char **argv, unsigned passes, fb_bench
                                 fb__passes_make_fn make, void *ctx, FILE *tout, bool *interrupted,
                                 char *why, size_t len);
 
-/* Child: the sink that sends each result to the parent (ctx: the
- * descriptor, as an int *); and the end record, with the interrupted flag. */
+/* Child: the sinks that send each result and each comparison to the parent
+ * (ctx: the descriptor, as an int *); and the end record, with the
+ * interrupted flag. */
 FB__PRIVATE void fb__passes_exec_sink(void *ctx, const fb_bench *b, const fb_result *r);
+FB__PRIVATE void fb__passes_exec_cmp_sink(void *ctx, const fb_bench *b, const fb_comparison *c);
 FB__PRIVATE void fb__passes_exec_end(int fd, bool interrupted);
 
 #endif

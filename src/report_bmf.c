@@ -1,7 +1,7 @@
 /* Bencher Metric Format (BMF) JSON, the format bencher.dev's `json`
- * adapter reads (docs/formats.md): one object per benchmark name, one
- * object per measure in it, each with "value" and optional "lower_value"
- * and "upper_value". femtobench writes, per benchmark:
+ * adapter reads (docs/formats.md): one object per benchmark, one object
+ * per measure in it, each with "value" and optional "lower_value" and
+ * "upper_value". femtobench writes, per benchmark:
  *   latency      nanoseconds per unit: the median; bounds: a distribution-free
  *                ~95% interval of the median from the epochs' order
  *                statistics (min and max under 6 epochs);
@@ -10,15 +10,19 @@
  *                -valgrind=cache) instead of both when counted under
  *                Callgrind: exact counts per unit, no bounds;
  *   <counter>    each user counter (fb_counter) as shown in the table.
- * Several results of one name (the passes of -repetitions) become one
- * entry: the median over them, bounded by their smallest and largest. A
- * result with a complexity N is named "name/N"; an error row has no value
- * and is left out (the table and the exit status say it failed). */
+ * A benchmark is a series over passes (src/passes.c): with -repetitions,
+ * its passes are one entry, the median over them bounded by their smallest
+ * and largest, as the series stored them; the writer computes nothing. The
+ * entry's name is the one Google Benchmark's JSON gives it ("name/N" with a
+ * complexity N the name does not end in already), "#k" for the k-th entry
+ * of one name; an error row has no value and is left out (the table and
+ * the exit status say it failed). */
 #include "report.h"
 
-#include "bench.h"
 #include "json.h"
-#include "stats.h"
+#include "passes.h"        /* the series over passes, stored */
+#include "report_gbench.h" /* the entry's name */
+#include "text.h"
 #include "ucounter.h"
 #include "valgrind.h"
 
@@ -26,149 +30,138 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The BMF name of r: its name, "/N" appended with a complexity N. */
-static void fb__bmf_key(const fb_result *r, char *buf, size_t len) {
-    if (r->config.complexity_n > 0)
-        snprintf(buf, len, "%s/%.17g", r->name, r->config.complexity_n);
-    else
-        snprintf(buf, len, "%s", r->name);
-}
-
-/* The measured latency of one result, ns per unit: the median and its interval,
- * as the statistics stored them (src/stats.c). */
-static bool fb__bmf_latency(const fb_result *r, double out[3]) {
-    if (r->error || r->vg || !(r->has & FB__BIT(FB_ELAPSED)) || !r->values[FB_ELAPSED] ||
-        !r->epochs || !r->used)
-        return false;
-    const fb__summary *s = &r->summary[FB_ELAPSED];
-    out[0] = s->median * 1e9 / r->config.batch;
-    out[1] = s->median_low * 1e9 / r->config.batch;
-    out[2] = s->median_high * 1e9 / r->config.batch;
-    return isfinite(out[0]);
-}
-
-/* value (and bounds when given or when over several results). */
-static void fb__bmf_measure(fb__json *j, const char *name, const double *v, size_t n,
-                            const double *bounds) {
-    if (!n) return;
-    double *s = malloc(n * sizeof *s);
-    if (!s) return;
-    memcpy(s, v, n * sizeof *s);
-    double mid = fb__median(s, n); /* sorts s */
+/* A measure: its value, and its bounds when known (NAN: none). */
+static void fb__bmf_measure(fb__json *j, const char *name, double value, double lo, double hi) {
+    if (!isfinite(value)) return;
     fb__json_obj(j, name, true);
-    fb__json_knum(j, "value", mid);
-    if (n > 1) {
-        fb__json_knum(j, "lower_value", s[0]);
-        fb__json_knum(j, "upper_value", s[n - 1]);
-    } else if (bounds) {
-        fb__json_knum(j, "lower_value", bounds[0]);
-        fb__json_knum(j, "upper_value", bounds[1]);
+    fb__json_knum(j, "value", value);
+    if (isfinite(lo) && isfinite(hi)) {
+        fb__json_knum(j, "lower_value", lo);
+        fb__json_knum(j, "upper_value", hi);
     }
     fb__json_end_obj(j);
-    free(s);
+}
+
+/* A measure over several passes: their median, bounded by the smallest and
+ * the largest; one pass: its value alone. */
+static void fb__bmf_range(fb__json *j, const char *name, const fb__pass_range *r, double scale) {
+    if (!r->n) return;
+    bool bounded = r->n > 1;
+    fb__bmf_measure(j, name, r->median * scale, bounded ? r->min * scale : NAN,
+                    bounded ? r->max * scale : NAN);
 }
 
 static const char *const fb__bmf_vg_names[FB_VG_MEASURE_COUNT] = {
     "instructions", "l1-misses", "ll-misses", "branches", "branch-misses"};
 
-/* One benchmark: the results rs[0..n) of one BMF name. */
-static void fb__bmf_entry(fb__json *j, const char *key, const fb_result *const *rs, size_t n) {
-    double *v = malloc((n ? n : 1) * sizeof *v);
-    if (!v) return;
-    size_t m = 0;
-    double one[3] = {0, 0, 0};
-    bool counted = false;
-    for (size_t i = 0; i < n; ++i) counted = counted || (rs[i]->vg && !rs[i]->error);
+/* Timed by the clock: a median of elapsed time over used epochs. */
+static bool fb__bmf_timed(const fb_result *r) {
+    return !r->error && !r->vg && (r->has & FB__BIT(FB_ELAPSED)) && r->values[FB_ELAPSED] &&
+           r->epochs && r->used;
+}
+
+/* One result's entry: its stored median and the median's interval, its
+ * exact counts, its counters as shown. */
+static void fb__bmf_result(fb__json *j, const fb_result *r) {
+    if (r->vg) {
+        for (int g = 0; g < FB_VG_MEASURE_COUNT; ++g)
+            fb__bmf_measure(j, fb__bmf_vg_names[g],
+                            fb_result_valgrind(r, (fb_vg_measure)g) / r->config.batch, NAN, NAN);
+    } else if (fb__bmf_timed(r)) {
+        /* seconds per iteration to nanoseconds per unit */
+        const fb__summary *s = &r->summary[FB_ELAPSED];
+        double batch = r->config.batch, med = s->median * 1e9 / batch,
+               lo = s->median_low * 1e9 / batch, hi = s->median_high * 1e9 / batch;
+        fb__bmf_measure(j, "latency", med, lo, hi);
+        fb__bmf_measure(j, "throughput", 1e9 / med, 1e9 / hi, 1e9 / lo);
+    }
+    for (size_t c = 0; c < fb_result_counter_count(r); ++c)
+        fb__bmf_measure(j, fb_result_counter_name(r, c), fb_result_counter(r, c), NAN, NAN);
+}
+
+/* Series s: one result that measured anything is that result's entry;
+ * several are the series' stored ranges over them. */
+static void fb__bmf_series(fb__json *j, const fb_bench *b, size_t s, const char *key) {
+    const fb_result *lone = NULL;
     size_t measured = 0;
-    for (size_t i = 0; i < n; ++i) measured += !rs[i]->error;
-    if (!measured) {
-        free(v);
-        return;
+    for (size_t k = 0; k < fb__passes_size(b, s); ++k) {
+        const fb_result *r = fb_result_at(b, fb__passes_member(b, s, k));
+        if (!r->error) lone = r, ++measured;
     }
+    if (!measured) return;
     fb__json_obj(j, key, false);
-    if (counted) {
-        for (int g = 0; g < FB_VG_MEASURE_COUNT; ++g) {
-            m = 0;
-            for (size_t i = 0; i < n; ++i) {
-                double x = rs[i]->error ? NAN : fb_result_valgrind(rs[i], (fb_vg_measure)g);
-                if (isfinite(x)) v[m++] = x / rs[i]->config.batch;
-            }
-            fb__bmf_measure(j, fb__bmf_vg_names[g], v, m, NULL);
-        }
+    fb__pass_summary tmp;
+    const fb__pass_summary *ps = fb__passes_sum(b, s, &tmp);
+    if (measured == 1) {
+        fb__bmf_result(j, lone);
     } else {
-        double lat[3] = {NAN, NAN, NAN};
-        m = 0;
-        for (size_t i = 0; i < n; ++i)
-            if (fb__bmf_latency(rs[i], one)) {
-                v[m++] = one[0];
-                memcpy(lat, one, sizeof lat);
-            }
-        fb__bmf_measure(j, "latency", v, m, lat + 1);
-        for (size_t i = 0; i < m; ++i) v[i] = 1e9 / v[i];
-        double thr[2] = {1e9 / lat[2], 1e9 / lat[1]};
-        fb__bmf_measure(j, "throughput", v, m, thr);
-    }
-    /* user counters, by name, over the results that have them */
-    for (size_t i = 0; i < n; ++i)
-        for (size_t c = 0; c < fb_result_counter_count(rs[i]); ++c) {
-            const char *name = fb_result_counter_name(rs[i], c);
-            bool first = true;
-            for (size_t p = 0; p < i && first; ++p)
-                for (size_t q = 0; q < fb_result_counter_count(rs[p]) && first; ++q)
-                    first = strcmp(fb_result_counter_name(rs[p], q), name) != 0;
-            for (size_t q = 0; q < c && first; ++q)
-                first = strcmp(fb_result_counter_name(rs[i], q), name) != 0;
-            if (!first) continue;
-            m = 0;
-            for (size_t p = i; p < n; ++p)
-                for (size_t q = 0; q < fb_result_counter_count(rs[p]); ++q)
-                    if (!strcmp(fb_result_counter_name(rs[p], q), name)) {
-                        double x = fb_result_counter(rs[p], q);
-                        if (isfinite(x)) v[m++] = x;
-                    }
-            fb__bmf_measure(j, name, v, m, NULL);
+        bool counted = false;
+        for (int g = 0; g < FB_VG_MEASURE_COUNT; ++g) counted = counted || ps->counted[g].n;
+        if (counted) {
+            for (int g = 0; g < FB_VG_MEASURE_COUNT; ++g)
+                fb__bmf_range(j, fb__bmf_vg_names[g], &ps->counted[g], 1);
+        } else if (ps->passes) {
+            fb__pass_range lat = {ps->passes, ps->median, ps->min, ps->max};
+            fb__bmf_range(j, "latency", &lat, 1e9);
+            /* units per second over the passes: the median of their rates,
+             * bounded by the slowest and the fastest pass */
+            fb__pass_range thr = {ps->rate.n, ps->rate.v[FB__SPREAD_MEDIAN], 1 / ps->max,
+                                  1 / ps->min};
+            fb__bmf_range(j, "throughput", &thr, 1);
         }
+        for (size_t c = 0; c < ps->n_counters; ++c)
+            fb__bmf_range(j, ps->counters[c].name, &ps->counters[c].range, 1);
+    }
     fb__json_end_obj(j);
-    free(v);
 }
 
 int fb_write_bmf(const fb_bench *b, FILE *f) {
     if (!b || !f) return FB_EINVAL;
-    size_t n = fb_result_count(b);
-    const fb_result **group = malloc((n ? n : 1) * sizeof *group);
-    char *keys = malloc((n ? n : 1) * 1100);
-    if (!group || !keys) {
-        free(group);
-        free(keys);
-        return FB_ENOMEM;
+    /* the entries: each series over passes, then each alternative of each
+     * paired comparison ("title/name") */
+    size_t n_series = fb__passes_count(b), n = n_series;
+    for (size_t c = 0; c < fb_comparison_count(b); ++c)
+        n += fb_comparison_size(fb_comparison_at(b, c));
+    char **keys = calloc(n ? n : 1, sizeof *keys);
+    int rc = keys ? FB_OK : FB_ENOMEM;
+    size_t k = 0;
+    for (size_t s = 0; s < n_series && rc == FB_OK; ++s, ++k) {
+        keys[k] = fb__gb_run_name(fb_result_at(b, fb__passes_member(b, s, 0)));
+        if (!keys[k]) rc = FB_ENOMEM;
     }
-    for (size_t i = 0; i < n; ++i) fb__bmf_key(fb_result_at(b, i), keys + i * 1100, 1100);
-    fb__json j;
-    fb__json_init(&j, f);
-    j.digits = 15;
-    fb__json_obj(&j, NULL, false);
-    for (size_t i = 0; i < n; ++i) {
-        const char *key = keys + i * 1100;
-        bool first = true;
-        for (size_t p = 0; p < i && first; ++p) first = strcmp(keys + p * 1100, key) != 0;
-        if (!first) continue;
-        size_t m = 0;
-        for (size_t p = i; p < n; ++p)
-            if (!strcmp(keys + p * 1100, key)) group[m++] = fb_result_at(b, p);
-        fb__bmf_entry(&j, key, group, m);
-    }
-    /* each alternative of a paired comparison: "title/name" */
-    for (size_t c = 0; c < fb_comparison_count(b); ++c) {
+    for (size_t c = 0; c < fb_comparison_count(b) && rc == FB_OK; ++c) {
         const fb_comparison *cmp = fb_comparison_at(b, c);
-        for (size_t a = 0; a < fb_comparison_size(cmp); ++a) {
-            const fb_result *r = fb_comparison_result(cmp, a);
-            char key[1100];
-            snprintf(key, sizeof key, "%s/%s", fb_comparison_title(cmp), r->name);
-            fb__bmf_entry(&j, key, &r, 1);
+        for (size_t a = 0; a < fb_comparison_size(cmp) && rc == FB_OK; ++a, ++k) {
+            const char *title = fb_comparison_title(cmp), *name = fb_comparison_name(cmp, a);
+            size_t len = strlen(title) + strlen(name) + 2;
+            keys[k] = malloc(len);
+            if (keys[k])
+                snprintf(keys[k], len, "%s/%s", title, name);
+            else
+                rc = FB_ENOMEM;
         }
     }
-    fb__json_end_obj(&j);
-    free(group);
+    if (rc == FB_OK) rc = fb__number_repeats(keys, n); /* a pass's comparison: one each */
+    if (rc == FB_OK) {
+        fb__json j;
+        fb__json_init(&j, f);
+        j.digits = 15;
+        fb__json_obj(&j, NULL, false);
+        for (size_t s = 0; s < n_series; ++s) fb__bmf_series(&j, b, s, keys[s]);
+        k = n_series;
+        for (size_t c = 0; c < fb_comparison_count(b); ++c) {
+            const fb_comparison *cmp = fb_comparison_at(b, c);
+            for (size_t a = 0; a < fb_comparison_size(cmp); ++a, ++k) {
+                const fb_result *r = fb_comparison_result(cmp, a);
+                if (r->error) continue;
+                fb__json_obj(&j, keys[k], false);
+                fb__bmf_result(&j, r);
+                fb__json_end_obj(&j);
+            }
+        }
+        fb__json_end_obj(&j);
+    }
+    for (size_t i = 0; keys && i < n; ++i) free(keys[i]);
     free(keys);
-    return fb__writer_finish(f);
+    return rc == FB_OK ? fb__writer_finish(f) : rc;
 }

@@ -133,51 +133,14 @@ static int fb__gb_passes(fb__json *j, const fb_bench *b, size_t s, const fb__gb_
     return FB_OK;
 }
 
-/* The names of the series, "#k" for the k-th series of one name (sorted:
- * O(S log S)). */
-typedef struct fb__gb_named {
-    char *name;
-    size_t s;
-} fb__gb_named;
-
-static int fb__gb_cmp_named(const void *pa, const void *pb) {
-    const fb__gb_named *a = pa, *b = pb;
-    int c = strcmp(a->name, b->name);
-    return c ? c : (a->s > b->s) - (a->s < b->s);
-}
-
+/* The names of the series, "#k" for the k-th series of one name. */
 static int fb__gb_series_names(const fb_bench *b, char **names) {
     size_t n = fb__passes_count(b);
-    fb__gb_named *v = malloc((n ? n : 1) * sizeof *v);
-    if (!v) return FB_ENOMEM;
     for (size_t s = 0; s < n; ++s) {
-        v[s].name = fb__gb_run_name(fb_result_at(b, fb__passes_member(b, s, 0)));
-        v[s].s = s;
-        if (!v[s].name) {
-            for (size_t k = 0; k < s; ++k) free(v[k].name);
-            free(v);
-            return FB_ENOMEM;
-        }
+        names[s] = fb__gb_run_name(fb_result_at(b, fb__passes_member(b, s, 0)));
+        if (!names[s]) return FB_ENOMEM; /* the caller frees what was made */
     }
-    qsort(v, n, sizeof *v, fb__gb_cmp_named);
-    int rc = FB_OK;
-    const char *first = NULL; /* the group's first name: kept, never freed here */
-    for (size_t i = 0, k = 1; i < n; ++i) {
-        k = first && strcmp(v[i].name, first) == 0 ? k + 1 : 1;
-        if (k == 1) {
-            names[v[i].s] = v[i].name;
-            first = v[i].name;
-            continue;
-        }
-        size_t len = strlen(v[i].name) + 24;
-        char *nk = malloc(len);
-        if (nk) snprintf(nk, len, "%s#%zu", v[i].name, k);
-        free(v[i].name);
-        names[v[i].s] = nk;
-        if (!nk) rc = FB_ENOMEM;
-    }
-    free(v);
-    return rc;
+    return fb__number_repeats(names, n);
 }
 
 static void fb__gb_context(fb__json *j, const fb__sysinfo *si, const fb_bench *b) {

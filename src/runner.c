@@ -83,8 +83,9 @@ static void fb__collector_cmp_sink(void *ctx, const fb_bench *b, const fb_compar
 }
 
 /* A pass of -repetitions run in its own process: the bench its results
- * are published to in this process. The pass process prints the table and
- * names failures itself, so here only the collector counts them. */
+ * and comparisons are published to in this process. The pass process
+ * prints the table and names failures itself, so here only the collector
+ * counts them. */
 typedef struct fb__runner_pass_ctx {
     fb__collector *collector;
 } fb__runner_pass_ctx;
@@ -94,7 +95,8 @@ static fb_bench *fb__runner_pass_bench(void *ctx, unsigned pass) {
     (void)pass;
     fb_bench *b = fb_bench_new();
     if (b) fb__bench_drop_sinks(b); /* no live table of its own: the pass printed its rows */
-    if (b && fb__bench_add_sink(b, fb__collector_sink, pc->collector) != FB_OK) {
+    if (b && (fb__bench_add_sink(b, fb__collector_sink, pc->collector) != FB_OK ||
+              fb__bench_add_comparison_sink(b, fb__collector_cmp_sink, pc->collector) != FB_OK)) {
         fb_bench_free(b);
         return NULL;
     }
@@ -266,7 +268,9 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
         table.out = suite_out;
         fb__bench_share_table(b, &table);
         /* one pass of a parent's -repetitions: every result goes back to it */
-        if (pass_fd >= 0 && fb__bench_add_sink(b, fb__passes_exec_sink, &pass_fd) != FB_OK) {
+        if (pass_fd >= 0 &&
+            (fb__bench_add_sink(b, fb__passes_exec_sink, &pass_fd) != FB_OK ||
+             fb__bench_add_comparison_sink(b, fb__passes_exec_cmp_sink, &pass_fd) != FB_OK)) {
             fb_bench_free(b);
             status = fb__opts_error("out of memory");
             break;

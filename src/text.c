@@ -147,3 +147,43 @@ void fb__utf8_put(FILE *f, uint32_t cp) {
     char b[4];
     fwrite(b, 1, fb__utf8_encode(cp, b), f);
 }
+
+/* ------------------------------------------------------ repeated names */
+
+typedef struct fb__named {
+    const char *name;
+    size_t i;
+} fb__named;
+
+static int fb__named_cmp(const void *pa, const void *pb) {
+    const fb__named *a = pa, *b = pb;
+    int c = strcmp(a->name, b->name);
+    return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+int fb__number_repeats(char **names, size_t n) {
+    fb__named *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v) return FB_ENOMEM;
+    for (size_t i = 0; i < n; ++i) v[i] = (fb__named){names[i], i};
+    qsort(v, n, sizeof *v, fb__named_cmp);
+    int rc = FB_OK;
+    const char *first = NULL; /* the group's first name: never renamed */
+    for (size_t i = 0, k = 1; i < n; ++i) {
+        k = first && strcmp(v[i].name, first) == 0 ? k + 1 : 1;
+        if (k == 1) {
+            first = v[i].name;
+            continue;
+        }
+        size_t len = strlen(v[i].name) + 24;
+        char *nk = malloc(len);
+        if (!nk) {
+            rc = FB_ENOMEM;
+            break;
+        }
+        snprintf(nk, len, "%s#%zu", v[i].name, k);
+        free(names[v[i].i]);
+        names[v[i].i] = nk;
+    }
+    free(v);
+    return rc;
+}

@@ -14,6 +14,11 @@ FB__PRIVATE char *fb__strdup(const char *s);
 /* s without its const, for APIs that take char * but do not write (execve's
  * argv and envp); no cast, so -Wcast-qual stays quiet in user builds. */
 FB__PRIVATE char *fb__str_unconst(const char *s);
+/* Numbers the repeats of names[0..n) (each malloc'd, none NULL): the k-th
+ * name (k >= 2, in index order) equal to an earlier one becomes "name#k",
+ * so that a file's keys are unique; the first keeps its name. O(n log n).
+ * FB_OK, or FB_ENOMEM (the names not renamed yet stay as they were). */
+FB__PRIVATE int fb__number_repeats(char **names, size_t n);
 /* Levenshtein distance for "did you mean" hints ((size_t)-1 when too long). */
 FB__PRIVATE size_t fb__edit_distance(const char *a, const char *b);
 

@@ -64,4 +64,28 @@ FB_BENCHMARK(Crash) {
     }
 }
 
+/* A paired comparison in each pass: "one" and "two" (twice the work); with
+ * SUITE_PASSES_BROKEN set, it reads a clock that never moves: error rows. */
+static uint64_t suite_passes_frozen(void *ctx) {
+    (void)ctx;
+    return 0;
+}
+FB_BENCHMARK(Pair) {
+    uint64_t x = 1;
+    bool broken = getenv("SUITE_PASSES_BROKEN") != NULL;
+    if (broken) fb_set_clock(b, suite_passes_frozen, NULL, 1e-9);
+    FB_COMPARE(b, "pair") {
+        FB_ALTERNATIVE("one") {
+            x = x * 6364136223846793005u + 1;
+            fb_do_not_optimize(x);
+        }
+        FB_ALTERNATIVE("two") {
+            for (int i = 0; i < 2; ++i) {
+                x = x * 6364136223846793005u + 1;
+                fb_do_not_optimize(x);
+            }
+        }
+    }
+}
+
 FB_MAIN()

@@ -167,8 +167,15 @@ with tempfile.TemporaryDirectory() as tmp:
     # comes after the runner's), so its rounds share one N and the family
     # is fitted as without -asymptote
     rc, out, err = run("-filter=Grow|Scan/(1000|32000)", "-asymptote=1000,2000,4000,8000",
-                       "-output_json=" + P("a.json"))
+                       "-output_json=" + P("a.json"), "-output_gbench=" + P("a.gb.json"),
+                       "-output_bmf=" + P("a.bmf"))
     check(rc == 0, f"-asymptote: rc={rc} {err}")
+    # Bencher's file names each benchmark as Google Benchmark's does: an N
+    # the name carries already (Scan/1000) is not repeated
+    gbn = [b["name"] for b in json.load(open(P("a.gb.json")))["benchmarks"]]
+    bmf = list(json.load(open(P("a.bmf"))))
+    check(bmf == gbn and "Scan/1000" in bmf and "Grow/1/2000" in bmf,
+          f"-asymptote: BMF names {bmf} and GB names {gbn}")
     rows = rows_named(out)
     check([n for n, _ in rows] == ["Grow/1"] * 4 + ["Grow/4"] * 4 + ["Scan/1000"] * 4 + ["Scan/32000"] * 4,
           f"-asymptote rows {[n for n, _ in rows]}")

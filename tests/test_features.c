@@ -171,11 +171,46 @@ static void test_manual_time(void) {
     fb_bench_free(b);
 }
 
+/* BMF over passes: a benchmark's passes are one entry, the stored median
+ * over them bounded by their smallest and largest, its user counters
+ * likewise; a name run twice in each pass is a second series, "#2". */
+static void test_bmf_passes(void) {
+    fake_clock c = {0, 100, 0, 0};
+    fb_bench *b = fake_bench(&c);
+    fb_set_diagnostics(b, NULL);
+    const uint64_t cost[3] = {100, 300, 200}, again[3] = {50, 70, 60};
+    const double size[3] = {7, 9, 8};
+    for (unsigned pass = 0; pass < 3; ++pass) {
+        fb__bench_set_pass(b, pass);
+        c.cost_ns = cost[pass];
+        CHECK(fb_counter(b, "size", size[pass], 0) == FB_OK);
+        CHECK(fb_run(b, "op", fake_clock_op, &c) != NULL);
+        c.cost_ns = again[pass];
+        CHECK(fb_run(b, "op", fake_clock_op, &c) != NULL);
+    }
+    CHECK(fb__passes_finish(b) == FB_OK);
+    char buf[4096] = "";
+    FILE *m = fmemopen(buf, sizeof buf - 1, "w");
+    CHECK(m && fb_write_bmf(b, m) == FB_OK);
+    if (m) fclose(m);
+    CHECK(strstr(buf, "\"op\": {\n    \"latency\": {\"value\": 200, \"lower_value\": 100, "
+                      "\"upper_value\": 300}") != NULL);
+    /* units per second: the median of the passes' rates, bounded by them */
+    CHECK(strstr(buf, "\"throughput\": {\"value\": 5000000, \"lower_value\": 3333333.33333333, "
+                      "\"upper_value\": 10000000}") != NULL);
+    CHECK(strstr(buf, "\"size\": {\"value\": 8, \"lower_value\": 7, \"upper_value\": 9}") != NULL);
+    CHECK(strstr(buf, "\"op#2\": {\n    \"latency\": {\"value\": 60, \"lower_value\": 50, "
+                      "\"upper_value\": 70}") != NULL);
+    CHECK(strstr(buf, "\"op#3\"") == NULL); /* the passes are not entries of their own */
+    fb_bench_free(b);
+}
+
 int main(void) {
     test_manual_time();
     test_counters();
     test_counter_misuse();
     test_context();
     test_product();
+    test_bmf_passes();
     return CHECK_DONE();
 }

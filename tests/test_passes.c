@@ -128,11 +128,45 @@ static void test_aggregates(void) {
     CHECK_NEAR(s.rate.v[FB__SPREAD_MEDIAN], 2e6, 1e-6);
 }
 
+/* Exact counts over passes: the median, smallest and largest per unit of
+ * the passes counted under Callgrind, a failed pass left out. */
+static void test_counted(void) {
+    fb_result r[4];
+    struct fb__vg_result vg[4];
+    const fb_result *rs[4];
+    const double ins[4] = {400, 800, 0, 1200};
+    memset(r, 0, sizeof r);
+    memset(vg, 0, sizeof vg);
+    for (int i = 0; i < 4; ++i) {
+        r[i].config.batch = 4;
+        for (int g = 0; g < FB_VG_MEASURE_COUNT; ++g) vg[i].per_iter[g] = NAN;
+        vg[i].per_iter[FB_VG_INSTRUCTIONS] = ins[i];
+        r[i].vg = &vg[i];
+        rs[i] = &r[i];
+    }
+    r[2].error = (char *)"failed";
+    vg[3].per_iter[FB_VG_BRANCHES] = 40; /* in one pass only */
+    double scratch[4];
+    fb__pass_summary s;
+    memset(&s, 0, sizeof s);
+    fb__passes_aggregate(rs, 4, scratch, &s);
+    const fb__pass_range *i = &s.counted[FB_VG_INSTRUCTIONS];
+    CHECK(i->n == 3);
+    CHECK_NEAR(i->median, 200, 0);
+    CHECK_NEAR(i->min, 100, 0);
+    CHECK_NEAR(i->max, 300, 0);
+    CHECK(s.counted[FB_VG_BRANCHES].n == 1);
+    CHECK_NEAR(s.counted[FB_VG_BRANCHES].median, 10, 0);
+    CHECK(s.counted[FB_VG_L1_MISSES].n == 0 && isnan(s.counted[FB_VG_L1_MISSES].median));
+    CHECK(s.timed == 0 && s.rate.n == 0); /* counted, not timed */
+}
+
 int main(void) {
     test_order();
     test_one_mode();
     test_next_spread();
     test_two_modes();
     test_aggregates();
+    test_counted();
     return CHECK_DONE();
 }

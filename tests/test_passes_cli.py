@@ -94,6 +94,44 @@ def over_passes_everywhere(p, tag, *extra):
           f"{tag}: CSV and GB JSON agree with JSON {js} (GB {gbt})")
 
 
+def comparisons_over_passes(p):
+    """-repetitions=3 of Pair (a comparison) and Work: each pass's comparison
+    comes back from its process to the JSON, CSV, GB JSON, HTML and Bencher
+    files, as the passes' results do; a failing alternative in a pass fails
+    the run."""
+    files = {k: p(f"pair.{k}") for k in ("json", "csv", "gb.json", "html", "bmf")}
+    rc, out, err = run(SUITE, "-repetitions=3", "-filter=Pair|Work",
+                       "-output_json=" + files["json"], "-output_csv=" + files["csv"],
+                       "-output_gbench=" + files["gb.json"], "-output_html=" + files["html"],
+                       "-output_bmf=" + files["bmf"])
+    if not check(rc == 0, f"pair: exit {rc}: {err}"):
+        return
+    doc = json.load(open(files["json"]))
+    cmps = doc.get("comparisons", [])
+    check(len(cmps) == 3 and all(c["title"] == "pair" for c in cmps),
+          f"JSON: a comparison per pass: {[c.get('title') for c in cmps]}")
+    passes = [r.get("pass") for c in cmps for r in c.get("results", [])]
+    check(sorted(passes) == [0, 0, 1, 1, 2, 2], f"JSON: each comparison keeps its pass: {passes}")
+    rows = [r for r in csv.DictReader(open(files["csv"])) if r["title"] == "pair"]
+    check(sorted(r["name"] for r in rows) == ["one"] * 3 + ["two"] * 3, f"CSV comparison rows: {rows}")
+    gb = [b["name"] for b in json.load(open(files["gb.json"]))["benchmarks"]]
+    check(all(f"pair/{a}{k}" in gb for a in ("one", "two") for k in ("", "#2", "#3")),
+          f"GB JSON: each pass's alternatives: {gb}")
+    html = open(files["html"]).read()
+    check(html.count("<code>two</code>") >= 3, "HTML: each pass's comparison")
+    keys = []
+    bmf = json.load(open(files["bmf"]), object_pairs_hook=lambda kv: (keys.extend(
+        k for k, _ in kv if k.startswith("pair/")), dict(kv))[1])
+    check(sorted(keys) == sorted(f"pair/{a}{k}" for a in ("one", "two") for k in ("", "#2", "#3")),
+          f"BMF: one key per pass's alternative, none repeated: {keys}")
+    check(all("latency" in bmf[k] for k in keys if k in bmf), f"BMF: measured alternatives {bmf}")
+    rc, out, err = run(SUITE, "-repetitions=2", "-filter=Pair", "-output_json=" + p("broken.json"),
+                       extra={"SUITE_PASSES_BROKEN": "1"})
+    doc = json.load(open(p("broken.json"))) if os.path.exists(p("broken.json")) else {}
+    check(rc == 1 and len(doc.get("comparisons", [])) == 2,
+          f"a failing comparison in the passes fails the run: {rc} {err[-400:]}")
+
+
 def main():
     if not os.path.exists(SUITE) or not os.path.exists(COMPARE):
         print("SKIP: no suite_passes or femtobench-compare in", BUILD)
@@ -135,6 +173,8 @@ def main():
     # with each benchmark in a child process (-isolate)
     over_passes_everywhere(p, "every")
     over_passes_everywhere(p, "isolated", "-isolate")
+    # ---- a comparison in every pass reaches every file, as in one process
+    comparisons_over_passes(p)
     gb = json.load(open(p("a.gb.json")))
     names = [b["name"] for b in gb["benchmarks"]]
     check(names.count("Work") == 1 and not any("#" in n for n in names),
