@@ -337,6 +337,10 @@ int fb__isolate_run(fb_bench *b, const char *name, double timeout_s, fb__isolate
         snprintf(msg, sizeof msg, "exited with status %d after it finished", WEXITSTATUS(status));
     }
     int rc = FB_OK;
+    /* how the child ended is the runner's report, not one of the
+     * benchmark's rows: it goes to the suite's table even when the
+     * benchmark silenced its own (fb_set_output(b, NULL)) */
+    if (msg[0]) fb_set_output(b, suite_out);
     if (msg[0] && fb__bench_error_row(b, name, msg) != FB_OK) {
         snprintf(why, len, "%s: %s (and out of memory for its error row)", name, msg);
         rc = FB_ENOMEM;

@@ -20,5 +20,15 @@ for extra in "" -isolate; do
     [ "$(grep -c '^benchmark,\(First\|Second_Silent\|Third\),' <<<"$csv")" -eq 3 ] ||
         fail "$extra: the CSV lost a result: $csv"
 done
+# a silenced benchmark that then crashes: the crash is the runner's report,
+# printed in the table (under -isolate) whatever the benchmark chose
+set +e
+out=$(SUITE_OUTPUT_CRASH=1 "$build/tests/suite_output" -isolate -filter=Fourth_Crash 2>&1)
+rc=$?
+set -e
+[ "$rc" -eq 1 ] || fail "a crashing silenced benchmark: exit $rc: $out"
+grep -q '`Fourth_Crash` (crashed: killed by signal' <<<"$out" ||
+    fail "the crash of a silenced benchmark has no row: $out"
+[ "$(grep -c 'Fourth_Crash' <<<"$out")" -eq 1 ] || fail "its measured row is still silent: $out"
 [ "$failed" -eq 0 ] || exit 1
 echo "fb_set_output(b, NULL) silences its own benchmark alone"
