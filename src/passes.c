@@ -245,6 +245,39 @@ static int fb__passes_items(const fb_bench *b, fb__pass_series *out) {
     return FB_OK;
 }
 
+/* Item i (>= the results) as comparison *c, alternative *a: by bisection
+ * of base[0..n_cmp] (each comparison's first item). */
+static void fb__passes_locate(const size_t *base, size_t n_cmp, size_t i, size_t *c, size_t *a) {
+    size_t lo = 0, hi = n_cmp; /* base[lo] <= i < base[hi] */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (base[mid] <= i)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    *c = lo;
+    *a = i - base[lo];
+}
+
+/* The ratio of the alternatives' series over their passes: the items
+ * it[0..n) of one series, all alternatives (scratch: n doubles). */
+static void fb__passes_ratio(const fb_bench *b, const fb__pass_series *p, const size_t *it,
+                             size_t n, double *scratch, fb__pass_summary *out) {
+    size_t k = 0, n_cmp = fb_comparison_count(b);
+    out->faster = out->slower = 0;
+    for (size_t x = 0; x < n; ++x) {
+        size_t c, a;
+        fb__passes_locate(p->alt_base, n_cmp, it[x], &c, &a);
+        const fb_comparison *cmp = fb_comparison_at(b, c);
+        double r = fb_comparison_ratio(cmp, a);
+        if (!isfinite(r)) continue;
+        scratch[k++] = r;
+        if (fb_comparison_significant(cmp, a)) r > 1 ? ++out->faster : ++out->slower;
+    }
+    fb__passes_range(scratch, k, &out->ratio);
+}
+
 int fb__passes_series(const fb_bench *b, fb__pass_series *out) {
     memset(out, 0, sizeof *out);
     size_t n_res = fb_result_count(b);
@@ -295,6 +328,10 @@ int fb__passes_series(const fb_bench *b, fb__pass_series *out) {
         if (g[s].hi - g[s].lo > out->max_passes) out->max_passes = (unsigned)(g[s].hi - g[s].lo);
         fb__passes_summarize(v, k, &out->sum[s]);
         fb__passes_aggregate(pr, g[s].hi - g[s].lo, v, &out->sum[s]);
+        fb__passes_range(v, 0, &out->sum[s].ratio);
+        if (out->members[out->start[s]] >= n_res) /* a comparison's alternative */
+            fb__passes_ratio(b, out, out->members + out->start[s], g[s].hi - g[s].lo, v,
+                             &out->sum[s]);
     }
     out->start[ng] = m;
     out->n = ng;
@@ -387,6 +424,24 @@ bool fb__passes_is_alternative(const fb_bench *b, size_t s) {
     return (p ? p->members[p->start[s]] : s) >= fb_result_count(b);
 }
 
+bool fb__passes_alternative_at(const fb_bench *b, size_t s, size_t k, size_t *c, size_t *a) {
+    const fb__pass_series *p = fb__bench_passes(b);
+    size_t i = p ? p->members[p->start[s] + k] : s, n_res = fb_result_count(b);
+    if (i < n_res) return false;
+    if (p) {
+        fb__passes_locate(p->alt_base, fb_comparison_count(b), i, c, a);
+        return true;
+    }
+    i -= n_res;
+    for (*c = 0; *c < fb_comparison_count(b); ++*c) {
+        size_t size = fb_comparison_size(fb_comparison_at(b, *c));
+        if (i < size) break;
+        i -= size;
+    }
+    *a = i;
+    return true;
+}
+
 const fb__pass_summary *fb__passes_sum(const fb_bench *b, size_t s, fb__pass_summary *tmp) {
     const fb__pass_series *p = fb__bench_passes(b);
     if (p) return &p->sum[s];
@@ -402,5 +457,14 @@ const fb__pass_summary *fb__passes_sum(const fb_bench *b, size_t s, fb__pass_sum
     }
     double scratch;
     fb__passes_aggregate(&r, 1, &scratch, tmp);
+    size_t c, a;
+    fb__passes_range(&scratch, 0, &tmp->ratio);
+    if (fb__passes_alternative_at(b, s, 0, &c, &a)) { /* its comparison's ratio */
+        const fb_comparison *cmp = fb_comparison_at(b, c);
+        scratch = fb_comparison_ratio(cmp, a);
+        fb__passes_range(&scratch, isfinite(scratch) ? 1 : 0, &tmp->ratio);
+        if (isfinite(scratch) && fb_comparison_significant(cmp, a))
+            scratch > 1 ? ++tmp->faster : ++tmp->slower;
+    }
     return tmp;
 }

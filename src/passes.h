@@ -67,6 +67,12 @@ typedef struct fb__pass_summary {
     fb__pass_range counted[FB_VG_MEASURE_COUNT];
     size_t n_counters;
     const fb__pass_counter *counters;
+    /* A comparison's alternative: its ratio to the comparison's baseline
+     * (fb_comparison_ratio, t_baseline / t_this) over the passes that
+     * measured it, and the passes in which it was significantly faster or
+     * slower (the interval excludes 1). Nothing (n 0) for a run. */
+    fb__pass_range ratio;
+    size_t faster, slower;
 } fb__pass_summary;
 
 /* Summarizes v[0..n) (sorted in place). Two modes when the largest gap
@@ -134,6 +140,10 @@ FB__PRIVATE const fb_result *fb__passes_result(const fb_bench *b, size_t s, size
 /* whether series s is of a comparison's alternative (its results' title is
  * the comparison's) rather than of a run */
 FB__PRIVATE bool fb__passes_is_alternative(const fb_bench *b, size_t s);
+/* the comparison and alternative of series s's k-th result (false for a
+ * run's) */
+FB__PRIVATE bool fb__passes_alternative_at(const fb_bench *b, size_t s, size_t k, size_t *c,
+                                           size_t *a);
 /* the summary over passes of series s */
 FB__PRIVATE const fb__pass_summary *fb__passes_sum(const fb_bench *b, size_t s,
                                                    fb__pass_summary *tmp);

@@ -7,6 +7,7 @@
 #include "report_html.h"
 #include "ucounter.h" /* user counters: a column each */
 #include "context.h"  /* -context: rows of the context table */
+#include "numfmt.h"   /* fb__fmt_fixed */
 #include "passes.h"   /* -repetitions: the value over passes */
 #include "svg.h"
 
@@ -240,7 +241,8 @@ static int fb__html_passes(FILE *f, const fb_bench *b) {
         fprintf(f,
                 "<section class=\"passes\">\n<h2>Over %u passes</h2>\n<table>\n<tr>"
                 "<th>benchmark</th><th>median ns/unit</th><th>between passes</th>"
-                "<th>passes</th><th>min ns/unit</th><th>max ns/unit</th></tr>\n",
+                "<th>passes</th><th>min ns/unit</th><th>max ns/unit</th>"
+                "<th>relative (comparisons)</th></tr>\n",
                 max);
         for (size_t s = 0; s < fb__passes_count(b); ++s) {
             const fb_result *r = fb__passes_result(b, s, 0);
@@ -259,6 +261,19 @@ static int fb__html_passes(FILE *f, const fb_bench *b) {
             fprintf(f, "<td>%zu</td>", sum->passes);
             fb__html_cell(f, sum->min * 1e9, 2, "");
             fb__html_cell(f, sum->max * 1e9, 2, "");
+            /* an alternative against its comparison's baseline: the median
+             * ratio over the passes, its range, the passes significant */
+            size_t c, a;
+            if (fb__passes_alternative_at(b, s, 0, &c, &a) && a > 0 && sum->ratio.n) {
+                char m[32], lo[32], hi[32];
+                fb__fmt_fixed(m, sizeof m, sum->ratio.median * 100, 1);
+                fb__fmt_fixed(lo, sizeof lo, sum->ratio.min * 100, 1);
+                fb__fmt_fixed(hi, sizeof hi, sum->ratio.max * 100, 1);
+                fprintf(f, "<td>%s%% (%s .. %s); faster in %zu, slower in %zu</td>", m, lo, hi,
+                        sum->faster, sum->slower);
+            } else {
+                fputs("<td></td>", f);
+            }
             fputs("</tr>\n", f);
         }
         fputs("</table>\n</section>\n", f);

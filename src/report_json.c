@@ -358,6 +358,16 @@ static int fb__jr_over_passes(fb__json *j, const fb_bench *b) {
             fb__json_knum(j, "min", sum->min * batch);
             fb__json_knum(j, "max", sum->max * batch);
             fb__json_kbool(j, "two_modes", sum->two_modes);
+            if (fb__passes_is_alternative(b, s)) { /* against the comparison's baseline */
+                fb__json_obj(j, "ratio", true);
+                fb__json_ku64(j, "passes", sum->ratio.n);
+                fb__json_knum(j, "median", sum->ratio.median);
+                fb__json_knum(j, "min", sum->ratio.min);
+                fb__json_knum(j, "max", sum->ratio.max);
+                fb__json_ku64(j, "faster", sum->faster);
+                fb__json_ku64(j, "slower", sum->slower);
+                fb__json_end_obj(j);
+            }
             fb__json_end_obj(j);
         }
         fb__json_end_arr(j);

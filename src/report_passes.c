@@ -22,6 +22,40 @@ static void fb__rp_cell(FILE *f, const char *s) {
         fputs(*p == '|' ? "\\|" : *p == '\n' ? "\\n" : (char[2]){*p, 0}, f);
 }
 
+/* Each comparison's alternatives against its baseline over the passes:
+ * the stored ratio (relative, as the comparison tables show it), its range
+ * and the passes in which it was significant either way. */
+static void fb__rp_ratios(const fb_bench *suite, FILE *f) {
+    bool head = false;
+    for (size_t s = 0; s < fb__passes_count(suite); ++s) {
+        size_t c, a;
+        if (!fb__passes_alternative_at(suite, s, 0, &c, &a) || a == 0) continue;
+        fb__pass_summary tmp;
+        const fb__pass_summary *sum = fb__passes_sum(suite, s, &tmp);
+        if (sum->ratio.n == 0) continue;
+        const fb_comparison *cmp = fb_comparison_at(suite, c);
+        if (!head)
+            fputs("\nAgainst each comparison's baseline over the passes (relative: t_baseline / "
+                  "t_this, as in the comparison tables):\n",
+                  f);
+        head = true;
+        char m[32], lo[32], hi[32];
+        fb__fmt_fixed(m, sizeof m, sum->ratio.median * 100, 1);
+        fb__fmt_fixed(lo, sizeof lo, sum->ratio.min * 100, 1);
+        fb__fmt_fixed(hi, sizeof hi, sum->ratio.max * 100, 1);
+        fputs("- `", f);
+        fb__rp_cell(f, fb_comparison_title(cmp));
+        fputc('/', f);
+        fb__rp_cell(f, fb_comparison_name(cmp, a));
+        fputs("` relative to `", f);
+        fb__rp_cell(f, fb_comparison_name(cmp, 0));
+        fprintf(f,
+                "`: %s%% (the median of %zu passes; %s%% .. %s%%), significantly faster in %zu, "
+                "slower in %zu\n",
+                m, sum->ratio.n, lo, hi, sum->faster, sum->slower);
+    }
+}
+
 int fb__write_passes(const fb_bench *suite, FILE *f) {
     fprintf(f, "| %16s | %14s | %8s | %16s | %16s | benchmark\n", "median ns/unit",
             "between passes", "passes", "min ns/unit", "max ns/unit");
@@ -63,5 +97,6 @@ int fb__write_passes(const fb_bench *suite, FILE *f) {
         }
         fputc('\n', f);
     }
+    fb__rp_ratios(suite, f);
     return ferror(f) ? FB_EIO : FB_OK;
 }

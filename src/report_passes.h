@@ -9,7 +9,8 @@
 
 /* One row per benchmark (name and complexity N, in the order they first
  * ran): the median over passes of each pass's median, the error between
- * passes, min and max; two modes named as such. FB_OK or FB_EIO. */
+ * passes, min and max; two modes named as such; then each comparison's
+ * alternatives against its baseline over the passes. FB_OK or FB_EIO. */
 FB__PRIVATE int fb__write_passes(const fb_bench *suite, FILE *f);
 
 #endif

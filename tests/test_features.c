@@ -235,7 +235,15 @@ static void test_comparison_passes(void) {
     CHECK(fb__passes_of_alternative(b, 2, 1) == 2); /* the third pass's B */
     CHECK_STR(fb_result_name(fb__passes_result(b, 2, 1)), "B");
     fb__pass_summary tmp;
-    CHECK_NEAR(fb__passes_sum(b, 2, &tmp)->median, 400e-9, 1e-15);
+    const fb__pass_summary *sb = fb__passes_sum(b, 2, &tmp);
+    CHECK_NEAR(sb->median, 400e-9, 1e-15);
+    /* against the baseline A: half its speed in each pass, significant */
+    CHECK(sb->ratio.n == 3 && sb->slower == 3 && sb->faster == 0);
+    CHECK_NEAR(sb->ratio.median, 0.5, 1e-12);
+    CHECK(fb__passes_sum(b, 1, &tmp)->ratio.n == 3 && fb__passes_sum(b, 0, &tmp)->ratio.n == 0);
+    size_t ci, ai;
+    CHECK(fb__passes_alternative_at(b, 2, 2, &ci, &ai) && ci == 2 && ai == 1);
+    CHECK(!fb__passes_alternative_at(b, 0, 1, &ci, &ai));
     char buf[4096] = "";
     FILE *m = fmemopen(buf, sizeof buf - 1, "w");
     CHECK(m && fb_write_bmf(b, m) == FB_OK);

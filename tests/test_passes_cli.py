@@ -123,6 +123,12 @@ def comparisons_over_passes(p):
           f"JSON over_passes: the alternatives {doc.get('over_passes')}")
     for a in over:
         check(abs(over[a]["median"] / meds[a] - 1) < 1e-9, f"JSON over_passes {a}: {over[a]} vs {meds[a]}")
+    ratio = over.get("two", {}).get("ratio", {})
+    check(ratio.get("passes") == 3 and 0.3 < ratio.get("median", 0) < 0.7 and ratio.get("faster") == 0
+          and ratio["min"] <= ratio["median"] <= ratio["max"],
+          f"JSON over_passes: two against one over the passes {ratio}")
+    check(re.search(r"^- `pair/two` relative to `one`: [\d.]+% \(the median of 3 passes; ", out, re.M),
+          f"summary: the ratio over passes: {out[-600:]}")
     summary = {}
     for line in out.split("Over 3 passes", 1)[-1].splitlines():
         cells = [c.strip() for c in line.split("|")]
@@ -146,6 +152,8 @@ def comparisons_over_passes(p):
     html = open(files["html"]).read()
     check(html.count("<code>two</code>") >= 3 and "<td><code>pair/two</code></td>" in html,
           "HTML: each pass's comparison, and the alternative over the passes")
+    check(re.search(r"<td><code>pair/two</code></td>(<td>[^<]*</td>){5}<td>[\d.]+% \(", html),
+          "HTML: the ratio over passes of pair/two")
     keys = []
     bmf = json.load(open(files["bmf"]), object_pairs_hook=lambda kv: (keys.extend(
         k for k, _ in kv if k.startswith("pair/")), dict(kv))[1])
