@@ -168,7 +168,7 @@ static void test_random_sets(void) {
         }
         /* -asymptote: one name again with other N */
         if (n > 2 && rnd(3) == 0) {
-            size_t a = rnd((unsigned)n), b = rnd((unsigned)n);
+            size_t a = rnd((unsigned)n), b = (a + 1 + rnd((unsigned)n - 1)) % n; /* b != a */
             free(rs[b]->name);
             rs[b]->name = rs[a]->name ? fb__strdup(rs[a]->name) : NULL;
             rs[b]->config.has_arg = rs[a]->config.has_arg;
