@@ -248,6 +248,7 @@ static int fb__bench_add_comparison(fb_bench *b, fb_comparison *c) {
         b->cap_comparisons = cap;
     }
     b->comparisons[b->n_comparisons++] = c;
+    fb__bench_drop_passes(b); /* its alternatives are series over passes too */
     return FB_OK;
 }
 

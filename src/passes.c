@@ -128,13 +128,17 @@ void fb__passes_summarize(double *v, size_t n, fb__pass_summary *out) {
 
 typedef struct fb__ps_ent {
     const fb_result *r;
-    size_t i, occ, group;
+    size_t i, occ;
+    bool alt; /* a comparison's alternative */
 } fb__ps_ent;
 
 static int fb__ps_cmp_size(size_t a, size_t b) { return (a > b) - (a < b); }
 
-static int fb__ps_cmp_key(const fb_result *a, const fb_result *b) {
-    int c = strcmp(a->config.title ? a->config.title : "", b->config.title ? b->config.title : "");
+static int fb__ps_cmp_key(const fb__ps_ent *ea, const fb__ps_ent *eb) {
+    const fb_result *a = ea->r, *b = eb->r;
+    int c = (int)ea->alt - (int)eb->alt;
+    if (!c)
+        c = strcmp(a->config.title ? a->config.title : "", b->config.title ? b->config.title : "");
     if (!c) c = strcmp(a->name ? a->name : "", b->name ? b->name : "");
     if (!c)
         c = (a->config.complexity_n > b->config.complexity_n) -
@@ -144,20 +148,20 @@ static int fb__ps_cmp_key(const fb_result *a, const fb_result *b) {
 
 static int fb__ps_cmp_pass(const void *pa, const void *pb) {
     const fb__ps_ent *a = pa, *b = pb;
-    int c = fb__ps_cmp_key(a->r, b->r);
+    int c = fb__ps_cmp_key(a, b);
     if (!c) c = fb__ps_cmp_size(a->r->config.pass, b->r->config.pass);
     return c ? c : fb__ps_cmp_size(a->i, b->i);
 }
 
 static int fb__ps_cmp_occ(const void *pa, const void *pb) {
     const fb__ps_ent *a = pa, *b = pb;
-    int c = fb__ps_cmp_key(a->r, b->r);
+    int c = fb__ps_cmp_key(a, b);
     if (!c) c = fb__ps_cmp_size(a->occ, b->occ);
     if (!c) c = fb__ps_cmp_size(a->r->config.pass, b->r->config.pass);
     return c ? c : fb__ps_cmp_size(a->i, b->i);
 }
 
-/* groups by their first result (the order of the series) */
+/* groups by their first item (the order of the series) */
 typedef struct fb__ps_group {
     size_t first, lo, hi; /* [lo, hi) in the sorted entries */
 } fb__ps_group;
@@ -169,6 +173,8 @@ static int fb__ps_cmp_first(const void *pa, const void *pb) {
 void fb__passes_series_free(fb__pass_series *s) {
     if (!s) return;
     free(s->counters);
+    free((void *)s->items);
+    free(s->alt_base);
     free(s->of);
     free(s->start);
     free(s->members);
@@ -177,12 +183,12 @@ void fb__passes_series_free(fb__pass_series *s) {
 }
 
 /* Each series' user counters over its passes (scratch: a double per
- * result), into one array that the summaries point into. */
-static int fb__passes_counters(fb__pass_series *p, const fb_result *const *rs, double *scratch) {
+ * item), into one array that the summaries point into. */
+static int fb__passes_counters(fb__pass_series *p, double *scratch) {
     size_t total = 0;
     for (size_t s = 0; s < p->n; ++s)
         for (size_t k = p->start[s]; k < p->start[s + 1]; ++k)
-            total += fb_result_counter_count(rs[p->members[k]]);
+            total += fb_result_counter_count(p->items[p->members[k]]);
     p->counters = malloc((total ? total : 1) * sizeof *p->counters);
     if (!p->counters) return FB_ENOMEM;
     fb__pass_counter *c = p->counters;
@@ -191,7 +197,7 @@ static int fb__passes_counters(fb__pass_series *p, const fb_result *const *rs, d
         sum->counters = c;
         sum->n_counters = 0;
         for (size_t k = p->start[s]; k < p->start[s + 1]; ++k) {
-            const fb_result *r = rs[p->members[k]];
+            const fb_result *r = p->items[p->members[k]];
             for (size_t q = 0; q < fb_result_counter_count(r); ++q) {
                 const char *name = fb_result_counter_name(r, q);
                 bool seen = false; /* few names a series: each result has at most 16 */
@@ -202,7 +208,7 @@ static int fb__passes_counters(fb__pass_series *p, const fb_result *const *rs, d
                 snprintf(pc->name, sizeof pc->name, "%s", name);
                 size_t m = 0;
                 for (size_t k2 = k; k2 < p->start[s + 1]; ++k2) {
-                    const fb_result *r2 = rs[p->members[k2]];
+                    const fb_result *r2 = p->items[p->members[k2]];
                     for (size_t q2 = 0; q2 < fb_result_counter_count(r2); ++q2)
                         if (!strcmp(fb_result_counter_name(r2, q2), name)) {
                             double x = fb_result_counter(r2, q2);
@@ -217,10 +223,33 @@ static int fb__passes_counters(fb__pass_series *p, const fb_result *const *rs, d
     return FB_OK;
 }
 
+/* The items of b: its results, then every comparison's alternatives. */
+static int fb__passes_items(const fb_bench *b, fb__pass_series *out) {
+    size_t n_res;
+    const fb_result *const *rs = fb__bench_results(b, &n_res);
+    size_t n_cmp = fb_comparison_count(b), n = n_res;
+    for (size_t c = 0; c < n_cmp; ++c) n += fb_comparison_size(fb_comparison_at(b, c));
+    out->items = malloc((n ? n : 1) * sizeof *out->items);
+    out->alt_base = malloc((n_cmp + 1) * sizeof *out->alt_base);
+    if (!out->items || !out->alt_base) return FB_ENOMEM;
+    for (size_t i = 0; i < n_res; ++i) out->items[i] = rs[i];
+    size_t k = n_res;
+    for (size_t c = 0; c < n_cmp; ++c) {
+        const fb_comparison *cmp = fb_comparison_at(b, c);
+        out->alt_base[c] = k;
+        for (size_t a = 0; a < fb_comparison_size(cmp); ++a)
+            out->items[k++] = fb_comparison_result(cmp, a);
+    }
+    out->alt_base[n_cmp] = k;
+    out->n_items = n;
+    return FB_OK;
+}
+
 int fb__passes_series(const fb_bench *b, fb__pass_series *out) {
     memset(out, 0, sizeof *out);
-    size_t n;
-    const fb_result *const *rs = fb__bench_results(b, &n);
+    size_t n_res = fb_result_count(b);
+    int rc = fb__passes_items(b, out);
+    size_t n = out->n_items;
     fb__ps_ent *e = malloc((n ? n : 1) * sizeof *e);
     fb__ps_group *g = malloc((n ? n : 1) * sizeof *g);
     double *v = malloc((n ? n : 1) * sizeof *v);
@@ -229,21 +258,21 @@ int fb__passes_series(const fb_bench *b, fb__pass_series *out) {
     out->start = malloc((n + 1) * sizeof *out->start);
     out->members = malloc((n ? n : 1) * sizeof *out->members);
     out->sum = malloc((n ? n : 1) * sizeof *out->sum);
-    int rc = FB_OK;
-    if (!e || !g || !v || !pr || !out->of || !out->start || !out->members || !out->sum) {
+    if (rc != FB_OK || !e || !g || !v || !pr || !out->of || !out->start || !out->members ||
+        !out->sum) {
         rc = FB_ENOMEM;
         goto done;
     }
-    for (size_t i = 0; i < n; ++i) e[i] = (fb__ps_ent){rs[i], i, 0, 0};
+    for (size_t i = 0; i < n; ++i) e[i] = (fb__ps_ent){out->items[i], i, 0, i >= n_res};
     qsort(e, n, sizeof *e, fb__ps_cmp_pass);
     for (size_t i = 1; i < n; ++i)
-        if (!fb__ps_cmp_key(e[i].r, e[i - 1].r) && e[i].r->config.pass == e[i - 1].r->config.pass)
+        if (!fb__ps_cmp_key(&e[i], &e[i - 1]) && e[i].r->config.pass == e[i - 1].r->config.pass)
             e[i].occ = e[i - 1].occ + 1;
     qsort(e, n, sizeof *e, fb__ps_cmp_occ);
     size_t ng = 0;
     for (size_t i = 0; i < n;) {
         size_t j = i + 1, first = e[i].i;
-        while (j < n && !fb__ps_cmp_key(e[j].r, e[i].r) && e[j].occ == e[i].occ) {
+        while (j < n && !fb__ps_cmp_key(&e[j], &e[i]) && e[j].occ == e[i].occ) {
             if (e[j].i < first) first = e[j].i;
             ++j;
         }
@@ -269,7 +298,7 @@ int fb__passes_series(const fb_bench *b, fb__pass_series *out) {
     }
     out->start[ng] = m;
     out->n = ng;
-    rc = fb__passes_counters(out, rs, v);
+    rc = fb__passes_counters(out, v);
 done:
     free(e);
     free(g);
@@ -299,14 +328,35 @@ int fb__passes_finish(fb_bench *b) {
     return FB_OK;
 }
 
+/* Without a stored series: item i of b (a result, or a comparison's
+ * alternative; O(comparisons)). */
+static const fb_result *fb__passes_item(const fb_bench *b, size_t i) {
+    size_t n_res = fb_result_count(b);
+    if (i < n_res) return fb_result_at(b, i);
+    i -= n_res;
+    for (size_t c = 0; c < fb_comparison_count(b); ++c) {
+        const fb_comparison *cmp = fb_comparison_at(b, c);
+        if (i < fb_comparison_size(cmp)) return fb_comparison_result(cmp, i);
+        i -= fb_comparison_size(cmp);
+    }
+    return NULL;
+}
+
+static size_t fb__passes_items_count(const fb_bench *b) {
+    size_t n = fb_result_count(b);
+    for (size_t c = 0; c < fb_comparison_count(b); ++c)
+        n += fb_comparison_size(fb_comparison_at(b, c));
+    return n;
+}
+
 size_t fb__passes_count(const fb_bench *b) {
     const fb__pass_series *p = fb__bench_passes(b);
-    return p ? p->n : fb_result_count(b);
+    return p ? p->n : fb__passes_items_count(b);
 }
 
 unsigned fb__passes_max(const fb_bench *b) {
     const fb__pass_series *p = fb__bench_passes(b);
-    return p ? p->max_passes : fb_result_count(b) ? 1 : 0;
+    return p ? p->max_passes : fb__passes_items_count(b) ? 1 : 0;
 }
 
 size_t fb__passes_of(const fb_bench *b, size_t i) {
@@ -314,14 +364,27 @@ size_t fb__passes_of(const fb_bench *b, size_t i) {
     return p ? p->of[i] : i;
 }
 
+size_t fb__passes_of_alternative(const fb_bench *b, size_t c, size_t a) {
+    const fb__pass_series *p = fb__bench_passes(b);
+    if (p) return p->of[p->alt_base[c] + a];
+    size_t i = fb_result_count(b) + a;
+    for (size_t q = 0; q < c; ++q) i += fb_comparison_size(fb_comparison_at(b, q));
+    return i;
+}
+
 size_t fb__passes_size(const fb_bench *b, size_t s) {
     const fb__pass_series *p = fb__bench_passes(b);
     return p ? p->start[s + 1] - p->start[s] : 1;
 }
 
-size_t fb__passes_member(const fb_bench *b, size_t s, size_t k) {
+const fb_result *fb__passes_result(const fb_bench *b, size_t s, size_t k) {
     const fb__pass_series *p = fb__bench_passes(b);
-    return p ? p->members[p->start[s] + k] : s;
+    return p ? p->items[p->members[p->start[s] + k]] : fb__passes_item(b, s);
+}
+
+bool fb__passes_is_alternative(const fb_bench *b, size_t s) {
+    const fb__pass_series *p = fb__bench_passes(b);
+    return (p ? p->members[p->start[s]] : s) >= fb_result_count(b);
 }
 
 const fb__pass_summary *fb__passes_sum(const fb_bench *b, size_t s, fb__pass_summary *tmp) {
@@ -329,7 +392,7 @@ const fb__pass_summary *fb__passes_sum(const fb_bench *b, size_t s, fb__pass_sum
     if (p) return &p->sum[s];
     /* one result, one pass: its own median per unit, as fb__passes_summarize
      * gives for one value (none when it measured no time) */
-    const fb_result *r = fb_result_at(b, s);
+    const fb_result *r = fb__passes_item(b, s);
     memset(tmp, 0, sizeof *tmp);
     tmp->median = tmp->err_pct = tmp->min = tmp->max = NAN;
     if (!r->error && (r->has & FB__BIT(FB_ELAPSED)) && r->epochs) {

@@ -82,15 +82,22 @@ FB__PRIVATE void fb__passes_summarize(double *v, size_t n, fb__pass_summary *out
 FB__PRIVATE void fb__passes_aggregate(const fb_result *const *rs, size_t n, double *scratch,
                                       fb__pass_summary *out);
 
-/* A bench's results grouped over passes: one series per title, name,
- * complexity N and occurrence within its pass (a benchmark that records one
- * name twice in a pass has two series), numbered in the order they first
- * appear. O(n log n). */
+/* A bench's results grouped over passes. The items grouped are the
+ * results, then every alternative of every paired comparison (its result),
+ * flattened in comparison order: item R + base(c) + a is alternative a of
+ * comparison c, R the number of results. One series per kind (a result or
+ * an alternative), title, name, complexity N and occurrence within its pass
+ * (a benchmark that records one name twice in a pass has two series), so
+ * the passes of one comparison give one series per alternative. Numbered in
+ * the order they first appear: the results' series come first. O(n log n). */
 typedef struct fb__pass_series {
     size_t n;                   /* series */
-    size_t *of;                 /* [results]: each result's series */
+    size_t n_items;             /* results + alternatives */
+    const fb_result **items;    /* [n_items] */
+    size_t *alt_base;           /* [comparisons + 1]: comparison c's first item */
+    size_t *of;                 /* [n_items]: each item's series */
     size_t *start;              /* [n + 1]: the series' members are members[start[s]..start[s+1]) */
-    size_t *members;            /* result indices, by series, then pass, then index */
+    size_t *members;            /* item indices, by series, then pass, then index */
     fb__pass_summary *sum;      /* [n]: over the passes' medians per unit (elapsed, seconds) of the
                                    series' results that measured a time */
     fb__pass_counter *counters; /* every series' user counters, which sum[s].counters point
@@ -103,26 +110,30 @@ FB__PRIVATE void fb__passes_series_free(fb__pass_series *s);
 /* The series over passes, computed once and stored on the bench.
  *
  * fb__passes_finish computes b's series (above) and keeps it on b (owned by
- * b: src/bench.c frees it with b, and drops it when a result is added after
- * it, so a stored series always covers every result). The
+ * b: src/bench.c frees it with b, and drops it when a result or comparison
+ * is added after it, so a stored series always covers every one). The
  * runner calls it once every pass's results are in and before any summary
  * or writer runs. FB_OK, or FB_ENOMEM (nothing stored).
  *
  * The writers and the summary read the stored series through the const
  * accessors below, and compute nothing. A bench with no stored series (a
- * library user's, who never runs passes) reads as one series per result, in
- * result order, each summarizing that result's own median: what the series
+ * library user's, who never runs passes) reads as one series per item, in
+ * item order, each summarizing that result's own median: what the series
  * of a bench run in a single pass is. */
 FB__PRIVATE int fb__passes_finish(fb_bench *b);
 /* series */
 FB__PRIVATE size_t fb__passes_count(const fb_bench *b);
 /* the most results in one series (0 without results) */
 FB__PRIVATE unsigned fb__passes_max(const fb_bench *b);
-/* the series of result i */
+/* the series of result i, and of alternative a of comparison c */
 FB__PRIVATE size_t fb__passes_of(const fb_bench *b, size_t i);
-/* the results in series s, and the index of its k-th (by pass, then index) */
+FB__PRIVATE size_t fb__passes_of_alternative(const fb_bench *b, size_t c, size_t a);
+/* the results in series s, and its k-th (by pass, then item) */
 FB__PRIVATE size_t fb__passes_size(const fb_bench *b, size_t s);
-FB__PRIVATE size_t fb__passes_member(const fb_bench *b, size_t s, size_t k);
+FB__PRIVATE const fb_result *fb__passes_result(const fb_bench *b, size_t s, size_t k);
+/* whether series s is of a comparison's alternative (its results' title is
+ * the comparison's) rather than of a run */
+FB__PRIVATE bool fb__passes_is_alternative(const fb_bench *b, size_t s);
 /* the summary over passes of series s */
 FB__PRIVATE const fb__pass_summary *fb__passes_sum(const fb_bench *b, size_t s,
                                                    fb__pass_summary *tmp);

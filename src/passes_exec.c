@@ -38,25 +38,29 @@ static void fb__pe_write_all(int fd, const unsigned char *p, size_t n) {
     }
 }
 
-void fb__passes_exec_sink(void *ctx, const fb_bench *b, const fb_result *r) {
-    int fd = *(const int *)ctx;
-    (void)b;
-    unsigned char *buf = NULL;
-    size_t len = 0, cap = 0;
-    if (fb__isolate_encode(r, &buf, &len, &cap) != FB_OK) _exit(122);
+/* Sends one encoded record (rc: the encoder's) and frees it; a record that
+ * could not be built ends the pass process. */
+static void fb__pe_send(int fd, int rc, unsigned char *buf, size_t len) {
+    if (rc != FB_OK) _exit(122);
     fb__pe_write_all(fd, buf, len);
     free(buf);
 }
 
-/* ... and each comparison, likewise (its alternatives' results inside) */
-void fb__passes_exec_cmp_sink(void *ctx, const fb_bench *b, const fb_comparison *c) {
-    int fd = *(const int *)ctx;
-    (void)b;
+void fb__passes_exec_sink(void *ctx, const fb_bench *b, const fb_result *r) {
     unsigned char *buf = NULL;
     size_t len = 0, cap = 0;
-    if (fb__isolate_encode_comparison(c, &buf, &len, &cap) != FB_OK) _exit(122);
-    fb__pe_write_all(fd, buf, len);
-    free(buf);
+    (void)b;
+    int rc = fb__isolate_encode(r, &buf, &len, &cap);
+    fb__pe_send(*(const int *)ctx, rc, buf, len);
+}
+
+/* ... and each comparison, likewise (its alternatives' results inside) */
+void fb__passes_exec_cmp_sink(void *ctx, const fb_bench *b, const fb_comparison *c) {
+    unsigned char *buf = NULL;
+    size_t len = 0, cap = 0;
+    (void)b;
+    int rc = fb__isolate_encode_comparison(c, &buf, &len, &cap);
+    fb__pe_send(*(const int *)ctx, rc, buf, len);
 }
 
 void fb__passes_exec_end(int fd, bool interrupted) {

@@ -85,7 +85,7 @@ static void fb__bmf_series(fb__json *j, const fb_bench *b, size_t s, const char 
     const fb_result *lone = NULL;
     size_t measured = 0;
     for (size_t k = 0; k < fb__passes_size(b, s); ++k) {
-        const fb_result *r = fb_result_at(b, fb__passes_member(b, s, k));
+        const fb_result *r = fb__passes_result(b, s, k);
         if (!r->error) lone = r, ++measured;
     }
     if (!measured) return;
@@ -117,48 +117,22 @@ static void fb__bmf_series(fb__json *j, const fb_bench *b, size_t s, const char 
 
 int fb_write_bmf(const fb_bench *b, FILE *f) {
     if (!b || !f) return FB_EINVAL;
-    /* the entries: each series over passes, then each alternative of each
-     * paired comparison ("title/name") */
-    size_t n_series = fb__passes_count(b), n = n_series;
-    for (size_t c = 0; c < fb_comparison_count(b); ++c)
-        n += fb_comparison_size(fb_comparison_at(b, c));
+    /* the entries: each series over passes, a comparison's alternatives'
+     * ("title/name") after the runs' */
+    size_t n = fb__passes_count(b);
     char **keys = calloc(n ? n : 1, sizeof *keys);
     int rc = keys ? FB_OK : FB_ENOMEM;
-    size_t k = 0;
-    for (size_t s = 0; s < n_series && rc == FB_OK; ++s, ++k) {
-        keys[k] = fb__gb_run_name(fb_result_at(b, fb__passes_member(b, s, 0)));
-        if (!keys[k]) rc = FB_ENOMEM;
+    for (size_t s = 0; s < n && rc == FB_OK; ++s) {
+        keys[s] = fb__gb_series_name(b, s);
+        if (!keys[s]) rc = FB_ENOMEM;
     }
-    for (size_t c = 0; c < fb_comparison_count(b) && rc == FB_OK; ++c) {
-        const fb_comparison *cmp = fb_comparison_at(b, c);
-        for (size_t a = 0; a < fb_comparison_size(cmp) && rc == FB_OK; ++a, ++k) {
-            const char *title = fb_comparison_title(cmp), *name = fb_comparison_name(cmp, a);
-            size_t len = strlen(title) + strlen(name) + 2;
-            keys[k] = malloc(len);
-            if (keys[k])
-                snprintf(keys[k], len, "%s/%s", title, name);
-            else
-                rc = FB_ENOMEM;
-        }
-    }
-    if (rc == FB_OK) rc = fb__number_repeats(keys, n); /* a pass's comparison: one each */
+    if (rc == FB_OK) rc = fb__number_repeats(keys, n);
     if (rc == FB_OK) {
         fb__json j;
         fb__json_init(&j, f);
         j.digits = 15;
         fb__json_obj(&j, NULL, false);
-        for (size_t s = 0; s < n_series; ++s) fb__bmf_series(&j, b, s, keys[s]);
-        k = n_series;
-        for (size_t c = 0; c < fb_comparison_count(b); ++c) {
-            const fb_comparison *cmp = fb_comparison_at(b, c);
-            for (size_t a = 0; a < fb_comparison_size(cmp); ++a, ++k) {
-                const fb_result *r = fb_comparison_result(cmp, a);
-                if (r->error) continue;
-                fb__json_obj(&j, keys[k], false);
-                fb__bmf_result(&j, r);
-                fb__json_end_obj(&j);
-            }
-        }
+        for (size_t s = 0; s < n; ++s) fb__bmf_series(&j, b, s, keys[s]);
         fb__json_end_obj(&j);
     }
     for (size_t i = 0; keys && i < n; ++i) free(keys[i]);

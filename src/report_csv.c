@@ -53,6 +53,7 @@ static void fb__csv_num(FILE *f, double v) {
 }
 
 static void fb__csv_row(FILE *f, const fb_result *r, const fb_comparison *cmp, size_t alt);
+static void fb__csv_passes(FILE *f, const fb_bench *b, size_t s);
 static void fb__csv_extra(FILE *f, const fb_bench *b, const fb_result *r,
                           const fb__ucounter_cols *ucols);
 
@@ -83,28 +84,34 @@ int fb_write_csv(const fb_bench *b, FILE *f) {
      * row */
     for (size_t i = 0; i < fb_result_count(b); ++i) {
         fb__csv_row(f, fb_result_at(b, i), NULL, 0);
-        size_t s = fb__passes_of(b, i);
-        fb__pass_summary tmp;
-        const fb__pass_summary *sum = fb__passes_sum(b, s, &tmp);
-        fprintf(f, ",%zu,", fb__passes_size(b, s));
-        fb__csv_num(f, sum->median * 1e9);
-        fputc(',', f);
-        if (sum->passes > 1) fb__csv_num(f, sum->err_pct);
+        fb__csv_passes(f, b, fb__passes_of(b, i));
         fb__csv_extra(f, b, fb_result_at(b, i), &ucols);
         fputc('\n', f);
     }
     /* then each comparison: one row per alternative, with its ratio to the
-     * baseline and the interval (src/compare.c) */
+     * baseline and the interval (src/compare.c), and the alternative's value
+     * over the passes */
     for (size_t c = 0; c < fb_comparison_count(b); ++c) {
         const fb_comparison *cmp = fb_comparison_at(b, c);
         for (size_t a = 0; a < fb_comparison_size(cmp); ++a) {
             fb__csv_row(f, fb_comparison_result(cmp, a), cmp, a);
-            fputs(",,,", f);
+            fb__csv_passes(f, b, fb__passes_of_alternative(b, c, a));
             fb__csv_extra(f, b, fb_comparison_result(cmp, a), &ucols);
             fputc('\n', f);
         }
     }
     return fb__writer_finish(f);
+}
+
+/* The passes' columns of a row of series s: its passes, the median over
+ * them and the spread between them (with more than one). */
+static void fb__csv_passes(FILE *f, const fb_bench *b, size_t s) {
+    fb__pass_summary tmp;
+    const fb__pass_summary *sum = fb__passes_sum(b, s, &tmp);
+    fprintf(f, ",%zu,", fb__passes_size(b, s));
+    fb__csv_num(f, sum->median * 1e9);
+    fputc(',', f);
+    if (sum->passes > 1) fb__csv_num(f, sum->err_pct);
 }
 
 /* One row; cmp (may be NULL) and alt give the comparison columns. */

@@ -59,7 +59,7 @@ static bool fb__gb_timed(const fb_result *r) {
 static int fb__gb_passes(fb__json *j, const fb_bench *b, size_t s, const fb__gb_row *row,
                          int rows) {
     size_t lo = 0, hi = fb__passes_size(b, s);
-    const fb_result *first = fb_result_at(b, fb__passes_member(b, s, lo));
+    const fb_result *first = fb__passes_result(b, s, lo);
     fb__gb_row w = *row;
     double tu_s;
     fb__gb_unit(first, &w.unit, &tu_s);
@@ -79,7 +79,7 @@ static int fb__gb_passes(fb__json *j, const fb_bench *b, size_t s, const fb__gb_
         fb__json_ku64(j, "threads", fb_result_threads(first));
         uint64_t iters = 0;
         for (size_t x = lo; x < hi; ++x) {
-            const fb_result *r = fb_result_at(b, fb__passes_member(b, s, x));
+            const fb_result *r = fb__passes_result(b, s, x);
             if (fb__gb_timed(r)) iters += r->total_iterations;
         }
         fb__json_ku64(j, "iterations", iters);
@@ -94,7 +94,7 @@ static int fb__gb_passes(fb__json *j, const fb_bench *b, size_t s, const fb__gb_
     w.repetitions = timed;
     bool pass_rows = rows == FB_GBENCH_REPETITIONS || timed < 2;
     for (size_t x = lo, index = 0; x < hi; ++x) {
-        const fb_result *r = fb_result_at(b, fb__passes_member(b, s, x));
+        const fb_result *r = fb__passes_result(b, s, x);
         if (!fb__gb_timed(r)) {
             fb__gb_error_row(j, r, w);
             continue;
@@ -133,11 +133,21 @@ static int fb__gb_passes(fb__json *j, const fb_bench *b, size_t s, const fb__gb_
     return FB_OK;
 }
 
+char *fb__gb_series_name(const fb_bench *b, size_t s) {
+    const fb_result *r = fb__passes_result(b, s, 0);
+    if (!fb__passes_is_alternative(b, s)) return fb__gb_run_name(r);
+    const char *title = r->config.title ? r->config.title : "", *name = r->name ? r->name : "";
+    size_t len = strlen(title) + strlen(name) + 2;
+    char *t = malloc(len);
+    if (t) snprintf(t, len, "%s/%s", title, name);
+    return t;
+}
+
 /* The names of the series, "#k" for the k-th series of one name. */
 static int fb__gb_series_names(const fb_bench *b, char **names) {
     size_t n = fb__passes_count(b);
     for (size_t s = 0; s < n; ++s) {
-        names[s] = fb__gb_run_name(fb_result_at(b, fb__passes_member(b, s, 0)));
+        names[s] = fb__gb_series_name(b, s);
         if (!names[s]) return FB_ENOMEM; /* the caller frees what was made */
     }
     return fb__number_repeats(names, n);
@@ -183,12 +193,16 @@ int fb__write_gbench_json_rows_with(const fb_bench *b, FILE *f, const fb__sysinf
         size_t families = 0;
         for (size_t i = 0; i < n; ++i) {
             /* family: the distinct name, in order of first appearance;
-             * instance: the series' index among those with its name */
-            const fb_result *r = fb_result_at(b, fb__passes_member(b, i, 0));
+             * instance: the series' index among those with its name; each
+             * alternative of a comparison is a family of its own */
+            const fb_result *r = fb__passes_result(b, i, 0);
             fb__gb_row row = {names[i], 0, 0, 0, "ns"};
+            bool alt = fb__passes_is_alternative(b, i);
             size_t first = i;
-            for (size_t q = 0; q < i; ++q) {
-                if (!fb__gb_same_name(fb_result_at(b, fb__passes_member(b, q, 0)), r)) continue;
+            for (size_t q = 0; q < i && !alt; ++q) {
+                if (fb__passes_is_alternative(b, q) ||
+                    !fb__gb_same_name(fb__passes_result(b, q, 0), r))
+                    continue;
                 if (first == i) first = q;
                 ++row.instance;
             }
@@ -203,36 +217,6 @@ int fb__write_gbench_json_rows_with(const fb_bench *b, FILE *f, const fb__sysinf
                 rc = fb__gb_result(&j, r, &row, rows);
             else
                 rc = fb__gb_passes(&j, b, i, &row, rows);
-        }
-        /* each alternative of a comparison: rows named title/name, a family
-         * of their own (src/compare.c) */
-        for (size_t c = 0; c < fb_comparison_count(b) && rc == FB_OK; ++c) {
-            const fb_comparison *cmp = fb_comparison_at(b, c);
-            for (size_t a = 0; a < fb_comparison_size(cmp); ++a) {
-                const fb_result *r = fb_comparison_result(cmp, a);
-                /* a comparison repeated under one title: #2, #3, ... as above */
-                unsigned seen = 1;
-                for (size_t q = 0; q < c; ++q) {
-                    const fb_comparison *o = fb_comparison_at(b, q);
-                    for (size_t p = 0; p < fb_comparison_size(o); ++p)
-                        seen += strcmp(fb_comparison_title(o), r->config.title) == 0 &&
-                                strcmp(fb_comparison_name(o, p), r->name) == 0;
-                }
-                size_t len = strlen(r->config.title) + strlen(r->name) + 16;
-                char *name = malloc(len);
-                if (!name) {
-                    rc = FB_ENOMEM;
-                    break;
-                }
-                if (seen > 1)
-                    snprintf(name, len, "%s/%s#%u", r->config.title, r->name, seen);
-                else
-                    snprintf(name, len, "%s/%s", r->config.title, r->name);
-                fb__gb_row row = {name, families++, 0, 0, "ns"};
-                rc = fb__gb_result(&j, r, &row, rows);
-                free(name);
-                if (rc != FB_OK) break;
-            }
         }
         fb__json_end_arr(&j);
         fb__json_end_obj(&j);

@@ -24,6 +24,11 @@ typedef struct fb__gb_row {
  * row, and fb__gb_result: all rows of r in layout `rows` (FB_OK). */
 FB__PRIVATE void fb__gb_unit(const fb_result *r, const char **label, double *seconds);
 FB__PRIVATE char *fb__gb_run_name(const fb_result *r);
+/* The name of series s over passes (src/passes.c) in the files for
+ * dashboards (GB JSON, Bencher's; src/report_gbench.c): a run's
+ * fb__gb_run_name, a comparison's alternative "title/name". Malloc'd; NULL
+ * when out of memory. */
+FB__PRIVATE char *fb__gb_series_name(const fb_bench *b, size_t s);
 FB__PRIVATE void fb__gb_head(fb__json *j, const fb__gb_row *w, const char *suffix, bool aggregate);
 FB__PRIVATE void fb__gb_times(fb__json *j, const fb__gb_row *w, double t);
 FB__PRIVATE void fb__gb_label(fb__json *j, const fb_result *r);

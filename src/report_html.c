@@ -243,11 +243,15 @@ static int fb__html_passes(FILE *f, const fb_bench *b) {
                 "<th>passes</th><th>min ns/unit</th><th>max ns/unit</th></tr>\n",
                 max);
         for (size_t s = 0; s < fb__passes_count(b); ++s) {
-            const fb_result *r = fb_result_at(b, fb__passes_member(b, s, 0));
+            const fb_result *r = fb__passes_result(b, s, 0);
             fb__pass_summary tmp;
             const fb__pass_summary *sum = fb__passes_sum(b, s, &tmp);
             if (sum->passes == 0) continue;
             fputs("<tr><td><code>", f);
+            if (fb__passes_is_alternative(b, s)) { /* a comparison's: title/name */
+                fb__svg_text(f, r->config.title);
+                fputc('/', f);
+            }
             fb__svg_text(f, r->name);
             fputs("</code></td>", f);
             fb__html_cell(f, sum->median * 1e9, 2, "");

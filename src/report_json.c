@@ -341,18 +341,21 @@ static void fb__jr_comparisons(fb__json *j, const fb_bench *b) {
 }
 
 /* With -repetitions: each benchmark's value over the passes, one object per
- * series (src/passes.c) in the order they first ran. Absent with one pass. */
+ * series (src/passes.c) in the order they first ran, each comparison's
+ * alternatives after the runs. Absent with one pass. */
 static int fb__jr_over_passes(fb__json *j, const fb_bench *b) {
     if (fb__passes_max(b) > 1) { /* stored by the runner (src/passes.c) */
         fb__json_arr(j, "over_passes", false);
         for (size_t s = 0; s < fb__passes_count(b); ++s) {
-            const fb_result *r = fb_result_at(b, fb__passes_member(b, s, 0));
+            const fb_result *r = fb__passes_result(b, s, 0);
             fb__pass_summary tmp;
             const fb__pass_summary *sum = fb__passes_sum(b, s, &tmp);
             double batch = r->config.batch;
             fb__json_obj(j, NULL, true);
             fb__json_kstr(j, "title", r->config.title);
             fb__json_kstr(j, "name", r->name);
+            /* an alternative of the comparison titled "title" */
+            fb__json_kbool(j, "alternative", fb__passes_is_alternative(b, s));
             if (r->config.complexity_n > 0)
                 fb__json_knum(j, "complexityN", r->config.complexity_n);
             else

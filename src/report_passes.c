@@ -16,6 +16,12 @@ static void fb__rp_num(FILE *f, double v, const char *suffix) {
     fprintf(f, "| %16s%s ", num, suffix);
 }
 
+/* Text in a cell: `|` and line breaks escaped. */
+static void fb__rp_cell(FILE *f, const char *s) {
+    for (const char *p = s ? s : ""; *p; ++p)
+        fputs(*p == '|' ? "\\|" : *p == '\n' ? "\\n" : (char[2]){*p, 0}, f);
+}
+
 int fb__write_passes(const fb_bench *suite, FILE *f) {
     fprintf(f, "| %16s | %14s | %8s | %16s | %16s | benchmark\n", "median ns/unit",
             "between passes", "passes", "min ns/unit", "max ns/unit");
@@ -26,7 +32,7 @@ int fb__write_passes(const fb_bench *suite, FILE *f) {
     for (size_t s = 0; s < fb__passes_count(suite); ++s) { /* stored by the runner */
         fb__pass_summary tmp;
         const fb__pass_summary *sum = fb__passes_sum(suite, s, &tmp);
-        const fb_result *r = fb_result_at(suite, fb__passes_member(suite, s, 0));
+        const fb_result *r = fb__passes_result(suite, s, 0);
         if (sum->passes == 0) continue; /* failed in every pass */
         fb__rp_num(f, sum->median * 1e9, "");
         char err[32];
@@ -36,8 +42,11 @@ int fb__write_passes(const fb_bench *suite, FILE *f) {
         fb__rp_num(f, sum->max * 1e9, "");
         fputs("| ", f);
         fputc('`', f);
-        for (const char *p = r->name; *p; ++p) /* a cell: `|` and line breaks escaped */
-            fputs(*p == '|' ? "\\|" : *p == '\n' ? "\\n" : (char[2]){*p, 0}, f);
+        if (fb__passes_is_alternative(suite, s)) { /* a comparison's: title/name */
+            fb__rp_cell(f, r->config.title);
+            fputc('/', f);
+        }
+        fb__rp_cell(f, r->name);
         fputc('`', f);
         char a[32], c[32];
         if (r->config.complexity_n > 0) {

@@ -205,6 +205,52 @@ static void test_bmf_passes(void) {
     fb_bench_free(b);
 }
 
+/* Twice the fake op's cost. */
+static void fake_clock_op2(void *ctx) {
+    fake_clock_op(ctx);
+    fake_clock_op(ctx);
+}
+
+/* A comparison in each of three passes: each alternative is one series over
+ * the passes, after the runs' series; the Bencher file has one entry per
+ * alternative, the median over the passes bounded by them. */
+static void test_comparison_passes(void) {
+    fake_clock c = {0, 100, 0, 0};
+    fb_bench *b = fake_bench(&c);
+    fb_set_diagnostics(b, NULL);
+    fb_alternative alts[2] = {{"A", fake_clock_op, &c}, {"B", fake_clock_op2, &c}};
+    const uint64_t cost[3] = {100, 300, 200};
+    for (unsigned pass = 0; pass < 3; ++pass) {
+        fb__bench_set_pass(b, pass);
+        c.cost_ns = cost[pass];
+        CHECK(fb_run(b, "run", fake_clock_op, &c) != NULL);
+        CHECK(fb_compare(b, "pair", alts, 2) != NULL);
+    }
+    CHECK(fb__passes_count(b) == 9); /* without a stored series: one per item */
+    CHECK(fb__passes_finish(b) == FB_OK);
+    CHECK(fb__passes_count(b) == 3);
+    CHECK(!fb__passes_is_alternative(b, 0) && fb__passes_is_alternative(b, 1) &&
+          fb__passes_is_alternative(b, 2));
+    for (size_t s = 0; s < 3; ++s) CHECK(fb__passes_size(b, s) == 3);
+    CHECK(fb__passes_of_alternative(b, 2, 1) == 2); /* the third pass's B */
+    CHECK_STR(fb_result_name(fb__passes_result(b, 2, 1)), "B");
+    fb__pass_summary tmp;
+    CHECK_NEAR(fb__passes_sum(b, 2, &tmp)->median, 400e-9, 1e-15);
+    char buf[4096] = "";
+    FILE *m = fmemopen(buf, sizeof buf - 1, "w");
+    CHECK(m && fb_write_bmf(b, m) == FB_OK);
+    if (m) fclose(m);
+    CHECK(strstr(buf, "\"pair/A\": {\n    \"latency\": {\"value\": 200, \"lower_value\": 100, "
+                      "\"upper_value\": 300}") != NULL);
+    CHECK(strstr(buf, "\"pair/B\": {\n    \"latency\": {\"value\": 400, \"lower_value\": 200, "
+                      "\"upper_value\": 600}") != NULL);
+    CHECK(strstr(buf, "#2") == NULL);
+    /* a comparison added later drops the stored series */
+    CHECK(fb_compare(b, "pair", alts, 2) != NULL);
+    CHECK(fb__passes_count(b) == 11);
+    fb_bench_free(b);
+}
+
 int main(void) {
     test_manual_time();
     test_counters();
@@ -212,5 +258,6 @@ int main(void) {
     test_context();
     test_product();
     test_bmf_passes();
+    test_comparison_passes();
     return CHECK_DONE();
 }

@@ -172,6 +172,15 @@ with tempfile.TemporaryDirectory() as tmp:
               f"-valgrind bmf: {rc} {vb} {err[-500:]}")
         check(vb["Copy"]["size"]["value"] == 256 and "bytes" not in vb["Copy"],
               f"-valgrind: plain counters kept, rates left out: {vb}")
+        # over passes: the stored counts of the passes, exact, so bounded by themselves
+        rc, out, err = run("-filter=Copy", "-valgrind", "-repetitions=2", "-output_bmf=" + P("v2.bmf"))
+        v2 = json.load(open(P("v2.bmf"))) if rc == 0 else {}
+        ins = v2.get("Copy", {}).get("instructions", {})
+        check(rc == 0 and bmf_errors(v2) == [] and "latency" not in v2["Copy"] and
+              ins.get("value") == vb["Copy"]["instructions"]["value"] ==
+              ins.get("lower_value") == ins.get("upper_value") and
+              v2["Copy"]["size"] == {"value": 256, "lower_value": 256, "upper_value": 256} and
+              "bytes" not in v2["Copy"], f"-valgrind -repetitions=2 bmf: {rc} {v2} {err[-500:]}")
 
     # bad counters: one line, exit 2, the row says why
     for kind, msg in [("empty", "empty name"), ("dup", "duplicated name"), ("nan", "not a finite"),

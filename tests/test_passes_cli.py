@@ -96,9 +96,11 @@ def over_passes_everywhere(p, tag, *extra):
 
 def comparisons_over_passes(p):
     """-repetitions=3 of Pair (a comparison) and Work: each pass's comparison
-    comes back from its process to the JSON, CSV, GB JSON, HTML and Bencher
-    files, as the passes' results do; a failing alternative in a pass fails
-    the run."""
+    comes back from its process, and each alternative is one benchmark over
+    the passes, as a run is: a row of the summary over passes, an entry of
+    the JSON's over_passes, the CSV's passes columns, one GB JSON name (the
+    passes its repetitions, read by compare.py), one Bencher entry bounded
+    by the passes. A failing alternative in a pass fails the run."""
     files = {k: p(f"pair.{k}") for k in ("json", "csv", "gb.json", "html", "bmf")}
     rc, out, err = run(SUITE, "-repetitions=3", "-filter=Pair|Work",
                        "-output_json=" + files["json"], "-output_csv=" + files["csv"],
@@ -112,19 +114,63 @@ def comparisons_over_passes(p):
           f"JSON: a comparison per pass: {[c.get('title') for c in cmps]}")
     passes = [r.get("pass") for c in cmps for r in c.get("results", [])]
     check(sorted(passes) == [0, 0, 1, 1, 2, 2], f"JSON: each comparison keeps its pass: {passes}")
+    # the value over passes of each alternative: the median of its three
+    meds = {a: statistics.median(r["stats"]["elapsed"]["median"] for c in cmps
+                                 for r in c["results"] if r["name"] == a) for a in ("one", "two")}
+    over = {o["name"]: o for o in doc.get("over_passes", []) if o.get("alternative")}
+    check(sorted(over) == ["one", "two"] and all(over[a]["title"] == "pair" and over[a]["passes"] == 3
+                                                 for a in over),
+          f"JSON over_passes: the alternatives {doc.get('over_passes')}")
+    for a in over:
+        check(abs(over[a]["median"] / meds[a] - 1) < 1e-9, f"JSON over_passes {a}: {over[a]} vs {meds[a]}")
+    summary = {}
+    for line in out.split("Over 3 passes", 1)[-1].splitlines():
+        cells = [c.strip() for c in line.split("|")]
+        if len(cells) == 7 and cells[6].startswith("`pair/"):
+            summary[cells[6].strip("`")] = float(cells[1].replace(",", ""))
+    check(sorted(summary) == ["pair/one", "pair/two"] and
+          all(abs(summary["pair/" + a] - meds[a] * 1e9) <= 0.0051 for a in meds),
+          f"summary over passes: the alternatives {summary} vs {meds}")
     rows = [r for r in csv.DictReader(open(files["csv"])) if r["title"] == "pair"]
-    check(sorted(r["name"] for r in rows) == ["one"] * 3 + ["two"] * 3, f"CSV comparison rows: {rows}")
-    gb = [b["name"] for b in json.load(open(files["gb.json"]))["benchmarks"]]
-    check(all(f"pair/{a}{k}" in gb for a in ("one", "two") for k in ("", "#2", "#3")),
-          f"GB JSON: each pass's alternatives: {gb}")
+    check(sorted(r["name"] for r in rows) == ["one"] * 3 + ["two"] * 3 and
+          all(r["passes"] == "3" and abs(float(r["passes_median_ns_per_unit"]) / (meds[r["name"]] * 1e9) - 1)
+              < 1e-9 for r in rows), f"CSV comparison rows and their passes' columns: {rows}")
+    gb = json.load(open(files["gb.json"]))["benchmarks"]
+    gbn = [b["name"] for b in gb]
+    check(gbn.count("pair/one") == 1 and gbn.count("pair/two") == 1 and not any("#" in n for n in gbn),
+          f"GB JSON: one row per alternative over the passes: {gbn}")
+    for b in gb:
+        if b["name"].startswith("pair/"):
+            check(abs(b["real_time"] / (meds[b["name"][5:]] * 1e9) - 1) < 1e-9,
+                  f"GB JSON {b['name']}: the median over passes {b['real_time']}")
     html = open(files["html"]).read()
-    check(html.count("<code>two</code>") >= 3, "HTML: each pass's comparison")
+    check(html.count("<code>two</code>") >= 3 and "<td><code>pair/two</code></td>" in html,
+          "HTML: each pass's comparison, and the alternative over the passes")
     keys = []
     bmf = json.load(open(files["bmf"]), object_pairs_hook=lambda kv: (keys.extend(
         k for k, _ in kv if k.startswith("pair/")), dict(kv))[1])
-    check(sorted(keys) == sorted(f"pair/{a}{k}" for a in ("one", "two") for k in ("", "#2", "#3")),
-          f"BMF: one key per pass's alternative, none repeated: {keys}")
-    check(all("latency" in bmf[k] for k in keys if k in bmf), f"BMF: measured alternatives {bmf}")
+    check(sorted(keys) == ["pair/one", "pair/two"], f"BMF: one entry per alternative: {keys}")
+    for k in keys:
+        lat = bmf[k]["latency"]
+        check(abs(lat["value"] / (meds[k[5:]] * 1e9) - 1) < 1e-9 and
+              lat["lower_value"] <= lat["value"] <= lat["upper_value"], f"BMF {k}: {lat}")
+    # the repetitions layout: the passes are repetitions of one name, which
+    # Google's compare.py pairs between two runs
+    rc, _, _ = run(SUITE, "-repetitions=3", "-filter=Pair", "-gbench_rows=repetitions",
+                   "-output_gbench=" + p("pr1.gb.json"))
+    rc2, _, _ = run(SUITE, "-repetitions=3", "-filter=Pair", "-gbench_rows=repetitions",
+                    "-output_gbench=" + p("pr2.gb.json"))
+    reps = json.load(open(p("pr1.gb.json")))["benchmarks"]
+    check(rc == 0 and rc2 == 0 and
+          [b["name"] for b in reps if b["run_type"] == "iteration"] == ["pair/one"] * 3 + ["pair/two"] * 3,
+          f"GB repetitions layout of the alternatives: {[b['name'] for b in reps]}")
+    py = next((c for c in (sys.executable, "/usr/bin/python3")
+               if subprocess.run([c, "-c", "import scipy"], capture_output=True).returncode == 0), None)
+    if os.path.exists(GB_COMPARE) and py:
+        cp = subprocess.run([py, GB_COMPARE, "--no-color", "benchmarks", p("pr1.gb.json"),
+                             p("pr2.gb.json")], capture_output=True, text=True, timeout=120)
+        check(cp.returncode == 0 and "pair/two_pvalue" in cp.stdout,
+              f"compare.py on the alternatives' passes: {cp.returncode} {cp.stdout[-800:]} {cp.stderr[-500:]}")
     rc, out, err = run(SUITE, "-repetitions=2", "-filter=Pair", "-output_json=" + p("broken.json"),
                        extra={"SUITE_PASSES_BROKEN": "1"})
     doc = json.load(open(p("broken.json"))) if os.path.exists(p("broken.json")) else {}
