@@ -139,6 +139,11 @@ FB__PRIVATE void fb__bench_set_passes(fb_bench *b, struct fb__pass_series *s,
  * instance) was added to b: its series' stored fit is stale. FB_OK or
  * FB_ENOMEM. fb__fit_index: r's index in b, or (size_t)-1. */
 FB__PRIVATE const fb__fit_set *fb__fit_stored(const fb_bench *b, size_t i);
+/* fb__fit_stored, with g the fit groups of b's results (fb__fit_groups_build
+ * on them): without a scan of the results, for a writer that lists every
+ * group. */
+FB__PRIVATE const fb__fit_set *fb__fit_stored_in(const fb_bench *b, const fb__fit_groups *g,
+                                                 size_t i);
 FB__PRIVATE int fb__fit_store_group(fb_bench *b, size_t i);
 FB__PRIVATE int fb__fit_store_results(fb_bench *b, const fb_result *const *rs, size_t n);
 FB__PRIVATE int fb__fit_store_families(fb_bench *b);

@@ -27,20 +27,29 @@ static fb__fit_set *fb__fit_find(const fb_bench *b, const char *name, size_t len
     return NULL;
 }
 
-const fb__fit_set *fb__fit_stored(const fb_bench *b, size_t i) {
-    if (i >= b->n_results || !b->results[i]->name) return NULL;
+/* The stored fit of result i: its series' when it is fitted wide. */
+static const fb__fit_set *fb__fit_stored_as(const fb_bench *b, size_t i, bool wide) {
     const fb_result *r = b->results[i];
-    const fb_result *const *rs = (const fb_result *const *)b->results;
-    if (!fb__fit_family_wide(rs, b->n_results, i))
-        return fb__fit_find(b, r->name, strlen(r->name), false);
+    if (!wide) return fb__fit_find(b, r->name, strlen(r->name), false);
     const fb__fit_set *s = fb__fit_find(b, r->name, fb__result_series_len(r), true);
     return s && !s->stale ? s : NULL;
 }
 
-int fb__fit_store_group(fb_bench *b, size_t i) {
+const fb__fit_set *fb__fit_stored(const fb_bench *b, size_t i) {
+    if (i >= b->n_results || !b->results[i]->name) return NULL;
+    return fb__fit_stored_as(
+        b, i, fb__fit_family_wide((const fb_result *const *)b->results, b->n_results, i));
+}
+
+const fb__fit_set *fb__fit_stored_in(const fb_bench *b, const fb__fit_groups *g, size_t i) {
+    if (i >= b->n_results || i >= g->n || !b->results[i]->name) return NULL;
+    return fb__fit_stored_as(b, i, g->wide[i]);
+}
+
+/* fb__fit_store_group with the table g of b's results. */
+static int fb__fit_store_series(fb_bench *b, const fb__fit_groups *g, size_t i) {
     const fb_result *const *rs = (const fb_result *const *)b->results;
-    if (i >= b->n_results || !b->results[i]->name || !fb__fit_family_wide(rs, b->n_results, i))
-        return FB_OK;
+    if (i >= b->n_results || !b->results[i]->name || !g->wide[i]) return FB_OK;
     const fb_result *r = b->results[i];
     size_t len = fb__result_series_len(r);
     fb__fit_set *s = fb__fit_find(b, r->name, len, true);
@@ -60,7 +69,7 @@ int fb__fit_store_group(fb_bench *b, size_t i) {
         s->family = true;
     }
     fb__fit_set fit;
-    int rc = fb__fit_group(rs, b->n_results, i, &fit);
+    int rc = fb__fit_groups_fit(g, rs, i, &fit);
     if (rc != FB_OK) {
         s->stale = true;
         return rc;
@@ -72,17 +81,32 @@ int fb__fit_store_group(fb_bench *b, size_t i) {
     return FB_OK;
 }
 
+int fb__fit_store_group(fb_bench *b, size_t i) {
+    fb__fit_groups g;
+    if (fb__fit_groups_build((const fb_result *const *)b->results, b->n_results, &g) != FB_OK)
+        return FB_ENOMEM;
+    int rc = fb__fit_store_series(b, &g, i);
+    fb__fit_groups_free(&g);
+    return rc;
+}
+
+/* The groups of b's results are sorted once (src/complexity_group.c), not
+ * searched again for each result. */
 int fb__fit_store_results(fb_bench *b, const fb_result *const *rs, size_t n) {
+    if (!n) return FB_OK;
+    fb__fit_groups g;
+    if (fb__fit_groups_build((const fb_result *const *)b->results, b->n_results, &g) != FB_OK)
+        return FB_ENOMEM;
     int rc = FB_OK;
     for (size_t k = 0; k < n && rc == FB_OK; ++k) {
-        size_t i = fb__fit_index(b, rs[k]);
+        /* rs is b's results (result k), or some of them (searched) */
+        size_t i = rs == (const fb_result *const *)b->results ? k : fb__fit_index(b, rs[k]);
         const fb_result *r = rs[k];
-        if (i == (size_t)-1 || !r->name ||
-            !fb__fit_family_wide((const fb_result *const *)b->results, b->n_results, i))
-            continue;
+        if (i == (size_t)-1 || !r->name || !g.wide[i]) continue;
         const fb__fit_set *s = fb__fit_find(b, r->name, fb__result_series_len(r), true);
-        if (!s || s->stale) rc = fb__fit_store_group(b, i);
+        if (!s || s->stale) rc = fb__fit_store_series(b, &g, i);
     }
+    fb__fit_groups_free(&g);
     return rc;
 }
 

@@ -6,7 +6,9 @@
  * for an instance of a family whose name has one distinct N (its body set
  * N, typically from fb_arg): those are fitted with the whole *series*, the
  * results whose names differ only in their "/<arg>". The fits are stored
- * with the handle (src/bench_fits.c). */
+ * with the handle (src/bench_fits.c). The single queries (a result's first,
+ * its group's fit) scan the results; a writer that lists every group reads
+ * the table of all of them instead (fb__fit_groups_build, by sorting). */
 #include "stats.h"
 
 #include "text.h" /* fb__strdup */
@@ -91,5 +93,130 @@ int fb__fit_group(const fb_result *const *rs, size_t n, size_t i, fb__fit_set *o
         if (fb__fit_together(rs, n, i, k, wide)) members[m++] = rs[k];
     fb__fit_compute(members, m, NULL, out);
     free(members);
+    return FB_OK;
+}
+
+/* ------------------------------------------------- the table of groups */
+
+/* A result with an N: its key (its name, or its series' prefix) and index.
+ * Sorted by key, then index, the results of one key are adjacent and in
+ * index order, so a key's first is the first of its run. */
+typedef struct fb__fg_key {
+    const char *name;
+    size_t len;
+    size_t i;
+} fb__fg_key;
+
+static int fb__fg_cmp(const void *pa, const void *pb) {
+    const fb__fg_key *a = pa, *b = pb;
+    int c = memcmp(a->name, b->name, a->len < b->len ? a->len : b->len);
+    if (c) return c;
+    if (a->len != b->len) return a->len < b->len ? -1 : 1;
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+static bool fb__fg_same_key(const fb__fg_key *a, const fb__fg_key *b) {
+    return a->len == b->len && memcmp(a->name, b->name, a->len) == 0;
+}
+
+void fb__fit_groups_free(fb__fit_groups *g) {
+    free(g->first);
+    free(g->wide);
+    free(g->members);
+    free(g->mem_at);
+    free(g->mem_n);
+    free(g->with_first);
+    free(g->with_at);
+    free(g->with_n);
+    memset(g, 0, sizeof *g);
+}
+
+/* Sorts keys[0..m) and makes each run of one key keys[a..z) a group: its
+ * members members[base + a .. base + z), its first keys[a].i. For names:
+ * a result is wide when it is a family's instance and its name's results
+ * have one distinct N (fb__fit_family_wide). */
+static void fb__fg_runs(const fb_result *const *rs, fb__fg_key *keys, size_t m, size_t base,
+                        fb__fit_groups *g, bool names) {
+    if (m > 1) qsort(keys, m, sizeof *keys, fb__fg_cmp);
+    for (size_t a = 0, z; a < m; a = z) {
+        bool uniform = true; /* one distinct N over the run (a name's) */
+        for (z = a + 1; z < m && fb__fg_same_key(&keys[a], &keys[z]); ++z)
+            if (rs[keys[z].i]->config.complexity_n != rs[keys[a].i]->config.complexity_n)
+                uniform = false;
+        for (size_t k = a; k < z; ++k) {
+            size_t i = keys[k].i;
+            g->members[base + k] = i;
+            g->mem_at[i] = base + a;
+            g->mem_n[i] = z - a;
+            g->first[i] = keys[a].i;
+            if (names) g->wide[i] = uniform && rs[i]->config.has_arg;
+        }
+    }
+}
+
+int fb__fit_groups_build(const fb_result *const *rs, size_t n, fb__fit_groups *g) {
+    memset(g, 0, sizeof *g);
+    size_t cap = n ? n : 1;
+    g->n = n;
+    g->first = malloc(cap * sizeof *g->first);
+    g->wide = malloc(cap * sizeof *g->wide);
+    g->members = malloc(2 * cap * sizeof *g->members);
+    g->mem_at = malloc(cap * sizeof *g->mem_at);
+    g->mem_n = malloc(cap * sizeof *g->mem_n);
+    g->with_first = malloc(cap * sizeof *g->with_first);
+    g->with_at = malloc(cap * sizeof *g->with_at);
+    g->with_n = malloc(cap * sizeof *g->with_n);
+    fb__fg_key *keys = malloc(cap * sizeof *keys);
+    if (!g->first || !g->wide || !g->members || !g->mem_at || !g->mem_n || !g->with_first ||
+        !g->with_at || !g->with_n || !keys) {
+        free(keys);
+        fb__fit_groups_free(g);
+        return FB_ENOMEM;
+    }
+    /* the names of the results with an N: a name whose results have one
+     * distinct N leaves its instances of a family (has_arg) wide */
+    size_t m = 0;
+    for (size_t i = 0; i < n; ++i) {
+        g->first[i] = (size_t)-1;
+        g->wide[i] = false;
+        g->mem_at[i] = g->mem_n[i] = g->with_at[i] = g->with_n[i] = 0;
+        if (!(rs[i]->config.complexity_n > 0)) continue;
+        const char *name = rs[i]->name ? rs[i]->name : "";
+        keys[m++] = (fb__fg_key){name, strlen(name), i};
+    }
+    fb__fg_runs(rs, keys, m, 0, g, true);
+    /* the series of the wide results: their groups instead of the name's */
+    size_t w = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (g->wide[i])
+            keys[w++] =
+                (fb__fg_key){rs[i]->name ? rs[i]->name : "", fb__result_series_len(rs[i]), i};
+    fb__fg_runs(rs, keys, w, m, g, false);
+    free(keys);
+    /* the results of each first, in index order (a counting sort) */
+    for (size_t i = 0; i < n; ++i)
+        if (g->first[i] != (size_t)-1) ++g->with_n[g->first[i]];
+    for (size_t j = 0, at = 0; j < n; ++j) {
+        g->with_at[j] = at;
+        at += g->with_n[j];
+        g->with_n[j] = 0;
+    }
+    for (size_t i = 0; i < n; ++i)
+        if (g->first[i] != (size_t)-1) {
+            size_t j = g->first[i];
+            g->with_first[g->with_at[j] + g->with_n[j]++] = i;
+        }
+    return FB_OK;
+}
+
+int fb__fit_groups_fit(const fb__fit_groups *g, const fb_result *const *rs, size_t i,
+                       fb__fit_set *out) {
+    memset(out, 0, sizeof *out);
+    if (i >= g->n || !g->mem_n[i]) return FB_OK;
+    const fb_result **sel = malloc(g->mem_n[i] * sizeof *sel);
+    if (!sel) return FB_ENOMEM;
+    for (size_t k = 0; k < g->mem_n[i]; ++k) sel[k] = rs[g->members[g->mem_at[i] + k]];
+    fb__fit_compute(sel, g->mem_n[i], NULL, out);
+    free(sel);
     return FB_OK;
 }

@@ -89,12 +89,16 @@ int fb_write_complexity(const fb_bench *b, const char *name, FILE *f) {
 
 size_t fb__write_family_fits(const fb_bench *b, const fb_result *const *rs, size_t n, FILE *f) {
     size_t printed = 0;
+    const fb__fit_set *last = NULL;
     for (size_t k = 0; k < n; ++k) {
         const fb__fit_set *s = fb__fit_stored(b, fb__fit_index(b, rs[k]));
-        if (!s || !s->family || s->n == 0) continue; /* one N: no fit */
-        bool seen = false;                           /* one title per series */
+        if (!s || !s->family || s->n == 0 || s == last) continue; /* one N: no fit */
+        /* one title per series: the same as the last one's (a family's
+         * instances come in a row), or one printed before */
+        bool seen = false;
         for (size_t q = 0; q < k && !seen; ++q)
             seen = fb__fit_stored(b, fb__fit_index(b, rs[q])) == s;
+        last = s;
         if (seen) continue;
         fprintf(f, "\nComplexity of `%s` over its instances:\n", s->name);
         fb__write_fit_set(s, f);

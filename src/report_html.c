@@ -337,11 +337,15 @@ int fb__write_html_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
     const fb__change_view *change = fb__bench_change(b);
     if (rc == FB_OK && change && change->n) fb__html_baseline(f, change);
     /* one chart per fit group: a name, or a family's series */
+    /* (the groups sorted once: src/complexity_group.c) */
     const fb_result **all = malloc((n ? n : 1) * sizeof *all);
+    fb__fit_groups g;
     if (!all) rc = FB_ENOMEM;
     for (size_t i = 0; i < n && all; ++i) all[i] = fb_result_at(b, i);
+    if (rc == FB_OK && fb__fit_groups_build(all, n, &g) != FB_OK) rc = FB_ENOMEM;
     for (size_t i = 0; i < n && rc == FB_OK; ++i)
-        if (all[i]->name && fb__fit_group_first(all, n, i) == i) fb__html_complexity(f, b, i);
+        if (all[i]->name && g.first[i] == i) fb__html_complexity(f, b, &g, i);
+    if (rc == FB_OK) fb__fit_groups_free(&g);
     free(all);
     free(idx);
     free(done);

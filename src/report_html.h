@@ -51,7 +51,8 @@ FB__PRIVATE void fb__html_header(FILE *f, const fb_bench *b, const fb__sysinfo *
 FB__PRIVATE void fb__html_legend(FILE *f);
 /* src/report_html_complexity.c: the complexity section of the fit group of
  * b's result `first` (a log-log chart and the fit table, of its stored fit). */
-FB__PRIVATE void fb__html_complexity(FILE *f, const fb_bench *b, size_t first);
+FB__PRIVATE void fb__html_complexity(FILE *f, const fb_bench *b, const fb__fit_groups *g,
+                                     size_t first);
 
 /* A group of results counted under Callgrind (-valgrind;
  * src/report_html_counted.c): a chart with one bar per result from 0 to its

@@ -34,20 +34,23 @@ static double fb__html_model(const char *model, double n) {
 #define FB__H_CX_SAMPLES 64
 
 /* The log-log chart of median time per call against N for the fit group of
- * result `first` of b (its name, or a family's series:
- * src/complexity_group.c), with its stored fit, and the fit table. */
-void fb__html_complexity(FILE *f, const fb_bench *b, size_t first) {
+ * result `first` of b (its name, or a family's series), with its stored
+ * fit, and the fit table. g: the fit groups of b's results
+ * (src/complexity_group.c); the points are the results whose first is
+ * `first`. */
+void fb__html_complexity(FILE *f, const fb_bench *b, const fb__fit_groups *g, size_t first) {
     size_t n;
     const fb_result *const *rs = fb__bench_results(b, &n);
+    const size_t *with = g->with_first + g->with_at[first];
+    size_t n_with = g->with_n[first];
     char name[256]; /* the group's name: the series' for a family */
-    size_t len = fb__fit_family_wide(rs, n, first) ? fb__result_series_len(rs[first])
-                                                   : strlen(rs[first]->name);
+    size_t len = g->wide[first] ? fb__result_series_len(rs[first]) : strlen(rs[first]->name);
     snprintf(name, sizeof name, "%.*s", (int)len, rs[first]->name);
     double nlo = INFINITY, nhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
     size_t points = 0;
-    for (size_t i = 0; i < n; ++i) {
-        const fb_result *r = rs[i];
-        if (fb__fit_group_first(rs, n, i) != first || !fb__html_measured(r)) continue;
+    for (size_t k = 0; k < n_with; ++k) {
+        const fb_result *r = rs[with[k]];
+        if (!fb__html_measured(r)) continue;
         double y = r->summary[FB_ELAPSED].median;
         if (!(y > 0) || !isfinite(r->config.complexity_n)) continue;
         ++points;
@@ -65,7 +68,7 @@ void fb__html_complexity(FILE *f, const fb_bench *b, size_t first) {
     }
     fb__fit_set none;
     memset(&none, 0, sizeof none);
-    const fb__fit_set *stored = fb__fit_stored(b, first);
+    const fb__fit_set *stored = fb__fit_stored_in(b, g, first);
     const fb__fit_set set = stored ? *stored : none;
     const fb_fit *fits = set.fits;
     size_t nf = set.n;
@@ -110,9 +113,9 @@ void fb__html_complexity(FILE *f, const fb_bench *b, size_t first) {
         fb__svg_text(f, fits[0].name);
         fputs("</title></path>\n", f);
     }
-    for (size_t i = 0; i < n; ++i) {
-        const fb_result *r = rs[i];
-        if (fb__fit_group_first(rs, n, i) != first || !fb__html_measured(r)) continue;
+    for (size_t k = 0; k < n_with; ++k) {
+        const fb_result *r = rs[with[k]];
+        if (!fb__html_measured(r)) continue;
         double y = r->summary[FB_ELAPSED].median;
         if (!(y > 0) || !isfinite(r->config.complexity_n)) continue;
         fputs("<circle class=\"point\"", f);

@@ -253,15 +253,22 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
 
 /* One entry per fit group with a complexity N, in the order the groups
  * first appear: a benchmark name, or a family's series whose instances set
- * N; each group's fit as stored with the results (src/bench_fits.c). */
-static void fb__jr_complexity(fb__json *j, const fb_bench *b) {
+ * N; each group's fit as stored with the results (src/bench_fits.c). The
+ * groups are sorted once (src/complexity_group.c), not searched for each
+ * result. FB_OK or FB_ENOMEM (the array is written empty). */
+static int fb__jr_complexity(fb__json *j, const fb_bench *b) {
     fb__json_arr(j, "complexity", false);
     size_t n;
     const fb_result *const *rs = fb__bench_results(b, &n);
+    fb__fit_groups g;
+    if (fb__fit_groups_build(rs, n, &g) != FB_OK) {
+        fb__json_end_arr(j);
+        return FB_ENOMEM;
+    }
     for (size_t i = 0; i < n; ++i) {
         const fb_result *r = rs[i];
-        if (!r->name || fb__fit_group_first(rs, n, i) != i) continue;
-        const fb__fit_set *s = fb__fit_stored(b, i); /* src/bench_fits.c */
+        if (!r->name || g.first[i] != i) continue;
+        const fb__fit_set *s = fb__fit_stored_in(b, &g, i); /* src/bench_fits.c */
         if (!s) continue;
         fb__json_obj(j, NULL, false);
         fb__json_kstr(j, "name", s->name); /* the series' for a family */
@@ -287,6 +294,8 @@ static void fb__jr_complexity(fb__json *j, const fb_bench *b) {
         fb__json_end_obj(j);
     }
     fb__json_end_arr(j);
+    fb__fit_groups_free(&g);
+    return FB_OK;
 }
 
 /* The paired comparisons (src/compare.c): per alternative its ratio to the
@@ -388,7 +397,8 @@ int fb__write_json_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
     for (size_t i = 0; i < fb_result_count(b); ++i) fb__jr_result(&j, fb_result_at(b, i));
     fb__json_end_arr(&j);
     int rc = fb__jr_over_passes(&j, b);
-    fb__jr_complexity(&j, b);
+    int crc = fb__jr_complexity(&j, b);
+    if (rc == FB_OK) rc = crc;
     fb__jr_comparisons(&j, b);
     fb__json_end_obj(&j);
     int frc = fb__writer_finish(f);

@@ -79,6 +79,28 @@ FB__PRIVATE size_t fb__fit_group_first(const fb_result *const *rs, size_t n, siz
 FB__PRIVATE bool fb__fit_family_wide(const fb_result *const *rs, size_t n, size_t i);
 FB__PRIVATE int fb__fit_group(const fb_result *const *rs, size_t n, size_t i, fb__fit_set *out);
 FB__PRIVATE bool fb__fit_alone(const fb_result *const *rs, size_t n);
+/* The fit groups of every result of rs[0..n) at once, in O(n log n)
+ * (src/complexity_group.c): the same rule as the single queries above,
+ * which cost O(n) to O(i * n) each, so that a writer listing every group
+ * reads this table instead of asking for each result. For result i:
+ * first[i] is fb__fit_group_first's answer, wide[i] fb__fit_family_wide's;
+ * members[mem_at[i] .. + mem_n[i]) are the results fitted with it (those
+ * fb__fit_group fits, in index order; none without an N); and, for a
+ * group's first j, with_first[with_at[j] .. + with_n[j]) are the results
+ * whose first is j, in index order. fb__fit_groups_build: FB_OK or
+ * FB_ENOMEM (nothing to free then); fb__fit_groups_fit: fb__fit_group from
+ * the table. */
+typedef struct fb__fit_groups {
+    size_t n;
+    size_t *first;
+    bool *wide;
+    size_t *members, *mem_at, *mem_n;
+    size_t *with_first, *with_at, *with_n;
+} fb__fit_groups;
+FB__PRIVATE int fb__fit_groups_build(const fb_result *const *rs, size_t n, fb__fit_groups *g);
+FB__PRIVATE void fb__fit_groups_free(fb__fit_groups *g);
+FB__PRIVATE int fb__fit_groups_fit(const fb__fit_groups *g, const fb_result *const *rs, size_t i,
+                                   fb__fit_set *out);
 /* The length of r's name without the "/<arg>" of a family's instance, or
  * the "/threads:<n>" of a group's run without an argument: the series'
  * name is that prefix. */
