@@ -141,8 +141,8 @@ with tempfile.TemporaryDirectory() as tmp:
     models = re.findall(r"^\|\s+\S+ \|\s+[\d.]+% \| (O\([^)]*\))", tail, re.M)
     check(sorted(models) == sorted(["O(1)", "O(n)", "O(log n)", "O(n log n)", "O(n^2)", "O(n^3)"]),
           f"fit table models {models}")
-    # linear work: O(n), or its neighbour under noise, never a flat O(1)
-    check(models[:1] in (["O(n)"], ["O(n log n)"]), f"Scan fit: {tail}")
+    # linear work on a clock that moves with the work: exactly O(n)
+    check(models[:1] == ["O(n)"], f"Scan fit: {tail}")
     cx = json.load(open(P("s.json")))["complexity"]
     check([c["name"] for c in cx] == ["Scan"] and len(cx[0]["fits"]) == 6 and
           cx[0]["fits"][0]["model"] == (models[0] if models else None), f"JSON complexity {cx}")
