@@ -64,18 +64,22 @@ typedef struct fb__cx_src {
     size_t n;
 } fb__cx_src;
 
-static bool fb__cx_point(const fb__cx_src *b, const char *name, size_t i, double *n, double *y) {
-    const fb_result *r = i < b->n ? b->r[i] : NULL;
+bool fb__fit_point(const fb_result *r, double *n, double *y) {
     /* counted under Callgrind (-valgrind): the exact instructions per call */
     bool counted = r && fb_result_counted(r);
     if (!r || fb_result_error(r) || (!counted && !fb_result_has(r, FB_ELAPSED))) return false;
-    if (name) {
-        const char *rn = fb_result_name(r);
-        if (!rn || strcmp(rn, name) != 0) return false;
-    }
     *n = fb_result_complexity_n(r);
     *y = counted ? fb_result_valgrind(r, FB_VG_INSTRUCTIONS) : fb_result_median(r, FB_ELAPSED);
     return isfinite(*n) && *n > 0 && isfinite(*y) && *y > 0;
+}
+
+static bool fb__cx_point(const fb__cx_src *b, const char *name, size_t i, double *n, double *y) {
+    const fb_result *r = i < b->n ? b->r[i] : NULL;
+    if (r && name) {
+        const char *rn = fb_result_name(r);
+        if (!rn || strcmp(rn, name) != 0) return false;
+    }
+    return fb__fit_point(r, n, y);
 }
 
 /* What the data looks like before any fit. */

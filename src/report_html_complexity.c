@@ -1,7 +1,9 @@
 /* The HTML report's complexity section (src/report_html.c calls it once
- * per fit group): the log-log chart of the median time per call against N
- * with the stored best fit (src/complexity.c), and the fit table. Reads
- * results and stored fits; computes only the chart's curve. */
+ * per fit group): the log-log chart of what the fit reads against N (the
+ * median time per call, or under -valgrind the exact instructions per
+ * call: fb__fit_point) with the stored best fit (src/complexity.c), and the
+ * fit table. Reads results and stored fits; computes only the chart's
+ * curve. */
 #include "report_html.h"
 
 #include "bench.h"
@@ -48,17 +50,18 @@ void fb__html_complexity(FILE *f, const fb_bench *b, const fb__fit_groups *g, si
     snprintf(name, sizeof name, "%.*s", (int)len, rs[first]->name);
     double nlo = INFINITY, nhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
     size_t points = 0;
+    bool counted = false; /* instructions, not seconds (-valgrind) */
     for (size_t k = 0; k < n_with; ++k) {
-        const fb_result *r = rs[with[k]];
-        if (!fb__html_measured(r)) continue;
-        double y = r->summary[FB_ELAPSED].median;
-        if (!(y > 0) || !isfinite(r->config.complexity_n)) continue;
+        double x, y;
+        if (!fb__fit_point(rs[with[k]], &x, &y)) continue;
         ++points;
-        if (r->config.complexity_n < nlo) nlo = r->config.complexity_n;
-        if (r->config.complexity_n > nhi) nhi = r->config.complexity_n;
+        counted = counted || fb_result_counted(rs[with[k]]);
+        if (x < nlo) nlo = x;
+        if (x > nhi) nhi = x;
         if (y < ylo) ylo = y;
         if (y > yhi) yhi = y;
     }
+    const char *unit = counted ? "" : "s", *what = counted ? "instructions" : "time";
     fputs("<section class=\"complexity\">\n<h2>Complexity: <code>", f);
     fb__svg_text(f, name);
     fputs("</code></h2>\n", f);
@@ -88,9 +91,9 @@ void fb__html_complexity(FILE *f, const fb_bench *b, const fb__fit_groups *g, si
     fb__svg_scale_init(&sx, nlo, nhi, FB__H_CX_L, FB__H_W - FB__H_RIGHT, true, false);
     fb__svg_scale_init(&sy, ylo, yhi, bottom, FB__H_TOP + 4, true, false);
     char label[300];
-    snprintf(label, sizeof label, "%s: time per call against N, log-log", name);
+    snprintf(label, sizeof label, "%s: %s per call against N, log-log", name, what);
     fb__html_svg_open(f, "loglog", FB__H_CX_H, label);
-    fb__svg_axis_y(f, &sy, FB__H_CX_L, FB__H_W - FB__H_RIGHT, "s");
+    fb__svg_axis_y(f, &sy, FB__H_CX_L, FB__H_W - FB__H_RIGHT, unit);
     fb__svg_axis_x(f, &sx, FB__H_TOP + 4, bottom, "", NULL);
     if (nf) {
         fputs("<path class=\"fit\" d=\"", f);
@@ -115,14 +118,19 @@ void fb__html_complexity(FILE *f, const fb_bench *b, const fb__fit_groups *g, si
     }
     for (size_t k = 0; k < n_with; ++k) {
         const fb_result *r = rs[with[k]];
-        if (!fb__html_measured(r)) continue;
-        double y = r->summary[FB_ELAPSED].median;
-        if (!(y > 0) || !isfinite(r->config.complexity_n)) continue;
+        double x, y;
+        if (!fb__fit_point(r, &x, &y)) continue;
         fputs("<circle class=\"point\"", f);
-        fb__svg_attr_num(f, "cx", fb__svg_at(&sx, r->config.complexity_n));
+        fb__svg_attr_num(f, "cx", fb__svg_at(&sx, x));
         fb__svg_attr_num(f, "cy", fb__svg_at(&sy, y));
         char nn[64], t[64], e[64];
-        fb__svg_fixed(nn, sizeof nn, r->config.complexity_n, 0, true);
+        fb__svg_fixed(nn, sizeof nn, x, 0, true);
+        if (fb_result_counted(r)) { /* exact: no spread */
+            fb__svg_fixed(t, sizeof t, y, 0, true);
+            fprintf(f, " r=\"4\"><title>N=%s: %s instructions per call (exact)</title></circle>\n",
+                    nn, t);
+            continue;
+        }
         fb__svg_si(t, sizeof t, y, "s", 6);
         fb__svg_fixed(e, sizeof e, r->summary[FB_ELAPSED].err_pct, 1, false);
         fprintf(f, " r=\"4\"><title>N=%s: %s per call (median, err%% %s%%)</title></circle>\n", nn,
@@ -131,7 +139,7 @@ void fb__html_complexity(FILE *f, const fb_bench *b, const fb__fit_groups *g, si
     fputs("<text class=\"axistitle\" text-anchor=\"middle\"", f);
     fb__svg_attr_num(f, "x", (FB__H_CX_L + FB__H_W - FB__H_RIGHT) / 2);
     fb__svg_attr_num(f, "y", FB__H_CX_H - 6);
-    fputs(">N (log scale); time per call (log scale)", f);
+    fprintf(f, ">N (log scale); %s per call (log scale)", what);
     if (nf) {
         fputs("; line: best fit ", f);
         fb__svg_text(f, fits[0].name);
@@ -147,20 +155,22 @@ void fb__html_complexity(FILE *f, const fb_bench *b, const fb__fit_groups *g, si
     for (size_t k = 0; k < nf; ++k) {
         char c[64], k0[64];
         fb__fmt_double(c, sizeof c, fits[k].coefficient, 6);
-        fb__svg_si(k0, sizeof k0, fits[k].constant, "s", 4);
+        fb__svg_si(k0, sizeof k0, fits[k].constant, unit, 4);
         /* "(best)" only where the fit's verdict says a model fits, as the
          * terminal's note does (src/report_complexity.c); otherwise the first
          * row only has the lowest error */
-        fprintf(f, "<tr%s><td class=\"name\">%s%s</td><td>%s s</td><td>%s</td>",
+        fprintf(f, "<tr%s><td class=\"name\">%s%s</td><td>%s%s%s</td><td>%s</td>",
                 k == 0 && fits_one ? " class=\"best\"" : "", fits[k].name,
-                k == 0 ? (fits_one ? " (best)" : " (lowest error)") : "", c, k0);
+                k == 0 ? (fits_one ? " (best)" : " (lowest error)") : "", c, counted ? "" : " ",
+                unit, k0);
         fb__html_cell(f, fits[k].err_pct, 1, "%");
         fputs("</tr>\n", f);
     }
     fputs("</tbody></table>\n", f);
     if (strcmp(fits[0].name, "O(1)") == 0)
-        fputs("<p class=\"key\">The time did not depend on N: no growing model fits significantly "
-              "better than O(1).</p>\n",
-              f);
+        fprintf(f,
+                "<p class=\"key\">The %s did not depend on N: no growing model fits "
+                "significantly better than O(1).</p>\n",
+                counted ? "count" : "time");
     fputs("</section>\n", f);
 }

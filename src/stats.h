@@ -60,6 +60,11 @@ typedef struct fb__fit_set {
 FB__PRIVATE size_t fb__fit_models(const fb_result *const *results, size_t n_results,
                                   const char *name, fb_fit *fits, size_t cap);
 
+/* A result as a point of a fit: its complexity N and its y, the median
+ * time per call, or under -valgrind the exact instructions per call; false
+ * when it has none (an error, no N, nothing measured). The HTML chart plots
+ * exactly these. */
+FB__PRIVATE bool fb__fit_point(const fb_result *r, double *n, double *y);
 /* Fits `n_results` results (only those named `name`). */
 FB__PRIVATE void fb__fit_compute(const fb_result *const *results, size_t n_results,
                                  const char *name, fb__fit_set *out);

@@ -8,6 +8,7 @@ import csv
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -153,6 +154,22 @@ with tempfile.TemporaryDirectory() as tmp:
     charts = re.findall(r"Complexity: <code>([^<]*)</code>", html)
     check(charts == ["Scan"], f"HTML complexity charts {charts}")
     check(html.count('<circle class="point"') == len(SCAN), "HTML: a point per instance")
+
+    # under -valgrind the fit reads exact instructions per call, and the
+    # HTML chart plots those points, the same fit and its table
+    asan = b"__asan_init" in open(SUITE, "rb").read()
+    if shutil.which("valgrind") and not asan:
+        rc, out, err = run("-filter=Scan", "-valgrind", "-output_html=" + P("v.html"))
+        html = open(P("v.html"), encoding="utf-8").read() if rc == 0 else ""
+        sec = html[html.find("Complexity: <code>Scan"):]
+        sec = sec[:sec.find("</section>")]
+        pts = re.findall(r"<title>N=([\d,]+): ([\d,]+) instructions per call \(exact\)</title>", sec)
+        check(rc == 0 and [n for n, _ in pts] == [f"{int(s[5:]):,}" for s in SCAN],
+              f"-valgrind HTML complexity: a counted point per instance: {pts} {err[-300:]}")
+        check('<td class="name">O(n) (best)</td>' in sec and "No measured result" not in sec and
+              "instructions per call against N" in sec, f"-valgrind HTML fit: {sec[:600]}")
+    else:
+        print("note: no valgrind (or an ASan build): the counted complexity chart is not checked")
 
     # two instances are enough for a fit; one is not (and prints nothing)
     rc, out, err = run("-filter=Scan/(1000|32000)")
