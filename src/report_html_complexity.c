@@ -35,7 +35,7 @@ static double fb__html_model(const char *model, double n) {
 #define FB__H_CX_B 44.0
 #define FB__H_CX_SAMPLES 64
 
-/* The log-log chart of median time per call against N for the fit group of
+/* The log-log chart of the fit's points (fb__fit_point) against N for the fit group of
  * result `first` of b (its name, or a family's series), with its stored
  * fit, and the fit table. g: the fit groups of b's results
  * (src/complexity_group.c); the points are the results whose first is

@@ -182,7 +182,8 @@ void fb__html_legend(FILE *f) {
           "name, shaded row) with a hint.</dd>\n"
           "<dt>table</dt><dd>the markdown table's columns: time and rate per unit (medians), "
           "err%, counters per unit where available, total seconds measured.</dd>\n"
-          "<dt>complexity</dt><dd>median time per call against N on log-log axes; the line is "
+          "<dt>complexity</dt><dd>median time per call (under -valgrind: exact instructions "
+          "per call) against N on log-log axes; the line is "
           "the best fit (docs/complexity.md), the table lists every model, best first.</dd>\n"
           "</dl>\n</section>\n",
           f);
