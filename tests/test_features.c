@@ -4,6 +4,14 @@
 #include "fake_clock.h"
 #include "internal.h"
 
+/* b's Bencher (BMF) file, in buf. */
+static void bmf_of(const fb_bench *b, char *buf, size_t len) {
+    memset(buf, 0, len);
+    FILE *m = fmemopen(buf, len - 1, "w");
+    CHECK(m && fb_write_bmf(b, m) == FB_OK);
+    if (m) fclose(m);
+}
+
 static void test_counters(void) {
     fake_clock c = {0, 100, 0, 0}; /* 100 ns a call, free clock reads */
     fb_bench *b = fake_bench(&c);
@@ -26,10 +34,8 @@ static void test_counters(void) {
     CHECK(r && fb_result_counter_count(r) == 0);
 
     /* BMF: latency in ns per unit, exact under the fake clock */
-    char buf[4096] = "";
-    FILE *m = fmemopen(buf, sizeof buf - 1, "w");
-    CHECK(m && fb_write_bmf(b, m) == FB_OK);
-    if (m) fclose(m);
+    char buf[4096];
+    bmf_of(b, buf, sizeof buf);
     CHECK(strstr(buf, "\"op\": {") != NULL);
     CHECK(strstr(buf, "\"latency\": {\"value\": 25, \"lower_value\": 25, \"upper_value\": 25}") !=
           NULL);
@@ -189,10 +195,8 @@ static void test_bmf_passes(void) {
         CHECK(fb_run(b, "op", fake_clock_op, &c) != NULL);
     }
     CHECK(fb__passes_finish(b) == FB_OK);
-    char buf[4096] = "";
-    FILE *m = fmemopen(buf, sizeof buf - 1, "w");
-    CHECK(m && fb_write_bmf(b, m) == FB_OK);
-    if (m) fclose(m);
+    char buf[4096];
+    bmf_of(b, buf, sizeof buf);
     CHECK(strstr(buf, "\"op\": {\n    \"latency\": {\"value\": 200, \"lower_value\": 100, "
                       "\"upper_value\": 300}") != NULL);
     /* units per second: the median of the passes' rates, bounded by them */
@@ -244,10 +248,8 @@ static void test_comparison_passes(void) {
     size_t ci, ai;
     CHECK(fb__passes_alternative_at(b, 2, 2, &ci, &ai) && ci == 2 && ai == 1);
     CHECK(!fb__passes_alternative_at(b, 0, 1, &ci, &ai));
-    char buf[4096] = "";
-    FILE *m = fmemopen(buf, sizeof buf - 1, "w");
-    CHECK(m && fb_write_bmf(b, m) == FB_OK);
-    if (m) fclose(m);
+    char buf[4096];
+    bmf_of(b, buf, sizeof buf);
     CHECK(strstr(buf, "\"pair/A\": {\n    \"latency\": {\"value\": 200, \"lower_value\": 100, "
                       "\"upper_value\": 300}") != NULL);
     CHECK(strstr(buf, "\"pair/B\": {\n    \"latency\": {\"value\": 400, \"lower_value\": 200, "
