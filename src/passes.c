@@ -260,20 +260,28 @@ static void fb__passes_locate(const size_t *base, size_t n_cmp, size_t i, size_t
     *a = i - base[lo];
 }
 
-/* The ratio of the alternatives' series over their passes: the items
+/* Alternative a of comparison c in one pass: its ratio to the baseline
+ * (appended to scratch[*k] when finite) and whether it was significantly
+ * faster or slower (counted in out). */
+static void fb__passes_ratio_of(const fb_bench *b, size_t c, size_t a, double *scratch, size_t *k,
+                                fb__pass_summary *out) {
+    const fb_comparison *cmp = fb_comparison_at(b, c);
+    double r = fb_comparison_ratio(cmp, a);
+    if (!isfinite(r)) return;
+    scratch[(*k)++] = r;
+    if (fb_comparison_significant(cmp, a)) r > 1 ? ++out->faster : ++out->slower;
+}
+
+/* The ratio of an alternative's series over its passes: the items
  * it[0..n) of one series, all alternatives (scratch: n doubles). */
 static void fb__passes_ratio(const fb_bench *b, const fb__pass_series *p, const size_t *it,
                              size_t n, double *scratch, fb__pass_summary *out) {
-    size_t k = 0, n_cmp = fb_comparison_count(b);
+    size_t k = 0;
     out->faster = out->slower = 0;
     for (size_t x = 0; x < n; ++x) {
         size_t c, a;
-        fb__passes_locate(p->alt_base, n_cmp, it[x], &c, &a);
-        const fb_comparison *cmp = fb_comparison_at(b, c);
-        double r = fb_comparison_ratio(cmp, a);
-        if (!isfinite(r)) continue;
-        scratch[k++] = r;
-        if (fb_comparison_significant(cmp, a)) r > 1 ? ++out->faster : ++out->slower;
+        fb__passes_locate(p->alt_base, fb_comparison_count(b), it[x], &c, &a);
+        fb__passes_ratio_of(b, c, a, scratch, &k, out);
     }
     fb__passes_range(scratch, k, &out->ratio);
 }
@@ -365,18 +373,26 @@ int fb__passes_finish(fb_bench *b) {
     return FB_OK;
 }
 
-/* Without a stored series: item i of b (a result, or a comparison's
- * alternative; O(comparisons)). */
-static const fb_result *fb__passes_item(const fb_bench *b, size_t i) {
-    size_t n_res = fb_result_count(b);
-    if (i < n_res) return fb_result_at(b, i);
-    i -= n_res;
-    for (size_t c = 0; c < fb_comparison_count(b); ++c) {
-        const fb_comparison *cmp = fb_comparison_at(b, c);
-        if (i < fb_comparison_size(cmp)) return fb_comparison_result(cmp, i);
-        i -= fb_comparison_size(cmp);
+/* Without a stored series: item i of b (>= its results) as comparison *c,
+ * alternative *a (O(comparisons)); false past the last. */
+static bool fb__passes_scan(const fb_bench *b, size_t i, size_t *c, size_t *a) {
+    i -= fb_result_count(b);
+    for (*c = 0; *c < fb_comparison_count(b); ++*c) {
+        size_t size = fb_comparison_size(fb_comparison_at(b, *c));
+        if (i < size) {
+            *a = i;
+            return true;
+        }
+        i -= size;
     }
-    return NULL;
+    return false;
+}
+
+/* Without a stored series: item i of b, a result or an alternative's. */
+static const fb_result *fb__passes_item(const fb_bench *b, size_t i) {
+    size_t c, a;
+    if (i < fb_result_count(b)) return fb_result_at(b, i);
+    return fb__passes_scan(b, i, &c, &a) ? fb_comparison_result(fb_comparison_at(b, c), a) : NULL;
 }
 
 static size_t fb__passes_items_count(const fb_bench *b) {
@@ -428,17 +444,8 @@ bool fb__passes_alternative_at(const fb_bench *b, size_t s, size_t k, size_t *c,
     const fb__pass_series *p = fb__bench_passes(b);
     size_t i = p ? p->members[p->start[s] + k] : s, n_res = fb_result_count(b);
     if (i < n_res) return false;
-    if (p) {
-        fb__passes_locate(p->alt_base, fb_comparison_count(b), i, c, a);
-        return true;
-    }
-    i -= n_res;
-    for (*c = 0; *c < fb_comparison_count(b); ++*c) {
-        size_t size = fb_comparison_size(fb_comparison_at(b, *c));
-        if (i < size) break;
-        i -= size;
-    }
-    *a = i;
+    if (!p) return fb__passes_scan(b, i, c, a);
+    fb__passes_locate(p->alt_base, fb_comparison_count(b), i, c, a);
     return true;
 }
 
@@ -457,14 +464,8 @@ const fb__pass_summary *fb__passes_sum(const fb_bench *b, size_t s, fb__pass_sum
     }
     double scratch;
     fb__passes_aggregate(&r, 1, &scratch, tmp);
-    size_t c, a;
-    fb__passes_range(&scratch, 0, &tmp->ratio);
-    if (fb__passes_alternative_at(b, s, 0, &c, &a)) { /* its comparison's ratio */
-        const fb_comparison *cmp = fb_comparison_at(b, c);
-        scratch = fb_comparison_ratio(cmp, a);
-        fb__passes_range(&scratch, isfinite(scratch) ? 1 : 0, &tmp->ratio);
-        if (isfinite(scratch) && fb_comparison_significant(cmp, a))
-            scratch > 1 ? ++tmp->faster : ++tmp->slower;
-    }
+    size_t c, a, k = 0; /* an alternative: its comparison's ratio */
+    if (fb__passes_alternative_at(b, s, 0, &c, &a)) fb__passes_ratio_of(b, c, a, &scratch, &k, tmp);
+    fb__passes_range(&scratch, k, &tmp->ratio);
     return tmp;
 }

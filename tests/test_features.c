@@ -231,6 +231,11 @@ static void test_comparison_passes(void) {
         CHECK(fb_compare(b, "pair", alts, 2) != NULL);
     }
     CHECK(fb__passes_count(b) == 9); /* without a stored series: one per item */
+    fb__pass_summary one;            /* item 4: the first pass's B, its own ratio */
+    const fb__pass_summary *s4 = fb__passes_sum(b, 4, &one);
+    CHECK(fb__passes_is_alternative(b, 4) && s4->ratio.n == 1 && s4->slower == 1);
+    CHECK_NEAR(s4->ratio.median, 0.5, 1e-12);
+    CHECK(fb__passes_sum(b, 2, &one)->ratio.n == 0); /* a run */
     CHECK(fb__passes_finish(b) == FB_OK);
     CHECK(fb__passes_count(b) == 3);
     CHECK(!fb__passes_is_alternative(b, 0) && fb__passes_is_alternative(b, 1) &&
