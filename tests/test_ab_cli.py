@@ -16,6 +16,7 @@ bad input: one line `femtobench: error: ...`, exit status 2, nothing run."""
 import html.parser
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -185,14 +186,19 @@ try:
     rc, out, err = run(CRASH, CRASH, "-filter=Crash")
     check(rc < 0 or rc >= 128, f"crash without -isolate: exit status {rc}")
 
-    # the plain-compiler recipe against the build's library
-    cc = shutil.which("cc") or shutil.which("gcc")
+    # the plain-compiler recipe against the build's library, with the
+    # build's own compiler and flags (an i386 build's library links only
+    # into an i386 plugin; tests/CMakeLists.txt passes them)
+    cc = os.environ.get("FB_CC") or shutil.which("cc") or shutil.which("gcc")
+    flags = shlex.split(os.environ.get("FB_CFLAGS", "")) + shlex.split(
+        os.environ.get("FB_LDFLAGS", ""))
     lib = os.path.join(BUILD, "libfemtobench.a")
     if cc and os.path.exists(lib):
         so = os.path.join(tmp, "suite.so")
-        r = subprocess.run([cc, "-shared", "-fPIC", "-o", so, os.path.join(SOURCE, "tests",
-                            "ab_suite.c"), "-I", os.path.join(SOURCE, "include"), lib,
-                            "-lpthread", "-lm"], capture_output=True, text=True)
+        r = subprocess.run([cc, *flags, "-shared", "-fPIC", "-o", so,
+                            os.path.join(SOURCE, "tests", "ab_suite.c"), "-I",
+                            os.path.join(SOURCE, "include"), lib, "-lpthread", "-lm"],
+                           capture_output=True, text=True)
         if check(r.returncode == 0, f"recipe: {r.stderr}"):
             rc, out, err = run(so, NEW, "-output_json=" + js, "-filter=Slow|Steady")
             doc, v = verdicts(js)

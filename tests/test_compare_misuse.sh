@@ -5,8 +5,9 @@
 set -u
 src=${FB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-cc=${CC:-cc}
-cxx=${CXX:-c++}
+# the build's own compilers (tests/CMakeLists.txt), else the host's
+cc=${FB_CC:-${CC:-cc}}
+cxx=${FB_CXX:-${CXX:-c++}}
 cat >"$tmp/outside.c" <<'C'
 #include <femtobench.h>
 int main(void) {

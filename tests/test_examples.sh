@@ -10,8 +10,11 @@ src=${FB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 build=${FB_BUILD_DIR:-$src/build}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fb-examples.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-cc=${CC:-cc}
-flags=(-std=c11 -O2 -Wall -Wextra -Wpedantic -Wshadow -Werror)
+# the build's own compiler and flags (tests/CMakeLists.txt): an i386 build's
+# library links only into i386 programs
+cc=${FB_CC:-${CC:-cc}}
+read -r -a build_flags <<<"${FB_CFLAGS:-} ${FB_LDFLAGS:-}" || true
+flags=(-std=c11 -O2 -Wall -Wextra -Wpedantic -Wshadow -Werror "${build_flags[@]}")
 
 # Quick and quiet: three epochs, no machine-stability warnings.
 export FEMTOBENCH_CONFIG="epochs=3"

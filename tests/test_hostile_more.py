@@ -230,6 +230,14 @@ if shutil.which("valgrind") and not ASAN:
                             SUITE, *extra, "-filter=Fine"], capture_output=True, text=True,
                            timeout=240, env={**os.environ, "FEMTOBENCH_SUPPRESS_WARNINGS": "1",
                                              "HOSTILE": ""})
+        if "Fatal error at startup" in p.stderr:
+            # Memcheck must redirect functions in the dynamic linker, which
+            # it finds only in the linker's symbols: a 32-bit program needs
+            # libc6-dbg:i386 (.ci/run installs it where it can). Valgrind
+            # did not start, so there is nothing of femtobench's to check.
+            print(f"note: valgrind could not start {SUITE} (for a 32-bit program it needs "
+                  "libc6-dbg:i386): the memcheck line was not tried")
+            break
         check(p.returncode == 0 and "too complex" not in p.stderr
               and "definitely lost" not in p.stderr,
               f"memcheck {extra} -filter=Fine: exit {p.returncode}: {p.stderr[-600:]}")

@@ -96,8 +96,11 @@ for f in "$tmp"/snippet*.c; do
             echo '}'
         } >"$prog"
     fi
-    if ! "${CC:-cc}" -std=c11 -O2 -Wall -Wextra -Wpedantic -Werror -I "$src/include" -I "$tmp" \
-        "$prog" "$lib" -o "$exe" -pthread -lm 2>"$tmp/log"; then
+    # the build's own compiler and flags (tests/CMakeLists.txt)
+    # shellcheck disable=SC2086 # the flags are meant to split
+    if ! "${FB_CC:-${CC:-cc}}" ${FB_CFLAGS:-} -std=c11 -O2 -Wall -Wextra -Wpedantic -Werror \
+        -I "$src/include" -I "$tmp" "$prog" "$lib" -o "$exe" ${FB_LDFLAGS:-} -pthread -lm \
+        2>"$tmp/log"; then
         echo "FAIL: README.md fragment $total does not compile:"; cat "$prog"; cat "$tmp/log"; exit 1
     fi
     rc=0
