@@ -5,6 +5,7 @@
 #     include/femtobench.h
 #     bin/femtobench-compare                  (docs/baselines.md; FEMTOBENCH_BUILD_COMPARE)
 #     bin/femtobench-ab                       (docs/ab.md; FEMTOBENCH_BUILD_AB, Linux)
+#     bin/femtobench-ab-git                   (docs/ab.md; tools/ab_git.sh, with femtobench-ab)
 #     lib/libfemtobench.a                     (and libfemtobench.so with FEMTOBENCH_BUILD_SHARED)
 #     lib/cmake/femtobench/                   find_package(femtobench CONFIG) -> femtobench::femtobench,
 #                                             femtobench_add_plugin()
@@ -99,6 +100,23 @@ configure_file(${PROJECT_SOURCE_DIR}/femtobench.pc.in
   ${PROJECT_BINARY_DIR}/femtobench.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/femtobench.pc
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# femtobench-ab-git (docs/ab.md): tools/ab_git.sh with the path from the bin
+# directory to the prefix filled in, so that it hands its own install to the
+# projects it builds (CMAKE_PREFIX_PATH) wherever the tree is moved. Only with
+# femtobench-ab, which it runs.
+if(TARGET femtobench-ab)
+  if(IS_ABSOLUTE "${CMAKE_INSTALL_BINDIR}")
+    set(FB_BIN_TO_PREFIX "${CMAKE_INSTALL_PREFIX}")
+  else()
+    file(RELATIVE_PATH FB_BIN_TO_PREFIX "/fbroot/${CMAKE_INSTALL_BINDIR}" "/fbroot")
+    string(REGEX REPLACE "/$" "" FB_BIN_TO_PREFIX "${FB_BIN_TO_PREFIX}")
+  endif()
+  configure_file(${PROJECT_SOURCE_DIR}/tools/ab_git.sh
+    ${PROJECT_BINARY_DIR}/install/femtobench-ab-git @ONLY)
+  install(PROGRAMS ${PROJECT_BINARY_DIR}/install/femtobench-ab-git
+    DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
 
 if(EXISTS ${PROJECT_SOURCE_DIR}/LICENSE)
   install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})

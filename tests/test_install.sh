@@ -7,12 +7,16 @@
 #   3. add_subdirectory(femtobench)  (configured: targets, tests and bench off)
 #   4. FetchContent (SOURCE_DIR, no network)
 # and a suite as a femtobench-ab plugin (femtobench_add_plugin, and the
-# plain-compiler recipe with pkg-config), loaded by the installed femtobench-ab
-# and runs each consumer. The prefix is moved before 1 and 2, so both must be
-# relocatable. Exit 77 (skipped) only when pkg-config is missing, after the rest passed.
+# plain-compiler recipe with pkg-config), loaded by the installed femtobench-ab,
+# and runs each consumer. The installed femtobench-ab-git compares a throwaway
+# git project's commit with its edited working tree from a clean environment,
+# and refuses bad input in one line. The prefix is moved before 1 and 2, so
+# both must be relocatable. Exit 77 (skipped) only when pkg-config is missing,
+# after the rest passed.
 # Time: the library is compiled twice (the installed build: static + shared;
 # the FetchContent consumer), without optimization (CMAKE_BUILD_TYPE unset):
-# this checks packaging, not speed. add_subdirectory is what FetchContent runs
+# this checks packaging, not speed; femtobench-ab-git builds only the
+# two-benchmark suite, twice (a few seconds). add_subdirectory is what FetchContent runs
 # underneath, so its consumer is configured (its checks are configure-time)
 # but not built.
 set -euo pipefail
@@ -165,6 +169,141 @@ CM
         "$tmp/pb/suite.so" -min_time=1) || { printf '%s\n' "$out" >&2; fail "femtobench-ab on the plugin"; }
     grep -q '^| Add |' <<<"$out" || { printf '%s\n' "$out" >&2; fail "femtobench-ab: no Add row"; }
     ok "femtobench_add_plugin (find_package) and the installed femtobench-ab"
+fi
+
+# femtobench-ab-git (docs/ab.md) from another git project, the way a user runs
+# it: the installed command in a clean environment (PATH holds git, cmake and
+# the compiler, nothing of femtobench's; no FEMTOBENCH_AB). It must find its
+# femtobench-ab and its install by itself, build both sides outside the
+# project's tree, and refuse bad input in one line before building.
+if [ -x "$prefix/bin/femtobench-ab" ] && ! command -v git >/dev/null; then
+    echo "note: git not found: femtobench-ab-git was not run"
+elif [ -x "$prefix/bin/femtobench-ab" ]; then
+    abgit=$prefix/bin/femtobench-ab-git
+    [ -x "$abgit" ] || fail "not installed: bin/femtobench-ab-git"
+    clean_path=/usr/bin:/bin
+    for t in git cmake "${CC:-cc}" bash; do
+        d=$(dirname "$(command -v "$t")")
+        case ":$clean_path:" in *":$d:"*) ;; *) clean_path=$d:$clean_path ;; esac
+    done
+    case ":$clean_path:" in *":${FB_BUILD_DIR:-/nonexistent}:"*) fail "the clean PATH holds the build directory" ;; esac
+    mkdir -p "$tmp/home" "$tmp/abgtmp"
+    # $1 = the directory to run in; the rest: the command line. Sets abg_rc,
+    # abg_out (stdout) and abg_err (stderr).
+    run_abg() {
+        local dir=$1; shift
+        abg_rc=0
+        (cd "$dir" && env -i PATH="$clean_path" HOME="$tmp/home" TMPDIR="$tmp/abgtmp" \
+            GIT_CEILING_DIRECTORIES="$tmp" ${CC:+CC="$CC"} FEMTOBENCH_SUPPRESS_WARNINGS=1 \
+            "$@" >"$tmp/abg.out" 2>"$tmp/abg.err") || abg_rc=$?
+        abg_out=$(cat "$tmp/abg.out")
+        abg_err=$(cat "$tmp/abg.err")
+    }
+    # $1 = the directory, $2 = what the error line must contain, the rest: the command line
+    expect_error() {
+        local dir=$1 what=$2; shift 2
+        run_abg "$dir" "$@"
+        [ "$abg_rc" = 2 ] || { printf '%s\n' "$abg_out" "$abg_err" >&2; fail "femtobench-ab-git ($what): exit status $abg_rc, not 2"; }
+        if [ "$(grep -c . <<<"$abg_err")" != 1 ] || ! grep -q "^femtobench: error: .*$what" <<<"$abg_err"; then
+            printf '%s\n' "$abg_err" >&2
+            fail "femtobench-ab-git ($what): not one 'femtobench: error:' line"
+        fi
+    }
+    new_repo() { # $1 = directory: an empty git repository on branch main
+        mkdir -p "$1"
+        git -C "$1" init -q
+        git -C "$1" symbolic-ref HEAD refs/heads/main
+    }
+    commit() { git -C "$1" add -A && git -C "$1" -c user.name=test -c user.email=test@example.com commit -qm "$2"; }
+
+    proj=$tmp/proj
+    new_repo "$proj"
+    cat >"$proj/suite.c" <<'C'
+#include <femtobench.h>
+FB_BENCHMARK(Work) {
+    uint64_t x = 1;
+    FB_RUN(b, "Work") { for (int i = 0; i < 4; i++) { x = x * 3 + 1; fb_do_not_optimize(x); } }
+}
+FB_BENCHMARK(Fixed) {
+    uint64_t x = 1;
+    FB_RUN(b, "Fixed") { x += 3; fb_do_not_optimize(x); }
+}
+FB_MAIN()
+C
+    cat >"$proj/CMakeLists.txt" <<'CM'
+cmake_minimum_required(VERSION 3.16)
+project(abg_proj C)
+find_package(femtobench CONFIG REQUIRED)
+femtobench_add_plugin(suite_plugin suite.c)
+CM
+    commit "$proj" "a suite"
+    # the user's change: Work does 25 times the work
+    sed 's/i < 4;/i < 100;/' "$proj/suite.c" >"$tmp/suite.c" && cp "$tmp/suite.c" "$proj/suite.c"
+    t0=$SECONDS
+    run_abg "$proj" "$abgit" -- -output_json="$tmp/abg.json" -min_time=1 -rounds=10
+    [ "$abg_rc" = 0 ] || { printf '%s\n' "$abg_out" "$abg_err" >&2; fail "femtobench-ab-git: exit status $abg_rc"; }
+    grep -q "building base" <<<"$abg_err" || { printf '%s\n' "$abg_err" >&2; fail "femtobench-ab-git: no progress line"; }
+    grep -q "comparing with $prefix/bin/femtobench-ab\$" <<<"$abg_err" ||
+        { printf '%s\n' "$abg_err" >&2; fail "femtobench-ab-git did not use the femtobench-ab next to it"; }
+    if command -v python3 >/dev/null; then
+        python3 - "$tmp/abg.json" <<'PY' || { printf '%s\n' "$abg_out" >&2; fail "femtobench-ab-git: the JSON"; }
+import json, sys
+doc = json.load(open(sys.argv[1]))
+rows = {b["name"]: b for b in doc["benchmarks"]}
+assert sorted(rows) == ["Fixed", "Work"], sorted(rows)
+assert rows["Work"]["verdict"] == "slower", rows["Work"]
+PY
+    else
+        grep -q '"name": *"Work"' "$tmp/abg.json" || fail "femtobench-ab-git: no Work in the JSON"
+    fi
+    [ "$(git -C "$proj" status --porcelain --untracked-files=all)" = " M suite.c" ] ||
+        { git -C "$proj" status --porcelain --untracked-files=all >&2; fail "femtobench-ab-git wrote into the project's tree"; }
+    [ "$(git -C "$proj" worktree list | grep -c .)" = 1 ] || fail "femtobench-ab-git left a git worktree"
+    [ -z "$(ls -A "$tmp/abgtmp")" ] || { ls -A "$tmp/abgtmp" >&2; fail "femtobench-ab-git left its temporary directory"; }
+    ls -d "$tmp/home/.cache/femtobench-ab-git/proj-"*/new >/dev/null || fail "femtobench-ab-git: no build under ~/.cache"
+    ok "femtobench-ab-git from another project: Work slower, nothing written in the tree ($((SECONDS - t0)) s)"
+
+    # A build that fails: exit status 2, the end of the log, then the error line.
+    echo 'this is not C' >>"$proj/suite.c"
+    run_abg "$proj" "$abgit"
+    if [ "$abg_rc" != 2 ] || ! grep -q 'the end of .*new.log' <<<"$abg_err" ||
+        ! tail -n 1 <<<"$abg_err" | grep -q '^femtobench: error: building new failed'; then
+        printf '%s\n' "$abg_err" >&2
+        fail "femtobench-ab-git: a failed build (exit status $abg_rc)"
+    fi
+    cp "$tmp/suite.c" "$proj/suite.c"
+
+    # Bad input: one line, exit status 2, nothing built.
+    mkdir -p "$tmp/notgit"
+    expect_error "$tmp/notgit" "not inside a git repository" "$abgit"
+    expect_error "$proj" "-b nosuch: not a commit" "$abgit" -b nosuch
+    expect_error "$proj" "-b: needs a value" "$abgit" -b
+    expect_error "$proj" "-x: unknown option" "$abgit" -x
+    new_repo "$tmp/nocmake"
+    expect_error "$tmp/nocmake" "no CMakeLists.txt at the top" "$abgit"
+    for n in 0 2; do
+        d=$tmp/plugins$n
+        new_repo "$d"
+        { echo 'project(p C)'; [ $n = 0 ] || printf 'femtobench_add_plugin(a a.c)\nfemtobench_add_plugin(b b.c)\n'; } >"$d/CMakeLists.txt"
+        commit "$d" "plugins"
+    done
+    expect_error "$tmp/plugins0" "no femtobench_add_plugin" "$abgit"
+    expect_error "$tmp/plugins2" "2 plugin targets: a b" "$abgit"
+    mkdir -p "$tmp/gitonly"
+    ln -s "$(command -v git)" "$tmp/gitonly/git"
+    (
+        clean_path=$tmp/gitonly
+        expect_error "$proj" "cmake not found" "$(command -v bash)" "$abgit"
+    )
+    # An unknown target is found at configure time, before building.
+    run_abg "$proj" "$abgit" -t nosuch
+    if [ "$abg_rc" != 2 ] || ! tail -n 1 <<<"$abg_err" | grep -q "^femtobench: error: no target 'nosuch'.*suite_plugin"; then
+        printf '%s\n' "$abg_err" >&2
+        fail "femtobench-ab-git -t nosuch"
+    fi
+    run_abg "$proj" "$abgit" -h
+    if [ "$abg_rc" != 0 ] || ! grep -q "femtobench_add_plugin" <<<"$abg_out"; then fail "femtobench-ab-git -h"; fi
+    ok "femtobench-ab-git: bad input is one error line, exit status 2"
 fi
 
 # A version the package does not satisfy is refused.
