@@ -1,6 +1,7 @@
 # Thin wrapper around CMake.
-#   make bench   builds and runs the demo suite (the main job) and writes its
-#                HTML report to $(BUILD)/femtobench-demo.html; it prints the
+#   make bench   builds the library and the demo suite, nothing else (not the
+#                tests), runs the demo (the main job) and writes its HTML
+#                report to $(BUILD)/femtobench-demo.html; it prints the
 #                build's warnings and errors and the results, not the build's log
 #   make test    installs the test tools if missing, builds, runs the unit and
 #                cli tests (ctest -L 'unit|cli'); the build tier (single header,
@@ -29,7 +30,8 @@ configure:
 bench:
 	@mkdir -p $(BUILD)
 	@{ test -f $(BUILD)/CMakeCache.txt || $(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release; } \
-	  >$(BUILD)/bench-build.log 2>&1 && $(CMAKE) --build $(BUILD) -j $(JOBS) >>$(BUILD)/bench-build.log 2>&1 \
+	  >$(BUILD)/bench-build.log 2>&1 && $(CMAKE) --build $(BUILD) -j $(JOBS) --target femtobench-demo \
+	  >>$(BUILD)/bench-build.log 2>&1 \
 	  || { cat $(BUILD)/bench-build.log; echo "make bench: the build failed (log: $(BUILD)/bench-build.log)"; exit 1; }
 	@grep -E -A3 '(warning|error):' $(BUILD)/bench-build.log || true
 	./$(BUILD)/bench/femtobench-demo -output_html=$(BUILD)/femtobench-demo.html

@@ -164,14 +164,16 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
         e->probe = NULL; /* an endless run is profiled, not measured */
         l.state = FB__ST_ENDLESS;
         l.n = r->exact_iters ? r->exact_iters : r->min_iters;
+        /* the handlers first: the line below tells the user that Ctrl-C
+         * stops the run, and a signal right after it must find them */
+        fb__run_stop_flag = 0;
+        fb__run_catch(SIGINT, &r->old_int);
+        fb__run_catch(SIGTERM, &r->old_term);
         fb__bench_diag(b,
                        "FEMTOBENCH_ENDLESS=%s: running '%s' endlessly in pid %ld; "
                        "profile it with `perf top -p %ld` or `perf record -g -p %ld`; "
                        "Ctrl-C stops it",
                        e->name, e->name, (long)getpid(), (long)getpid(), (long)getpid());
-        fb__run_stop_flag = 0;
-        fb__run_catch(SIGINT, &r->old_int);
-        fb__run_catch(SIGTERM, &r->old_term);
     } else if (fb__vg_exact(e->vg)) {
         e->probe = NULL; /* counted: the machine's state does not matter */
         l.state = FB__ST_MEASURE;
