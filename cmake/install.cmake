@@ -8,7 +8,7 @@
 #     bin/femtobench-ab-git                   (docs/ab.md; tools/ab_git.sh, with femtobench-ab)
 #     lib/libfemtobench.a                     (and libfemtobench.so with FEMTOBENCH_BUILD_SHARED)
 #     lib/cmake/femtobench/                   find_package(femtobench CONFIG) -> femtobench::femtobench,
-#                                             femtobench_add_plugin()
+#                                             femtobench_add_plugin(), femtobench_discover_tests()
 #     lib/pkgconfig/femtobench.pc             pkg-config --cflags --libs femtobench
 #     share/doc/femtobench/LICENSE
 #
@@ -79,6 +79,8 @@ install(FILES
   ${PROJECT_BINARY_DIR}/femtobench-config.cmake
   ${PROJECT_BINARY_DIR}/femtobench-config-version.cmake
   ${CMAKE_CURRENT_LIST_DIR}/femtobench-plugin.cmake
+  ${CMAKE_CURRENT_LIST_DIR}/femtobench-discover.cmake
+  ${CMAKE_CURRENT_LIST_DIR}/femtobench-discover-tests.cmake
   DESTINATION ${FB_CMAKE_DIR})
 
 # pkg-config. The prefix is written relative to the .pc file (${pcfiledir}),

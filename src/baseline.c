@@ -102,6 +102,8 @@ int fb__baseline_from_bench(const fb_bench *b, fb__baseline *out) {
     snprintf(c->cpu_model, sizeof c->cpu_model, "%s", si.cpu_model);
     snprintf(c->compiler, sizeof c->compiler, "%s", si.compiler);
     snprintf(c->build_flags, sizeof c->build_flags, "%s", si.build_flags);
+    snprintf(c->os, sizeof c->os, "%s", si.os);
+    snprintf(c->arch, sizeof c->arch, "%s", si.arch);
     size_t n = fb_result_count(b);
     int code = -1;
     out->rec = calloc(n ? n : 1, sizeof *out->rec);

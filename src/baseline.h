@@ -43,7 +43,12 @@ typedef struct fb__bl_context {
     char compiler[128];    /* of the library */
     char build_flags[256]; /* FB_BUILD_FLAGS of the library, "unknown" */
     char build_type[64];   /* e.g. "optimized, NDEBUG"; "unknown" */
+    char os[32], arch[32]; /* FB_OS_NAME, FB_ARCH_NAME; "unknown" (older files) */
     int counters;          /* 1 when some result carries a counter, else 0 */
+    /* several files merged into one side (the shards of one run): what
+     * they disagree on, e.g. "compiler ('a.json' 'gcc 12', 'b.json'
+     * 'clang 14')"; "" when they agree, or for one file */
+    char files_differ[512];
 } fb__bl_context;
 
 typedef struct fb__baseline {
@@ -55,7 +60,20 @@ typedef struct fb__baseline {
 /* Reads and fully validates a femtobench JSON file. Returns 0, or -1 with
  * the reason (without the path) in err, e.g. "truncated JSON at byte 123",
  * "benchmark 'SHA256' epoch 3: negative time". */
-FB__PRIVATE int fb__baseline_load(const char *path, fb__baseline *out, char *err, size_t len);
+FB__PRIVATE int fb__baseline_load_file(const char *path, fb__baseline *out, char *err, size_t len);
+/* The same for one side given as a comma-separated list of files, the
+ * shards of one run (a suite split by -filter): each read as above, their
+ * records merged in the list's order. A benchmark name in two files is
+ * refused (never one of them picked); files that disagree about the
+ * machine are merged, and out->ctx.files_differ says on what. One file
+ * (no comma) is read as fb__baseline_load_file reads it, with the same
+ * messages; with several, err names the file. An empty entry is refused. */
+FB__PRIVATE int fb__baseline_load(const char *list, fb__baseline *out, char *err, size_t len);
+/* The next file of a comma-separated list (*p: the list, NULL once it is
+ * read): copies it to out ("" for an empty entry) and advances *p past it
+ * and its comma. Returns 1, 0 at the end of the list, or -1 when the entry
+ * does not fit in cap bytes. */
+FB__PRIVATE int fb__baseline_list_next(const char **p, char *out, size_t cap);
 /* The same from text in memory (the fuzz target's entry point). */
 FB__PRIVATE int fb__baseline_parse(const char *text, size_t n, fb__baseline *out, char *err,
                                    size_t len);
@@ -68,10 +86,10 @@ FB__PRIVATE void fb__baseline_free(fb__baseline *bl);
  * one's. FB_OK or FB_ENOMEM (then *from is left as it was). */
 FB__PRIVATE int fb__baseline_append(fb__baseline *to, fb__baseline *from, unsigned pass);
 
-/* The user counters of both sides (src/report_change_counters.c): after
- * the change table, a table of every counter of a benchmark found on both
- * sides (by title, name and label) with its change in %. Prints nothing
- * when no counter is on both sides. */
+/* The user counters of both sides (src/report_change_counters.c): before
+ * the change table (its verdicts end the output), a table of every counter
+ * of a benchmark found on both sides (by title, name and label) with its
+ * change in %. Prints nothing when no counter is on both sides. */
 FB__PRIVATE void fb__change_counters(FILE *f, const fb__baseline *base, const fb__baseline *now);
 
 /* MdAPE of v[0..n) around its median, in % (copies; v is left alone); the

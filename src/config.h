@@ -25,6 +25,38 @@
 #define FB_HAVE_MACOS 0
 #endif
 
+/* The OS and the architecture a program was built for, as every output
+ * file records them (a comparison across them compares machines, not
+ * code): compile-time facts, so a cross-built program says where it runs. */
+#if FB_HAVE_WINDOWS
+#define FB_OS_NAME "windows"
+#elif FB_HAVE_LINUX
+#define FB_OS_NAME "linux"
+#elif FB_HAVE_MACOS
+#define FB_OS_NAME "macos"
+#elif defined(__FreeBSD__)
+#define FB_OS_NAME "freebsd"
+#else
+#define FB_OS_NAME "unknown"
+#endif
+#if defined(__x86_64__) || defined(_M_X64)
+#define FB_ARCH_NAME "x86_64"
+#elif defined(__aarch64__) || defined(_M_ARM64)
+#define FB_ARCH_NAME "aarch64"
+#elif defined(__i386__) || defined(_M_IX86)
+#define FB_ARCH_NAME "i386"
+#elif defined(__arm__) || defined(_M_ARM)
+#define FB_ARCH_NAME "arm"
+#elif defined(__riscv) && defined(__LP64__)
+#define FB_ARCH_NAME "riscv64"
+#elif defined(__powerpc64__)
+#define FB_ARCH_NAME "ppc64"
+#elif defined(__s390x__)
+#define FB_ARCH_NAME "s390x"
+#else
+#define FB_ARCH_NAME "unknown"
+#endif
+
 /* POSIX processes and files: fork, pipe, poll, waitpid, sigaction and
  * signal masks, getrusage, lstat/readlink, fsync (-isolate, -valgrind, the
  * -filter child, the output files' signal window). */

@@ -53,6 +53,10 @@ static const fb__opt_spec fb__opt_specs[] = {
      "run the benchmarks whose whole name (or family's name) matches this POSIX extended regex "
      "(default: .*)",
      FB__G_SELECT},
+    {"shard", true, "<k>/<n>",
+     "run shard k of n (1 <= k <= n <= 1000): the selected benchmarks split into n parts, a "
+     "family's instances together, the same split on every machine (one CI job each)",
+     FB__G_SELECT},
     {"min_time", true, "<ms>",
      "minimum measured time per benchmark in milliseconds, spread over its epochs", FB__G_MEASURE},
     {"sanity_check", false, "",
@@ -74,7 +78,8 @@ static const fb__opt_spec fb__opt_specs[] = {
      "no environment warnings or unstable markers (as FEMTOBENCH_SUPPRESS_WARNINGS=1)",
      FB__G_OUTPUT},
     {"baseline", true, "<file>",
-     "compare with a femtobench JSON written earlier by -output_json: print a change table",
+     "compare with a femtobench JSON written earlier by -output_json: print a change table; "
+     "several files (a,b or -baseline given again) are the shards of one run, merged",
      FB__G_BASELINE},
     {"threshold", true, "<pct>",
      "with -baseline: changes within this % are 'same' (default: 10; docs/baselines.md)",
@@ -317,6 +322,31 @@ static int fb__parse_feature_flag(const char *name, const char *val, fb__opts *o
     return -1;
 }
 
+/* -shard=k/n: two whole numbers (digits only: no sign, blank or exponent),
+ * 1 <= k <= n <= FB__CLI_MAX_SHARDS. */
+static int fb__parse_shard(const char *val, fb__opts *o) {
+    unsigned part[2] = {0, 0};
+    const char *p = val;
+    for (int i = 0; i < 2; ++i) {
+        const char *start = p;
+        while (*p >= '0' && *p <= '9' && p - start < 5)
+            part[i] = part[i] * 10 + (unsigned)(*p++ - '0');
+        if (p == start || (*p >= '0' && *p <= '9') || *p != (i == 0 ? '/' : '\0'))
+            return fb__opts_error("-shard=%s: expected k/n, two whole numbers with 1 <= k <= n "
+                                  "<= %d (e.g. -shard=2/4)",
+                                  val, FB__CLI_MAX_SHARDS);
+        ++p;
+    }
+    if (part[1] < 1 || part[1] > FB__CLI_MAX_SHARDS)
+        return fb__opts_error("-shard=%s: the number of shards must be from 1 to %d", val,
+                              FB__CLI_MAX_SHARDS);
+    if (part[0] < 1 || part[0] > part[1])
+        return fb__opts_error("-shard=%s: the shard must be from 1 to %u", val, part[1]);
+    o->shard_k = part[0];
+    o->shard_n = part[1];
+    return 0;
+}
+
 static int fb__parse_asymptote(const char *text, fb__opts *o) {
     size_t cap = 1;
     for (const char *p = text; *p; ++p) cap += *p == ',';
@@ -423,10 +453,24 @@ int fb__opts_parse(int argc, char **argv, fb__opts *o) {
                 return fb__opts_error("-threshold=%s: not a percentage >= 0 and < 1000", val);
         } else if (!strcmp(spec->name, "baseline")) {
             if (!*val) return fb__opts_error("-baseline: empty file name");
+            if (o->baseline) { /* given again: one more file of the baseline */
+                size_t a = strlen(o->baseline), n = strlen(val);
+                char *list = malloc(a + n + 2);
+                if (!list) return fb__opts_error("out of memory");
+                memcpy(list, o->baseline, a);
+                list[a] = ',';
+                memcpy(list + a + 1, val, n + 1);
+                free(o->baseline_list);
+                o->baseline_list = list;
+                val = list;
+            }
             o->baseline = val;
         } else if (!strcmp(spec->name, "filter")) {
             o->filter = val;
             o->filter_search = o->filter_negate = false;
+        } else if (!strcmp(spec->name, "shard")) { /* src/selection.c */
+            int rc = fb__parse_shard(val, o);
+            if (rc) return rc;
         } else if (!strcmp(spec->name, "valgrind")) { /* src/valgrind_runner.c */
             if (eq && strcmp(val, "cache") != 0)
                 return fb__opts_error("-valgrind=%s: unknown value (use -valgrind or "
@@ -493,4 +537,6 @@ void fb__opts_free(fb__opts *o) {
         o->pinned[i] = NULL;
     }
     fb__baseline_free(&o->base);
+    free(o->baseline_list);
+    o->baseline_list = NULL;
 }

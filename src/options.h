@@ -15,14 +15,17 @@ typedef struct fb__opts {
     bool isolate;     /* -isolate, or implied by -timeout */
     double timeout_s; /* -timeout; 0 = none */
     const char *filter;
-    double min_time_ms;   /* < 0: not given */
-    unsigned repetitions; /* passes of the suite; 0: not given = 1 */
+    unsigned shard_k, shard_n; /* -shard=k/n (src/selection.c); 0/0: not given */
+    double min_time_ms;        /* < 0: not given */
+    unsigned repetitions;      /* passes of the suite; 0: not given = 1 */
     double *asymptote;
     size_t n_asymptote;
     const char *out_csv, *out_json, *out_gbench;
     const char *out_html; /* the HTML report */
-    /* -baseline: read and checked before anything runs */
+    /* -baseline: read and checked before anything runs; a comma-separated
+     * list of files (-baseline given again adds to it: baseline_list) */
     const char *baseline;
+    char *baseline_list;  /* owned: the list when -baseline was given more than once */
     double threshold_pct; /* < 0: not given */
     bool fail_on_slower;
     fb__baseline base;

@@ -102,10 +102,18 @@ static bool fb__pe_read(int fd, fb_bench *b, bool *done, bool *interrupted) {
                 *interrupted = rec.byte != 0;
                 *done = true;
             } else if (rec.kind == 'R') {
+                /* this process measures nothing itself: the machine's checks
+                 * and the pass's build are taken here once, as -isolate's
+                 * parent does (src/process.c), so that the files it writes
+                 * carry the warnings; the pass process printed them (no
+                 * diagnostics stream here) */
+                fb__process_first_run(NULL, rec.result->callsite);
                 size_t before = fb_result_count(b);
                 fb__bench_publish(b, rec.result);
                 if (fb_result_count(b) == before) fb__bench_count_dropped(b);
             } else if (rec.kind == 'C') {
+                const fb_result *first = fb_comparison_result(rec.comparison, 0);
+                fb__process_first_run(NULL, first ? first->callsite : -1);
                 if (fb__bench_publish_comparison(b, rec.comparison) != FB_OK)
                     fb__bench_count_dropped(b);
             } /* 'O': a pass process prints its own rows */

@@ -140,8 +140,42 @@ static void fb__rc_print_row(FILE *f, const fb__change_row *w) {
     fputc('\n', f);
 }
 
-void fb__change_view_print(FILE *f, const fb__change_view *v, const fb__bl_context *a,
-                           const fb__bl_context *b) {
+/* A known OS or architecture on each side, and they differ: the changes
+ * are those of two machines, not of the code. Said on the first line, before
+ * any table. An unknown one (a file written before they were recorded) is
+ * no claim either way. */
+static void fb__rc_cross(FILE *f, const fb__bl_context *a, const fb__bl_context *b) {
+    bool os = strcmp(a->os, "unknown") && strcmp(b->os, "unknown") && strcmp(a->os, b->os);
+    bool arch =
+        strcmp(a->arch, "unknown") && strcmp(b->arch, "unknown") && strcmp(a->arch, b->arch);
+    if (!os && !arch) return;
+    fprintf(f, "> warning: the runs are on different machines (%s%s%s): baseline ", os ? "OS" : "",
+            os && arch ? " and " : "", arch ? "architecture" : "");
+    fb__md_text(f, a->os);
+    fputc(' ', f);
+    fb__md_text(f, a->arch);
+    fputs(", now ", f);
+    fb__md_text(f, b->os);
+    fputc(' ', f);
+    fb__md_text(f, b->arch);
+    fputs("; the changes compare the machines, not only the code\n", f);
+}
+
+/* One side given as several files that disagree about the machine. */
+static void fb__rc_files_differ(FILE *f, const char *side, const fb__bl_context *c) {
+    if (!c->files_differ[0]) return;
+    fprintf(f, "> warning: the %s files disagree about the machine: ", side);
+    fb__md_text(f, c->files_differ);
+    fputc('\n', f);
+}
+
+/* The view's table; `cross_said`: the different machines' line was
+ * printed already (before the counters' table). */
+static void fb__rc_view(FILE *f, const fb__change_view *v, const fb__bl_context *a,
+                        const fb__bl_context *b, bool cross_said) {
+    if (!cross_said) fb__rc_cross(f, a, b);
+    fb__rc_files_differ(f, "baseline's", a);
+    fb__rc_files_differ(f, "new run's", b);
     fb__rc_warn(f, "CPU model", a->cpu_model, b->cpu_model);
     fb__rc_warn(f, "compiler", a->compiler, b->compiler);
     fb__rc_warn(f, "build type", a->build_type, b->build_type);
@@ -180,20 +214,31 @@ void fb__change_view_print(FILE *f, const fb__change_view *v, const fb__bl_conte
     fputc('\n', f);
 }
 
-/* Computes the view into *v, prints it, and hands its counts back. */
+void fb__change_view_print(FILE *f, const fb__change_view *v, const fb__bl_context *a,
+                           const fb__bl_context *b) {
+    fb__rc_view(f, v, a, b, false);
+}
+
+/* Computes the view into *v, prints it, and hands its counts back; with
+ * `counters`, the user counters' table (details: no verdict) first, so
+ * that the verdicts and their summary line end the output, where a
+ * terminal leaves them in view. */
 static int fb__rc_table(FILE *f, const fb__baseline *base, const fb__baseline *now,
-                        double threshold_pct, bool paired, size_t counts[FB__V_COUNT],
-                        fb__change_view *v) {
+                        double threshold_pct, bool paired, bool counters,
+                        size_t counts[FB__V_COUNT], fb__change_view *v) {
     int rc = fb__change_view_compute(base, now, threshold_pct, paired, v);
     for (int k = 0; k < FB__V_COUNT; ++k) counts[k] = v->counts[k];
-    if (rc == FB_OK) fb__change_view_print(f, v, &base->ctx, &now->ctx);
+    if (rc != FB_OK) return rc;
+    fb__rc_cross(f, &base->ctx, &now->ctx);          /* the first line, before any table */
+    if (counters) fb__change_counters(f, base, now); /* src/report_change_counters.c */
+    fb__rc_view(f, v, &base->ctx, &now->ctx, true);
     return rc;
 }
 
 int fb__change_table(FILE *f, const fb__baseline *base, const fb__baseline *now,
                      double threshold_pct, size_t counts[FB__V_COUNT]) {
     fb__change_view v;
-    int rc = fb__rc_table(f, base, now, threshold_pct, false, counts, &v);
+    int rc = fb__rc_table(f, base, now, threshold_pct, false, false, counts, &v);
     fb__change_view_clear(&v);
     return rc;
 }
@@ -201,7 +246,7 @@ int fb__change_table(FILE *f, const fb__baseline *base, const fb__baseline *now,
 int fb__change_table_paired(FILE *f, const fb__baseline *base, const fb__baseline *now,
                             double threshold_pct, size_t counts[FB__V_COUNT]) {
     fb__change_view v;
-    int rc = fb__rc_table(f, base, now, threshold_pct, true, counts, &v);
+    int rc = fb__rc_table(f, base, now, threshold_pct, true, false, counts, &v);
     fb__change_view_clear(&v);
     return rc;
 }
@@ -213,8 +258,7 @@ int fb__change_against(FILE *f, const fb__baseline *base, const fb_bench *now, d
     if (fb__baseline_from_bench(now, &cur) != 0) return FB_ENOMEM;
     fb__change_view own;
     fb__change_view *v = view ? view : &own;
-    int rc = fb__rc_table(f, base, &cur, threshold_pct, false, counts, v);
-    if (rc == FB_OK) fb__change_counters(f, base, &cur); /* src/report_change_counters.c */
+    int rc = fb__rc_table(f, base, &cur, threshold_pct, false, true, counts, v);
     if (!view) fb__change_view_clear(&own);
     fb__baseline_free(&cur);
     return rc;

@@ -1,7 +1,8 @@
 /* The user counters against a baseline (-baseline): each counter of a
  * benchmark on both sides, its value then and now and the change. Counters
  * are single values per run (no epochs), so there is no interval and no
- * verdict: the table reports, the time's change table decides. */
+ * verdict: the table reports, the time's change table decides. It comes
+ * before that table (src/report_change.c), ended by a blank line. */
 #include "baseline.h"
 
 #include "numfmt.h"
@@ -25,7 +26,7 @@ void fb__change_counters(FILE *f, const fb__baseline *base, const fb__baseline *
                 if (!strcmp(o->uc[q].label, r->uc[k].label)) oc = &o->uc[q];
             if (!oc) continue;
             if (!header) {
-                fputs("\nCounters against the baseline:\n\n", f);
+                fputs("Counters against the baseline:\n\n", f);
                 fputs("| counter | baseline | now | change | benchmark\n", f);
                 fputs("|--------:|---------:|----:|-------:|:----------\n", f);
                 header = true;
@@ -44,4 +45,5 @@ void fb__change_counters(FILE *f, const fb__baseline *base, const fb__baseline *
             fputc('\n', f);
         }
     }
+    if (header) fputc('\n', f); /* the change table follows */
 }

@@ -166,6 +166,10 @@ static void fb__gb_context(fb__json *j, const fb__sysinfo *si, const fb_bench *b
     for (int i = 0; i < si->n_load_avg; ++i) fb__json_knum(j, NULL, si->load_avg[i]);
     fb__json_end_arr(j);
     fb__json_kstr(j, "library_name", "femtobench");
+    /* not keys of Google Benchmark's own context (its readers ignore
+     * them): where the run was, for a comparison across machines */
+    fb__json_kstr(j, "femtobench_os", si->os ? si->os : "unknown");
+    fb__json_kstr(j, "femtobench_arch", si->arch ? si->arch : "unknown");
     fb__json_kstr(j, "library_version", si->version);
     /* GB's meaning: "release" when the library was built with NDEBUG */
     fb__json_kstr(j, "library_build_type", (si->library_build & 4) ? "release" : "debug");

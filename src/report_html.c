@@ -1,8 +1,12 @@
 /* The HTML report: one self-contained page (docs/html.md). Inline CSS and
  * inline SVG written here, no script, no external resource of any kind, so
  * it opens anywhere, offline, with JavaScript off. Reads results, never
- * measures. Order on the page: header (titles, date, version, machine,
- * warnings), one strip/box chart and results table per title/unit group,
+ * measures. The page leads with the answer: header (titles, date, version,
+ * machine, warnings); against a baseline the verdicts (the summary, the
+ * change table, its chart); with -repetitions the summary over passes; then
+ * the details: one strip/box chart and results table per title/unit group
+ * and the paired comparisons (with -repetitions each row labelled with its
+ * pass, grouped by benchmark, the whole folded in a closed <details>),
  * complexity charts and fits, the legend. */
 #include "report_html.h"
 #include "ucounter.h" /* user counters: a column each */
@@ -42,7 +46,8 @@ static bool fb__html_same_group(const fb_result *a, const fb_result *b) {
 /* ------------------------------------------------------ strip/box chart */
 
 /* One chart for the results idx[0..m) (one title/unit group). */
-static int fb__html_strip(FILE *f, const fb_bench *b, const size_t *idx, size_t m, size_t gno) {
+static int fb__html_strip(FILE *f, const fb_bench *b, const size_t *idx, size_t m, size_t gno,
+                          bool passes) {
     if (m > FB__H_MAX_ROWS) m = FB__H_MAX_ROWS; /* the caller says so under the chart */
     double lo = INFINITY, hi = -INFINITY;
     for (size_t k = 0; k < m; ++k) {
@@ -83,7 +88,7 @@ static int fb__html_strip(FILE *f, const fb_bench *b, const size_t *idx, size_t 
         bool unstable = fb_result_unstable(r) && !fb__process_suppressed();
         fprintf(f, "<g class=\"row\" id=\"g%zu-r%zu\">", gno, k);
         fb__html_label(f, unstable ? "name unstable" : "name", yc, r->name, r->config.complexity_n,
-                       unstable ? " - unstable: err% >= 5" : NULL);
+                       passes ? r->config.pass + 1 : 0, unstable ? " - unstable: err% >= 5" : NULL);
         if (!fb__html_measured(r)) {
             fprintf(f, "<text class=\"err\"");
             fb__svg_attr_num(f, "x", FB__H_LABEL + 6);
@@ -140,8 +145,9 @@ static int fb__html_strip(FILE *f, const fb_bench *b, const size_t *idx, size_t 
 
 /* --------------------------------------------------------- the page */
 
-/* A paired comparison (fb_compare) as a forest plot. */
-static void fb__html_comparison(FILE *f, const fb_comparison *c) {
+/* A paired comparison (fb_compare) as a forest plot; with -repetitions
+ * (passes) its title names its pass. */
+static void fb__html_comparison(FILE *f, const fb_comparison *c, bool passes) {
     size_t n = fb_comparison_size(c);
     const char **names = calloc(n ? n : 1, sizeof *names);
     double *v = calloc(3 * (n ? n : 1), sizeof *v);
@@ -156,12 +162,15 @@ static void fb__html_comparison(FILE *f, const fb_comparison *c) {
         v[n + i] = fb_comparison_low(c, i);
         v[2 * n + i] = fb_comparison_high(c, i);
     }
-    char title[256];
+    char title[300], pass[32] = "";
+    const fb_result *r0 = fb_comparison_result(c, 0);
+    if (passes && r0) snprintf(pass, sizeof pass, " (pass %u)", r0->config.pass + 1);
     /* counted under Callgrind: the ratio of exact counts, its interval the point */
     snprintf(title, sizeof title,
-             c->counted ? "%.120s: instructions relative to %.30s, exact counts (higher is fewer)"
-                        : "%.120s: speed relative to %.30s (higher is faster)",
-             fb_comparison_title(c) ? fb_comparison_title(c) : "comparison", n ? names[0] : "");
+             c->counted ? "%.120s%s: instructions relative to %.30s, exact counts (higher is fewer)"
+                        : "%.120s%s: speed relative to %.30s (higher is faster)",
+             fb_comparison_title(c) ? fb_comparison_title(c) : "comparison", pass,
+             n ? names[0] : "");
     fb__html_forest(f, title, n, names, v, v + n, v + 2 * n);
     for (size_t i = 0; i < n; ++i) {
         const fb_result *r = fb_comparison_result(c, i);
@@ -174,6 +183,39 @@ static void fb__html_comparison(FILE *f, const fb_comparison *c) {
     }
     free(names);
     free(v);
+}
+
+/* The answer of a run against a baseline in one line, as the terminal's
+ * summary line (src/report_change.c): how many rows got each verdict, then
+ * how the rows were compared. */
+static void fb__html_verdicts(FILE *f, const fb__change_view *v) {
+    size_t total = 0;
+    for (int k = 0; k < FB__V_COUNT; ++k) total += v->counts[k];
+    char t[64];
+    fb__svg_fixed(t, sizeof t, v->threshold_pct, 0, false);
+    fprintf(f,
+            "<p class=\"verdicts\" id=\"verdicts\"><b>%zu benchmark%s against the baseline</b> "
+            "(threshold %s%%):",
+            total, total == 1 ? "" : "s", t);
+    for (int k = 0; k < FB__V_COUNT; ++k) /* a verdict no row got is not coloured */
+        fprintf(f, "%s <span class=\"verdict-%s%s\">%zu %s</span>", k ? "," : "",
+                fb__verdict_name((fb__verdict)k), v->counts[k] ? "" : " none", v->counts[k],
+                fb__verdict_name((fb__verdict)k));
+    fputs("</p>\n", f);
+    if (v->n_between)
+        fprintf(f,
+                "<p class=\"key\">between processes (%s): baseline %zu, now %zu; the median of "
+                "each process; 95%% family-wise over %zu benchmark%s</p>\n",
+                v->paired ? "alternating runs, paired" : "t interval, pooled spread",
+                v->processes_old, v->processes_now, v->n_between, v->n_between == 1 ? "" : "s");
+    if (v->n_one)
+        fprintf(f,
+                "<p class=\"key\">one process a side for %zu benchmark%s: the spread between "
+                "processes is unknown, so the interval is widened by the largest difference "
+                "measured between two processes of one binary (%.0f%%) and only a larger change "
+                "gets a verdict; run both sides with -repetitions=5, or femtobench-compare "
+                "-run OLD NEW</p>\n",
+                v->n_one, v->n_one == 1 ? "" : "s", FB__CHANGE_PROCESS_FLOOR_PCT);
 }
 
 /* The change against a baseline (the view the runner kept with the suite,
@@ -227,7 +269,14 @@ static void fb__html_baseline(FILE *f, const fb__change_view *v) {
     }
     char title[96];
     snprintf(title, sizeof title, "Against the baseline (threshold %.0f%%)", v->threshold_pct);
-    fb__html_change_bars(f, title, v->n, names, base_s, now_s, pct, lo, hi, verdict);
+    fputs("<section class=\"change\">\n<h2>", f);
+    fb__svg_text(f, title);
+    fputs("</h2>\n", f);
+    fb__html_verdicts(f, v);
+    /* the verdicts before the picture of them: the table is the answer */
+    fb__html_change_table(f, v->n, names, base_s, now_s, pct, lo, hi, verdict);
+    fb__html_change_chart(f, title, v->n, names, pct, lo, hi, verdict);
+    fputs("</section>\n", f);
     free(verdict);
     free((void *)names);
     free(col);
@@ -281,27 +330,49 @@ static int fb__html_passes(FILE *f, const fb_bench *b) {
     return FB_OK;
 }
 
-int fb__write_html_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
-    if (!b || !f || !si) return FB_EINVAL;
-    size_t n = fb_result_count(b);
-    size_t *idx = malloc((n ? n : 1) * sizeof *idx);
-    bool *done = calloc(n ? n : 1, sizeof *done);
-    if (!idx || !done) {
-        free(idx);
-        free(done);
-        return FB_ENOMEM;
+/* A row of the details with -repetitions: its benchmark (its series over
+ * passes, src/passes.c, in the order of the change table and of the
+ * summary over passes), its pass, then where it was stored. */
+typedef struct fb__html_row {
+    size_t series, pass, i;
+} fb__html_row;
+
+static int fb__html_row_cmp(const void *pa, const void *pb) {
+    const fb__html_row *a = pa, *b = pb;
+    if (a->series != b->series) return a->series < b->series ? -1 : 1;
+    if (a->pass != b->pass) return a->pass < b->pass ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+/* Sorts idx[0..m) (results, or with `alternatives` comparisons by their
+ * first alternative) by benchmark, then pass (scratch: m rows). */
+static void fb__html_by_benchmark(const fb_bench *b, size_t *idx, size_t m, bool alternatives,
+                                  fb__html_row *scratch) {
+    for (size_t k = 0; k < m; ++k) {
+        const fb_result *r = alternatives ? fb_comparison_result(fb_comparison_at(b, idx[k]), 0)
+                                          : fb_result_at(b, idx[k]);
+        size_t series = alternatives ? (r ? fb__passes_of_alternative(b, idx[k], 0) : SIZE_MAX)
+                                     : fb__passes_of(b, idx[k]);
+        scratch[k] = (fb__html_row){series, r ? r->config.pass : 0, idx[k]};
     }
-    fb__html_header(f, b, si);
+    qsort(scratch, m, sizeof *scratch, fb__html_row_cmp);
+    for (size_t k = 0; k < m; ++k) idx[k] = scratch[k].i;
+}
+
+/* One chart and table per title/unit group, groups in order of their
+ * first result; rows in the order they ran, or with -repetitions (passes)
+ * by benchmark and then pass, each labelled with its pass. */
+static int fb__html_groups(FILE *f, const fb_bench *b, bool passes, size_t *idx, bool *done,
+                           fb__html_row *rows) {
+    size_t n = fb_result_count(b);
     int rc = FB_OK;
-    if (n == 0) fputs("<p>No results.</p>\n", f);
-    /* one chart and table per title/unit group, groups in order of their
-     * first result, rows in the order they ran */
     for (size_t i = 0, gno = 0; i < n && rc == FB_OK; ++i) {
         if (done[i]) continue;
         size_t m = 0;
         for (size_t j = i; j < n; ++j)
             if (!done[j] && fb__html_same_group(fb_result_at(b, i), fb_result_at(b, j)))
                 idx[m++] = j, done[j] = true;
+        if (passes) fb__html_by_benchmark(b, idx, m, false, rows);
         const fb_result *r = fb_result_at(b, i);
         /* counted under Callgrind (-valgrind): counts, not times */
         bool counted = false;
@@ -310,13 +381,14 @@ int fb__write_html_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
         fb__svg_text(f, r->config.title);
         fputs(counted ? " <small>(instructions per " : " <small>(time per ", f);
         fb__svg_text(f, r->config.unit);
-        fprintf(f, ", %zu benchmark%s)</small></h2>\n", m, m == 1 ? "" : "s");
+        fprintf(f, ", %zu %s%s)</small></h2>\n", m, passes ? "result" : "benchmark",
+                m == 1 ? "" : "s");
         if (counted) {
-            fb__html_counted_group(f, b, idx, m, gno);
+            fb__html_counted_group(f, b, idx, m, gno, passes);
             fputs("</section>\n", f);
             continue;
         }
-        rc = fb__html_strip(f, b, idx, m, gno);
+        rc = fb__html_strip(f, b, idx, m, gno, passes);
         if (rc != FB_OK) break;
         if (m > FB__H_MAX_ROWS)
             fprintf(f,
@@ -326,16 +398,58 @@ int fb__write_html_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
         fputs("<p class=\"key\">dots: epochs &middot; box: quartiles &middot; bar: median "
               "&middot; hover a dot for its value</p>\n",
               f);
-        fb__html_table(f, b, idx, m);
+        fb__html_table(f, b, idx, m, passes);
         fputs("</section>\n", f);
     }
-    if (rc == FB_OK) rc = fb__html_passes(f, b);
-    /* paired comparisons: a forest plot each (ratio and interval, line at 1) */
-    for (size_t c = 0; rc == FB_OK && c < fb_comparison_count(b); ++c)
-        fb__html_comparison(f, fb_comparison_at(b, c));
-    /* a -baseline run: the change table with bars coloured by verdict */
+    return rc;
+}
+
+int fb__write_html_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
+    if (!b || !f || !si) return FB_EINVAL;
+    size_t n = fb_result_count(b), n_cmp = fb_comparison_count(b);
+    size_t most = n > n_cmp ? n : n_cmp;
+    size_t *idx = malloc((most ? most : 1) * sizeof *idx);
+    bool *done = calloc(n ? n : 1, sizeof *done);
+    fb__html_row *rows = malloc((most ? most : 1) * sizeof *rows);
+    if (!idx || !done || !rows) {
+        free(idx);
+        free(done);
+        free(rows);
+        return FB_ENOMEM;
+    }
+    /* -repetitions: the results of several passes (the runner stored their
+     * series, src/passes.c) */
+    unsigned n_passes = fb__passes_max(b);
+    bool passes = n_passes > 1;
+    fb__html_header(f, b, si);
+    int rc = FB_OK;
+    /* the answer first: a -baseline run's verdicts (the change table with
+     * its summary and its chart), then the value over passes; each pass's
+     * results are the details below */
     const fb__change_view *change = fb__bench_change(b);
-    if (rc == FB_OK && change && change->n) fb__html_baseline(f, change);
+    if (change && change->n) fb__html_baseline(f, change);
+    if (passes) rc = fb__html_passes(f, b);
+    if (n == 0) fputs("<p>No results.</p>\n", f);
+    /* with -repetitions every benchmark is there once per pass: folded (a
+     * closed <details> needs no script), the summary line says what opens */
+    if (passes && (n || n_cmp)) {
+        fprintf(f,
+                "<details class=\"each-pass\" id=\"each-pass\">\n<summary>Each pass's "
+                "results: %zu result%s",
+                n, n == 1 ? "" : "s");
+        if (n_cmp) fprintf(f, " and %zu comparison%s", n_cmp, n_cmp == 1 ? "" : "s");
+        fprintf(f,
+                " of %u passes, by benchmark, each labelled with its pass (click to "
+                "open)</summary>\n",
+                n_passes);
+    }
+    if (rc == FB_OK) rc = fb__html_groups(f, b, passes, idx, done, rows);
+    /* paired comparisons: a forest plot each (ratio and interval, line at 1) */
+    for (size_t c = 0; c < n_cmp; ++c) idx[c] = c;
+    if (passes) fb__html_by_benchmark(b, idx, n_cmp, true, rows);
+    for (size_t c = 0; rc == FB_OK && c < n_cmp; ++c)
+        fb__html_comparison(f, fb_comparison_at(b, idx[c]), passes);
+    if (passes && (n || n_cmp)) fputs("</details>\n", f);
     /* one chart per fit group: a name, or a family's series */
     /* (the groups sorted once: src/complexity_group.c) */
     const fb_result **all = malloc((n ? n : 1) * sizeof *all);
@@ -349,6 +463,7 @@ int fb__write_html_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
     free(all);
     free(idx);
     free(done);
+    free(rows);
     if (rc != FB_OK) return rc;
     fb__html_legend(f);
     fputs("</main>\n</body>\n</html>\n", f);

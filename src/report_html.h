@@ -28,13 +28,14 @@
 
 /* Shared by the page's parts (src/report_html.c): a <rect> left open for
  * its <title>; an <svg> chart of height h; a right-aligned, shortened name
- * in the label column with the full text (and N, and extra) as its tooltip;
+ * in the label column with the full text (and N, the pass of -repetitions
+ * when pass > 0, 1-based, and extra) as its tooltip;
  * a table cell with a number of `decimals` and a suffix ("-" when not
  * finite). */
 FB__PRIVATE void fb__html_rect(FILE *f, const char *cls, double x, double y, double w, double h);
 FB__PRIVATE void fb__html_svg_open(FILE *f, const char *cls, double h, const char *label);
 FB__PRIVATE void fb__html_label(FILE *f, const char *cls, double y, const char *name, double n,
-                                const char *extra);
+                                unsigned pass, const char *extra);
 FB__PRIVATE void fb__html_cell(FILE *f, double v, int decimals, const char *suffix);
 /* A result with epochs of time to draw (no error, a batch); two titles or
  * units equal (both NULL too). */
@@ -43,8 +44,10 @@ FB__PRIVATE bool fb__html_same(const char *a, const char *b);
 /* The result's marks (src/marks.c) as hints after its name. */
 FB__PRIVATE void fb__html_marks(FILE *f, const fb_result *r);
 
-/* src/report_html_table.c: the results table of the group idx[0..m) of b. */
-FB__PRIVATE void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t m);
+/* src/report_html_table.c: the results table of the group idx[0..m) of b;
+ * with `passes` (-repetitions), a first column with each row's pass. */
+FB__PRIVATE void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t m,
+                                bool passes);
 /* src/report_html_page.c: the page's head and header (titles, machine
  * context, warnings), and the legend. */
 FB__PRIVATE void fb__html_header(FILE *f, const fb_bench *b, const fb__sysinfo *si);
@@ -60,7 +63,7 @@ FB__PRIVATE void fb__html_complexity(FILE *f, const fb_bench *b, const fb__fit_g
  * its error), then the table of its counts per unit: instructions and,
  * with -valgrind=cache, L1 and LL misses and the branch miss rate. */
 FB__PRIVATE void fb__html_counted_group(FILE *f, const fb_bench *b, const size_t *idx, size_t m,
-                                        size_t gno);
+                                        size_t gno, bool passes);
 
 /* fb_write_html with a given machine context (tests pass a fixed one). */
 FB__PRIVATE int fb__write_html_with(const fb_bench *b, FILE *f, const fb__sysinfo *si);
@@ -98,6 +101,16 @@ FB__PRIVATE void fb__html_change_bars(FILE *f, const char *title, size_t n,
                                       const double *now_s, const double *change_pct,
                                       const double *lo_pct, const double *hi_pct,
                                       const int *verdict);
+/* Its two parts, for a page that puts the table (the verdicts) before the
+ * chart: the chart alone (nothing when n is 0), and the table alone. */
+FB__PRIVATE void fb__html_change_chart(FILE *f, const char *title, size_t n,
+                                       const char *const *names, const double *change_pct,
+                                       const double *lo_pct, const double *hi_pct,
+                                       const int *verdict);
+FB__PRIVATE void fb__html_change_table(FILE *f, size_t n, const char *const *names,
+                                       const double *baseline_s, const double *now_s,
+                                       const double *change_pct, const double *lo_pct,
+                                       const double *hi_pct, const int *verdict);
 
 /* The report's style sheet (the text inside <style>), for other pages
  * that draw the same charts (femtobench-ab's). */

@@ -33,8 +33,9 @@ void fb__html_svg_open(FILE *f, const char *cls, double h, const char *label) {
 }
 
 /* A right-aligned name in the label column, shortened, with the full text
- * as its tooltip. */
-void fb__html_label(FILE *f, const char *cls, double y, const char *name, double n,
+ * as its tooltip. A pass of -repetitions is part of the label: the rows of
+ * one benchmark in several passes would otherwise read the same. */
+void fb__html_label(FILE *f, const char *cls, double y, const char *name, double n, unsigned pass,
                     const char *extra) {
     fprintf(f, "<text class=\"%s\" text-anchor=\"end\"", cls);
     fb__svg_attr_num(f, "x", FB__H_LABEL - 10);
@@ -46,13 +47,17 @@ void fb__html_label(FILE *f, const char *cls, double y, const char *name, double
         fb__svg_fixed(num, sizeof num, n, 0, true);
         fprintf(f, " (N=%s)", num);
     }
+    if (pass) fprintf(f, " (pass %u)", pass);
     if (extra) fb__svg_text(f, extra);
     fputs("</title>", f);
-    fb__svg_text_max(f, name, n > 0 ? FB__H_NAME_CP - 10 : FB__H_NAME_CP);
+    /* the name gives up the room the N and the pass take */
+    size_t cp = (size_t)FB__H_NAME_CP - (n > 0 ? 10u : 0u) - (pass ? 9u : 0u);
+    fb__svg_text_max(f, name, cp);
     if (n > 0) {
         fb__svg_si(num, sizeof num, n, "", 3);
         fprintf(f, " (N=%s)", num);
     }
+    if (pass) fprintf(f, " \xc2\xb7 pass %u", pass); /* U+00B7 middle dot */
     fputs("</text>", f);
 }
 

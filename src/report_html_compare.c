@@ -178,12 +178,9 @@ static void fb__hc_pct(char *buf, size_t len, double v) {
     fb__hc_cat(buf, len, v > 0 && strcmp(num, "0.0") != 0 ? "+" : "", num, "%");
 }
 
-void fb__html_change_bars(FILE *f, const char *title, size_t n, const char *const *names,
-                          const double *baseline_s, const double *now_s, const double *change_pct,
-                          const double *lo_pct, const double *hi_pct, const int *verdict) {
-    fputs("<section class=\"change\">\n<h2>", f);
-    fb__svg_text(f, title);
-    fputs("</h2>\n", f);
+void fb__html_change_chart(FILE *f, const char *title, size_t n, const char *const *names,
+                           const double *change_pct, const double *lo_pct, const double *hi_pct,
+                           const int *verdict) {
     double dlo = 0, dhi = 0;
     for (size_t i = 0; i < n; ++i) {
         const double v[3] = {change_pct[i], lo_pct[i], hi_pct[i]};
@@ -234,6 +231,11 @@ void fb__html_change_bars(FILE *f, const char *title, size_t n, const char *cons
                           "change against the baseline in % (positive: slower); bars "
                           "coloured by verdict; line: interval");
     }
+}
+
+void fb__html_change_table(FILE *f, size_t n, const char *const *names, const double *baseline_s,
+                           const double *now_s, const double *change_pct, const double *lo_pct,
+                           const double *hi_pct, const int *verdict) {
     fputs("<table class=\"change\">\n<thead><tr><th class=\"name\">benchmark</th><th>baseline</th>"
           "<th>now</th><th>change</th><th>interval low</th><th>interval high</th>"
           "<th class=\"name\">verdict</th></tr></thead>\n<tbody>\n",
@@ -253,5 +255,16 @@ void fb__html_change_bars(FILE *f, const char *title, size_t n, const char *cons
                 "<td class=\"name\">%s</td></tr>\n",
                 bs, ns, c, a, b, vd);
     }
-    fputs("</tbody></table>\n</section>\n", f);
+    fputs("</tbody></table>\n", f);
+}
+
+void fb__html_change_bars(FILE *f, const char *title, size_t n, const char *const *names,
+                          const double *baseline_s, const double *now_s, const double *change_pct,
+                          const double *lo_pct, const double *hi_pct, const int *verdict) {
+    fputs("<section class=\"change\">\n<h2>", f);
+    fb__svg_text(f, title);
+    fputs("</h2>\n", f);
+    fb__html_change_chart(f, title, n, names, change_pct, lo_pct, hi_pct, verdict);
+    fb__html_change_table(f, n, names, baseline_s, now_s, change_pct, lo_pct, hi_pct, verdict);
+    fputs("</section>\n", f);
 }

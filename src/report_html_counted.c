@@ -18,7 +18,8 @@ static double fb__hc_per_unit(const fb_result *r, fb_vg_measure m) {
     return fb_result_valgrind(r, m) / r->config.batch;
 }
 
-static void fb__hc_chart(FILE *f, const fb_bench *b, const size_t *idx, size_t m, size_t gno) {
+static void fb__hc_chart(FILE *f, const fb_bench *b, const size_t *idx, size_t m, size_t gno,
+                         bool passes) {
     if (m > FB__H_MAX_ROWS) m = FB__H_MAX_ROWS; /* the caller says so under the chart */
     double hi = 0;
     for (size_t k = 0; k < m; ++k) {
@@ -46,7 +47,8 @@ static void fb__hc_chart(FILE *f, const fb_bench *b, const size_t *idx, size_t m
         const fb_result *r = fb_result_at(b, idx[k]);
         double yc = FB__H_TOP + FB__H_ROW * ((double)k + 0.5);
         fprintf(f, "<g class=\"row\" id=\"g%zu-r%zu\">", gno, k);
-        fb__html_label(f, "name", yc, r->name, r->config.complexity_n, NULL);
+        fb__html_label(f, "name", yc, r->name, r->config.complexity_n,
+                       passes ? r->config.pass + 1 : 0, NULL);
         double v = fb__hc_per_unit(r, FB_VG_INSTRUCTIONS);
         if (!isfinite(v)) {
             fputs("<text class=\"err\"", f);
@@ -74,7 +76,7 @@ static void fb__hc_chart(FILE *f, const fb_bench *b, const size_t *idx, size_t m
     fputs(" (Callgrind)</text>\n</svg>\n", f);
 }
 
-static void fb__hc_table(FILE *f, const fb_bench *b, const size_t *idx, size_t m) {
+static void fb__hc_table(FILE *f, const fb_bench *b, const size_t *idx, size_t m, bool passes) {
     bool cache = false;
     for (size_t k = 0; k < m; ++k) {
         const fb_result *r = fb_result_at(b, idx[k]);
@@ -82,7 +84,9 @@ static void fb__hc_table(FILE *f, const fb_bench *b, const size_t *idx, size_t m
     }
     const fb_result *r0 = fb_result_at(b, idx[0]);
     const char *unit = r0->config.unit ? r0->config.unit : "op";
-    fputs("<table class=\"results counted\">\n<thead><tr><th>ins/", f);
+    fputs("<table class=\"results counted\">\n<thead><tr>", f);
+    if (passes) fputs("<th>pass</th>", f); /* -repetitions: which pass the row is */
+    fputs("<th>ins/", f);
     fb__svg_text_max(f, unit, FB__H_TEXT_MAX);
     fputs("</th>", f);
     if (cache) {
@@ -99,6 +103,7 @@ static void fb__hc_table(FILE *f, const fb_bench *b, const size_t *idx, size_t m
         const fb_result *r = fb_result_at(b, idx[k]);
         bool ok = isfinite(fb__hc_per_unit(r, FB_VG_INSTRUCTIONS));
         fputs(ok ? "<tr>" : "<tr class=\"error\">", f);
+        if (passes) fprintf(f, "<td class=\"pass\">%u</td>", r->config.pass + 1);
         fb__html_cell(f, fb__hc_per_unit(r, FB_VG_INSTRUCTIONS), 2, "");
         if (cache) {
             fb__html_cell(f, fb__hc_per_unit(r, FB_VG_L1_MISSES), 2, "");
@@ -120,8 +125,9 @@ static void fb__hc_table(FILE *f, const fb_bench *b, const size_t *idx, size_t m
     fputs("</tbody></table>\n", f);
 }
 
-void fb__html_counted_group(FILE *f, const fb_bench *b, const size_t *idx, size_t m, size_t gno) {
-    fb__hc_chart(f, b, idx, m, gno);
+void fb__html_counted_group(FILE *f, const fb_bench *b, const size_t *idx, size_t m, size_t gno,
+                            bool passes) {
+    fb__hc_chart(f, b, idx, m, gno, passes);
     if (m > FB__H_MAX_ROWS)
         fprintf(f,
                 "<p class=\"key\">The chart shows the first %d of %zu benchmarks; the table "
@@ -130,5 +136,5 @@ void fb__html_counted_group(FILE *f, const fb_bench *b, const size_t *idx, size_
     fputs("<p class=\"key\">bars: instructions per unit, exact counts under Callgrind (no "
           "epochs of time: nothing was timed) &middot; hover a bar for its value</p>\n",
           f);
-    fb__hc_table(f, b, idx, m);
+    fb__hc_table(f, b, idx, m, passes);
 }

@@ -7,6 +7,7 @@
 #include "bench.h"
 #include "context.h" /* -context: rows of the context table */
 #include "numfmt.h"
+#include "passes.h" /* -repetitions: how many passes */
 #include "process.h"
 #include "stats.h" /* fit groups of families (src/complexity_group.c) */
 #include "result.h"
@@ -52,6 +53,12 @@ static const char fb__html_css[] =
     "svg .cil{stroke:#1d2430;stroke-width:1.5}"
     ".key{color:#5a6472;font-size:12px;margin:0 0 4px}"
     "dl.legend dt{font-weight:600;margin-top:6px}dl.legend dd{margin:0 0 0 18px}"
+    "p.verdicts{font-size:15px;margin:4px 0 6px}"
+    "p.verdicts .verdict-slower{color:#b3261e;font-weight:600}"
+    "p.verdicts .verdict-faster{color:#1e7a46;font-weight:600}"
+    "details.each-pass{margin:28px 0 6px}details.each-pass>summary{font-size:17px;"
+    "font-weight:600;cursor:pointer}td.pass{text-align:center;color:#5a6472}"
+    "p.verdicts .none{color:inherit;font-weight:400}"
     "@media print{svg .dot{fill-opacity:1}}";
 
 /* ------------------------------------------------------------- header */
@@ -102,7 +109,10 @@ void fb__html_header(FILE *f, const fb_bench *b, const fb__sysinfo *si) {
         fb__svg_text_max(f, r->config.title, FB__H_TEXT_MAX);
         fputs("</b>", f);
     }
-    fprintf(f, "%s%zu result%s</p>\n", titles ? " &middot; " : "", n, n == 1 ? "" : "s");
+    fprintf(f, "%s%zu result%s", titles ? " &middot; " : "", n, n == 1 ? "" : "s");
+    unsigned passes = fb__passes_max(b); /* -repetitions (src/passes.c) */
+    if (passes > 1) fprintf(f, " in %u passes", passes);
+    fputs("</p>\n", f);
 
     fputs("<table class=\"context\">\n", f);
     fb__html_context_row(f, "date", si->date);
@@ -117,6 +127,8 @@ void fb__html_header(FILE *f, const fb_bench *b, const fb__sysinfo *si) {
         snprintf(cpu + strlen(cpu), sizeof cpu - strlen(cpu), ", frequency scaling %s",
                  si->cpu_scaling ? "on" : "off");
     fb__html_context_row(f, "CPU", cpu);
+    fb__html_context_row(f, "OS", si->os ? si->os : "unknown");
+    fb__html_context_row(f, "architecture", si->arch ? si->arch : "unknown");
     if (si->n_load_avg == 3) {
         char load[200], a[3][32];
         for (int i = 0; i < 3; ++i) fb__svg_fixed(a[i], sizeof a[i], si->load_avg[i], 2, false);

@@ -52,7 +52,7 @@ static bool fb__html_has_col(const fb_result *r, int c) {
     }
 }
 
-void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t m) {
+void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t m, bool passes) {
     bool cols[FB__HC_COLS] = {false};
     const fb_result *base = NULL;
     for (size_t k = 0; k < m; ++k) {
@@ -62,6 +62,7 @@ void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t m) {
     }
     const fb_result *r0 = fb_result_at(b, idx[0]);
     fputs("<table class=\"results\">\n<thead><tr>", f);
+    if (passes) fputs("<th>pass</th>", f); /* -repetitions: which pass the row is */
     for (int c = 0; c < FB__HC_COLS; ++c) {
         if (!cols[c]) continue;
         fputs("<th>", f);
@@ -120,6 +121,7 @@ void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t m) {
         bool ok = fb__html_measured(r);
         bool unstable = fb_result_unstable(r) && !quiet;
         fprintf(f, "<tr%s>", !ok ? " class=\"error\"" : unstable ? " class=\"unstable\"" : "");
+        if (passes) fprintf(f, "<td class=\"pass\">%u</td>", r->config.pass + 1);
         double per_unit = ok ? r->summary[FB_ELAPSED].median / r->config.batch : NAN;
         for (int c = 0; c < FB__HC_COLS; ++c) {
             if (!cols[c]) continue;

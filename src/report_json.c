@@ -40,6 +40,8 @@ static void fb__jr_context(fb__json *j, const fb__sysinfo *si, const fb_bench *b
     fb__json_obj(j, "context", false);
     fb__json_kstr(j, "host_name", si->host_name);
     fb__json_kstr(j, "executable", si->executable);
+    fb__json_kstr(j, "os", si->os ? si->os : "unknown");
+    fb__json_kstr(j, "arch", si->arch ? si->arch : "unknown");
     fb__json_kstr(j, "cpu_model", si->cpu_model);
     fb__json_kint(j, "num_cpus", si->num_cpus);
     fb__json_kint(j, "mhz_per_cpu", si->mhz_per_cpu);

@@ -184,6 +184,22 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
     if (o->quiet) fb__process_set_quiet(true);
     fb__outfile_job jobs[FB__OUTFILE_MAX_SET];
     size_t n_jobs = fb__select_outputs(o, jobs);
+    if (o->baseline && strchr(o->baseline, ',')) {
+        /* several files: none of them an output either (one file is checked
+         * with the outputs, src/selection.c), and what they disagree on
+         * about the machine said once, before anything runs */
+        const char *p = o->baseline;
+        char one[4096], why[1024];
+        while (fb__baseline_list_next(&p, one, sizeof one) > 0)
+            for (size_t i = 0; i < n_jobs; ++i)
+                if (fb__outfile_not_input(jobs[i].path, one, why, sizeof why) != FB_OK)
+                    return fb__opts_error("-%s=%s: %s", jobs[i].option, jobs[i].path, why);
+        unsigned pass, passes;
+        if (o->base.ctx.files_differ[0] && fb__process_pass_child(&pass, &passes) < 0)
+            fprintf(stderr,
+                    "femtobench: warning: the -baseline files disagree about the machine: %s\n",
+                    o->base.ctx.files_differ);
+    }
     bool to_stdout = fb__select_table_fd(jobs, n_jobs) == 2;
     /* one live table for the whole suite */
     fb__table table;

@@ -11,6 +11,7 @@
 #include "process.h"  /* FEMTOBENCH_CONFIG's errors, the registry, endless mode */
 #include "valgrind.h" /* -valgrind */
 
+#include <stdint.h> /* SIZE_MAX */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,66 @@ int fb__select_table_fd(const fb__outfile_job *jobs, size_t n) {
     for (size_t i = 0; i < n; ++i)
         if (fb__outfile_fd_of(jobs[i].path) == 1) return 2;
     return 1;
+}
+
+/* A family of the selection (a benchmark alone is a family of one): its
+ * first instance in the list and its size. */
+typedef struct fb__select_family {
+    size_t first, size;
+} fb__select_family;
+
+/* The largest family first; equal sizes in name order (the list's). */
+static int fb__select_family_cmp(const void *x, const void *y) {
+    const fb__select_family *a = x, *b = y;
+    if (a->size != b->size) return a->size > b->size ? -1 : 1;
+    return a->first < b->first ? -1 : a->first > b->first;
+}
+
+/* -shard=k/n: keeps shard k of n of the selected benchmarks (a
+ * NULL-terminated list, sorted by registration name, a family's instances
+ * next to each other), in their order, frees the others, and returns how
+ * many are kept (SIZE_MAX: out of memory). Each family goes whole, the
+ * largest first (equal sizes in name order), to the shard with the fewest
+ * benchmarks so far, the lowest index on a tie: the split depends only on
+ * the names selected, so every CI job computes the same one; the n shards
+ * together are the selection, and their sizes differ by at most the
+ * largest family's. *n_families: the selection's families. */
+static size_t fb__select_shard(fb__instance **sel, unsigned k, unsigned n, size_t *n_families) {
+    size_t count = 0, n_fam = 0;
+    while (sel[count]) ++count;
+    size_t *load = calloc(n, sizeof *load);
+    fb__select_family *fam = calloc(count, sizeof *fam);
+    unsigned char *keep = calloc(count, 1);
+    if (!load || !fam || !keep) {
+        free(load);
+        free(fam);
+        free(keep);
+        return SIZE_MAX;
+    }
+    for (size_t a = 0, z; a < count; a = z) {
+        for (z = a + 1; z < count && sel[z]->reg == sel[a]->reg;) ++z;
+        fam[n_fam++] = (fb__select_family){a, z - a};
+    }
+    qsort(fam, n_fam, sizeof *fam, fb__select_family_cmp);
+    for (size_t f = 0; f < n_fam; ++f) {
+        unsigned to = 0;
+        for (unsigned s = 1; s < n; ++s)
+            if (load[s] < load[to]) to = s;
+        load[to] += fam[f].size;
+        if (to == k - 1) memset(keep + fam[f].first, 1, fam[f].size);
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < count; ++i)
+        if (keep[i])
+            sel[kept++] = sel[i];
+        else
+            fb__instance_free(sel[i]);
+    sel[kept] = NULL;
+    *n_families = n_fam;
+    free(load);
+    free(fam);
+    free(keep);
+    return kept;
 }
 
 int fb__select(int argc, char **argv, fb__opts *o, fb__instance ***sel_out) {
@@ -142,6 +203,11 @@ int fb__select(int argc, char **argv, fb__opts *o, fb__instance ***sel_out) {
                                   o->filter_negate ? "-" : "", filter);
         return fb__opts_error("no benchmark is registered");
     }
+    /* -shard=k/n: a part of what the filter selected (an empty part is
+     * not an error: more CI jobs than families) */
+    size_t n_selected = k, n_families = 0;
+    if (o->shard_n && (k = fb__select_shard(all, o->shard_k, o->shard_n, &n_families)) == SIZE_MAX)
+        return fb__opts_error("out of memory");
 
     /* the outputs as one set (src/outfile.c): each writable, no
      * two the same file, none the file the table goes to */
@@ -188,6 +254,15 @@ int fb__select(int argc, char **argv, fb__opts *o, fb__instance ***sel_out) {
             return fb__opts_error("-%s=%s: %s", fb__opts_out_name(i), *outs[i], why);
         o->shown[i] = *outs[i];
         *outs[i] = o->pinned[i];
+    }
+    if (k == 0) { /* an empty shard: nothing to list or run, and no file written */
+        if (!o->quiet)
+            fprintf(stderr,
+                    "femtobench: note: -shard=%u/%u is empty (%zu benchmark%s in %zu famil%s "
+                    "over %u shards): nothing %s\n",
+                    o->shard_k, o->shard_n, n_selected, n_selected == 1 ? "" : "s", n_families,
+                    n_families == 1 ? "y" : "ies", o->shard_n, o->list ? "listed" : "run");
+        return o->list ? 0 : -1;
     }
     return 0;
 }

@@ -189,6 +189,8 @@ void fb__sysinfo_read(const char *root, fb__sysinfo *out) {
     if (mhz > 0) out->mhz_per_cpu = fb__sys_ll(mhz + 0.5, 1e12); /* else the platform's, or 0 */
     if (!out->cpu_model[0]) snprintf(out->cpu_model, sizeof out->cpu_model, "unknown");
 
+    out->os = FB_OS_NAME; /* src/config.h: what the program was built for */
+    out->arch = FB_ARCH_NAME;
     out->version = fb_version();
     out->compiler = FB__COMPILER;
     out->build_flags = FB__BUILD_FLAGS;

@@ -26,6 +26,8 @@ typedef struct fb__sysinfo {
     double load_avg[3];
     size_t n_caches;
     fb__cache_info caches[FB__SYS_MAX_CACHES];
+    const char *os;            /* FB_OS_NAME: "linux", "windows", "macos", ... */
+    const char *arch;          /* FB_ARCH_NAME: "x86_64", "aarch64", ... */
     const char *version;       /* fb_version() */
     const char *compiler;      /* of the library, e.g. "gcc 12.2.0" */
     const char *build_flags;   /* FB_BUILD_FLAGS, or "unknown" */

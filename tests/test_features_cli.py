@@ -153,6 +153,11 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, out, err = run("-filter=Copy", "-baseline=" + P("c.json"))
     check(rc == 0 and "Counters against the baseline" in out and "bytes/s" in out,
           f"baseline counters: {rc} {out[-800:]}")
+    # the counters report, the verdicts decide: the change table and its
+    # summary line come after the counters and end the output
+    check(out.find("Counters against the baseline") < out.find("|           baseline |") and
+          out.rstrip("\n").splitlines()[-1].startswith("femtobench: 1 benchmark against the baseline"),
+          f"baseline counters before the verdicts: {out[-800:]}")
 
     # -repetitions: BMF is the median over the passes, bounded by them
     rc, out, err = run("-filter=Copy", "-repetitions=3", "-output_json=" + P("p.json"),

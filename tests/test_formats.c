@@ -234,6 +234,8 @@ static void golden_context(fb__sysinfo *si) {
     si->n_caches = 2;
     si->caches[0] = (fb__cache_info){"Data", 1, 32768, 2};
     si->caches[1] = (fb__cache_info){"Unified", 3, 8388608, 4};
+    si->os = "testos";
+    si->arch = "testarch";
     si->version = "0.0.0-test";
     si->compiler = "testcc 1.0";
     si->build_flags = "-O2 -DNDEBUG";

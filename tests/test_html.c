@@ -66,6 +66,8 @@ static void context(fb__sysinfo *si) {
     si->cpu_scaling = 0;
     si->n_load_avg = 3;
     si->load_avg[0] = 0.5, si->load_avg[1] = 0.25, si->load_avg[2] = 0.125;
+    si->os = "testos";
+    si->arch = "testarch";
     si->version = "0.0.0-test";
     si->compiler = "testcc 1.0";
     si->build_flags = "-O2 -DNDEBUG";

@@ -15,6 +15,9 @@ file:
   3. tests/suite_html.c's report with -asymptote (hostile names, log-log
      charts): every chart has a size, the hostile names are text in the
      DOM, no element came out of them (no image, only the probe's script);
+  5. a -repetitions run against a baseline: the verdicts' summary line and
+     the change table lie within the first 1200 px of the page, and each
+     pass's rows are folded (a closed <details>, none of them rendered);
   4. the report itself, as a screenshot: its policy forbids all script, so
      this is the page with JavaScript off; the charts' colours are on it
      (dots, median marks). The screenshot is kept as build/femtobench-demo.png (and
@@ -124,6 +127,47 @@ def probe(browser, prefix, tmp, page, extra, name):
     if not check(rc == 0 and m, f"{name}: no probe in the dumped DOM (exit {rc}): {err[-500:]}"):
         return None
     return json.loads(html.unescape(m.group(1)))  # the dump escapes the <pre>'s text
+
+
+# Where the answer is on the page: the top of the verdicts' summary line and
+# of the change table (CSS pixels from the top of the page), the <details>
+# (open or not), and how many rows labelled with a pass are rendered.
+POSITION = """<script>
+function fbPosition() {
+  function top(sel) {
+    var e = document.querySelector(sel);
+    return e ? e.getBoundingClientRect().top + window.scrollY : null;
+  }
+  var rows = document.querySelectorAll('td.pass'), shown = 0;
+  /* a closed <details> hides its content (content-visibility: hidden in
+   * current Chromium: laid out on demand, never painted) */
+  rows.forEach(function (td) {
+    if (td.checkVisibility ? td.checkVisibility() : td.getClientRects().length) ++shown;
+  });
+  var d = document.querySelector('details'), dh = d ? d.getBoundingClientRect().height : null;
+  var r = {verdicts: top('#verdicts'), table: top('table.change'),
+           details: Array.prototype.map.call(document.querySelectorAll('details'),
+                                             function (d) { return d.open; }),
+           passRows: rows.length, passRowsShown: shown, detailsHeight: dh};
+  var p = document.getElementById('fb-position') || document.body.appendChild(document.createElement('pre'));
+  p.id = 'fb-position';
+  p.textContent = JSON.stringify(r);
+}
+window.addEventListener('load', fbPosition);
+</script>"""
+FIRST_SCREEN = 1200  # px: what a laptop shows without scrolling, with room to spare
+
+
+def position(browser, prefix, tmp, page):
+    path = os.path.join(tmp, "position.html")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(CSP.sub("", page).replace("</body>", POSITION + "</body>"))
+    rc, out, err = chromium(browser, prefix, os.path.join(tmp, "profile-position"),
+                            f"--window-size={WIDTH},{HEIGHT}", "--dump-dom", "file://" + path)
+    m = re.search(r'<pre id="fb-position">(.*?)</pre>', out, re.S)
+    if not check(rc == 0 and m, f"position: no probe in the dumped DOM (exit {rc}): {err[-500:]}"):
+        return None
+    return json.loads(html.unescape(m.group(1)))
 
 
 def png_pixels(path):
@@ -249,6 +293,30 @@ def main():
                   f"hostile: {h['scripts']} scripts (1: the probe), {h['images']} images")
             for name in HOSTILE:
                 check(name in h["text"], f"hostile: {name!r} is not text in the DOM")
+
+        # 5. a -repetitions run against a baseline leads with the answer:
+        # the verdicts within the first screen, each pass's results folded
+        # (a closed <details>: not rendered until opened, no script needed)
+        base = os.path.join(tmp, "base.json")
+        rep = os.path.join(tmp, "repetitions.html")
+        few = ["-filter=SipHash_32b|Sort$|SHA256$|SipHash/.*", "-min_time=5", "-repetitions=2"]
+        p = subprocess.run([DEMO, *few, f"-output_json={base}"], capture_output=True, text=True,
+                           env=env, timeout=300)
+        p2 = subprocess.run([DEMO, *few, f"-baseline={base}", f"-output_html={rep}"],
+                            capture_output=True, text=True, env=env, timeout=300)
+        if check(p.returncode == 0 and p2.returncode == 0,
+                 f"repetitions: exit {p.returncode}, {p2.returncode}: {p.stderr[-300:]} {p2.stderr[-300:]}"):
+            o = position(browser, prefix, tmp, open(rep, encoding="utf-8").read())
+            if o:
+                check(o["verdicts"] is not None and 0 < o["verdicts"] < FIRST_SCREEN,
+                      f"repetitions: the verdicts at {o['verdicts']} px (first screen: {FIRST_SCREEN})")
+                check(o["table"] is not None and o["table"] < FIRST_SCREEN,
+                      f"repetitions: the change table starts at {o['table']} px")
+                check(o["details"] == [False] and o["passRows"] > 0 and o["passRowsShown"] == 0
+                      and 0 < o["detailsHeight"] < 100,
+                      f"repetitions: each pass's results folded: {o}")
+                print(f"repetitions: verdicts at {o['verdicts']:.0f} px, change table at "
+                      f"{o['table']:.0f} px, {o['passRows']} pass rows folded")
 
         # 4. the screenshot of the report (its policy: no script)
         shot = os.path.join(tmp, "shot.png")

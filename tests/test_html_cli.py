@@ -244,6 +244,17 @@ def main():
                 for l in table_rows]
         check(verdict_rows == want, f"baseline: verdicts {verdict_rows} vs the table's {want}")
         check("gone" in verdict_rows, f"baseline: the benchmarks not run now are gone: {verdict_rows}")
+        # the answer first: the verdicts' summary and the change table come
+        # right after the header, before the first group's chart and table;
+        # one pass: nothing folded, no pass column
+        order = [m.group(0) for m in re.finditer(
+            r'<header>|</header>|<p class="verdicts"|<table class="change">|<svg class="chart change"'
+            r'|<section class="group"|<table class="results"', text)]
+        check(order[:6] == ["<header>", "</header>", '<p class="verdicts"', '<table class="change">',
+                            '<svg class="chart change"', '<section class="group"'],
+              f"baseline: the verdicts, then the details: {order}")
+        check("<details" not in text and '<td class="pass">' not in text,
+              "baseline, one pass: nothing folded, no pass column")
 
         # '-' writes the page to stdout, the table to stderr
         rc, out, err = run(SUITE, "-filter=Fast", "-output_html=-")

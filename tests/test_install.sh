@@ -6,6 +6,7 @@
 #   2. pkg-config --cflags --libs femtobench
 #   3. add_subdirectory(femtobench)  (configured: targets, tests and bench off)
 #   4. FetchContent (SOURCE_DIR, no network)
+#   5. femtobench_discover_tests from the package: one ctest test per benchmark
 # and a suite as a femtobench-ab plugin (femtobench_add_plugin, and the
 # plain-compiler recipe with pkg-config), loaded by the installed femtobench-ab,
 # and runs each consumer. The installed femtobench-ab-git compares a throwaway
@@ -404,6 +405,61 @@ CM
     run_consumer "$d/build/consumer"
     ok "$how: femtobench::femtobench, tests and bench off"
 done
+
+# --- 5. femtobench_discover_tests ------------------------------------------------
+# From the moved package: each benchmark its own ctest test running the suite
+# with -sanity_check and a -filter that selects it alone (names with regex
+# metacharacters escaped: a.b must not also run aXb), ctest -j runs them, and
+# exactly the benchmark that fails its sanity check fails. A second call with
+# ARGS -filter registers only what that filter lists, under its prefix.
+d=$tmp/discover
+mkdir -p "$d"
+cat >"$d/suite.c" <<'C'
+#include <femtobench.h>
+static void op(fb_bench *b) {
+    uint64_t x = 1;
+    FB_RUN(b, NULL) { x = x * 3 + 1; fb_do_not_optimize(x); }
+}
+FB_BENCHMARK_ARGS(Sip, 8, 64, 640) { op(b); }
+FB_BENCHMARK(Plain) { op(b); }
+FB_BENCHMARK(aXb) { op(b); }
+/* never reaches FB_RUN: its sanity check fails */
+FB_BENCHMARK(Broken) { (void)b; }
+/* names FB_BENCHMARK cannot spell, registered as it registers */
+static fb__registration dot = {"a.b", op, NULL, FB__REG_ONE, NULL, 0, 0, 0, 0};
+static fb__registration plus = {"x+y z", op, NULL, FB__REG_ONE, NULL, 0, 0, 0, 0};
+FB__CONSTRUCTOR(register_odd_names) { fb__register(&dot); fb__register(&plus); }
+FB_MAIN()
+C
+cat >"$d/CMakeLists.txt" <<'CM'
+cmake_minimum_required(VERSION 3.16)
+project(fb_discover C)
+enable_testing()
+find_package(femtobench 0.1 CONFIG REQUIRED)
+add_executable(suite suite.c)
+target_link_libraries(suite PRIVATE femtobench::femtobench)
+femtobench_discover_tests(suite TEST_PREFIX "bench/" LABELS perf ARGS -quiet)
+femtobench_discover_tests(suite TEST_PREFIX "sip/" ARGS -filter=Sip DISCOVERY_TIMEOUT 60)
+CM
+quiet "femtobench_discover_tests consumer: configure" cmake -S "$d" -B "$d/build" -DCMAKE_PREFIX_PATH="$prefix"
+quiet "femtobench_discover_tests consumer: build" cmake --build "$d/build"
+want="bench/Broken bench/Plain bench/Sip/8 bench/Sip/64 bench/Sip/640 bench/a.b bench/aXb bench/x+y z sip/Sip/8 sip/Sip/64 sip/Sip/640"
+got=$(cd "$d/build" && ctest -N | sed -n 's/^ *Test *#[0-9]*: //p' | paste -sd' ')
+[ "$got" = "$want" ] || fail "femtobench_discover_tests: ctest -N lists '$got', not '$want'"
+rc=0
+(cd "$d/build" && ctest -j2 >"$tmp/ctest.log" 2>&1) || rc=$?
+failed=$(sed 's/^[0-9]*://' "$d/build/Testing/Temporary/LastTestsFailed.log" 2>/dev/null | paste -sd' ')
+if [ "$rc" = 0 ] || [ "$failed" != "bench/Broken" ]; then
+    cat "$tmp/ctest.log" >&2
+    fail "femtobench_discover_tests: ctest -j2 (exit status $rc) failed '$failed', not 'bench/Broken' alone"
+fi
+for t in 'a\.b' 'x\+y z' 'Sip/64'; do
+    out=$(cd "$d/build" && ctest -R "^bench/$t\$" -V 2>&1) || { printf '%s\n' "$out" >&2; fail "ctest -R bench/$t"; }
+    grep -q 'sanity check: 1 benchmark ran, 0 failed' <<<"$out" ||
+        { printf '%s\n' "$out" >&2; fail "femtobench_discover_tests: bench/$t does not run its benchmark alone"; }
+done
+[ "$(cd "$d/build" && ctest -N -L perf | grep -c 'Test *#')" = 8 ] || fail "femtobench_discover_tests: LABELS perf"
+ok "femtobench_discover_tests (find_package): one ctest test per benchmark, only bench/Broken fails"
 
 if [ -n "$pc_skipped" ]; then
     printf 'SKIP: %s\n' "$pc_skipped"

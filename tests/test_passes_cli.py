@@ -16,6 +16,8 @@ import stat
 import subprocess
 import sys
 import tempfile
+from html import escape as html_escape
+from html.parser import HTMLParser
 
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SUITE = os.path.join(BUILD, "tests", "suite_passes")
@@ -186,6 +188,149 @@ def comparisons_over_passes(p):
           f"a failing comparison in the passes fails the run: {rc} {err[-400:]}")
 
 
+class Order(HTMLParser):
+    """The HTML report in document order, as a reader meets it: where the
+    warnings, the verdicts and the change table are, each results row (its
+    pass cell, whether it lies inside a closed <details>), each strip chart's
+    row labels."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack, self.events, self.labels = [], [], []
+        self.details = []  # (open?) of each <details>
+        self.closed_depth = 0  # inside a closed <details>
+        self.row = None  # the results row being read: [has a pass cell]
+        self.table = []  # the classes of the <table> being read
+        self.in_results = False  # inside a results table's <tbody>
+        self.svg = []  # the classes of the <svg> being read
+        self.label_open = self.in_label = False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        cls = (a.get("class") or "").split()
+        if tag == "details":
+            self.details.append("open" in a)
+            self.closed_depth += "open" not in a
+        elif tag == "div" and "warnings" in cls:
+            self.events.append(("warnings", None))
+        elif tag == "p" and "verdicts" in cls:
+            self.events.append(("verdicts", None))
+        elif tag == "table" and "change" in cls:
+            self.events.append(("change table", None))
+        elif tag == "table":
+            self.table = cls
+            if "results" in cls:
+                self.events.append(("results table", self.closed_depth > 0))
+        elif tag == "tbody" and "results" in self.table:
+            self.in_results = True
+        elif tag == "tr" and self.in_results:
+            self.row = [False]
+        elif tag == "td" and "pass" in cls and self.row is not None:
+            self.row[0] = True
+        elif tag == "svg":
+            self.svg = cls
+        elif tag == "text" and "name" in cls and "strip" in self.svg:
+            self.label_open = self.in_label = True
+            self.labels.append("")
+        elif tag == "title":
+            self.in_label = False  # the tooltip is not the label
+        if tag not in ("br", "meta", "input", "hr", "img", "link", "wbr", "col"):
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        pass
+
+    def handle_endtag(self, tag):
+        if self.stack and self.stack[-1] == tag:
+            self.stack.pop()
+        if tag == "details":
+            self.closed_depth -= not self.details[-1] if self.details else 0
+        elif tag == "tbody":
+            self.in_results = False
+        elif tag == "tr" and self.row is not None:
+            self.events.append(("results row", (self.row[0], self.closed_depth > 0)))
+            self.row = None
+        elif tag == "text":
+            self.label_open = self.in_label = False
+        elif tag == "title" and self.label_open:
+            self.in_label = True
+
+    def handle_data(self, data):
+        if self.in_label and self.labels:
+            self.labels[-1] += data
+
+
+def answer_first(p):
+    """A -repetitions run against a baseline leads with the answer in every
+    report. HTML (read with html.parser, in document order): the machine's
+    warnings (the JSON's own list of the same run) and then the verdicts,
+    the summary line and the change table, before the first result row of
+    any pass; each pass's results folded in a closed <details>, every row
+    labelled with its pass (a pass column; a chart label `name · pass k`),
+    by benchmark and then pass. The terminal: each pass's table labelled,
+    the change table and its summary line at the end, where the terminal
+    leaves them in view. femtobench-compare's markdown: the verdict table
+    first."""
+    html, js = p("order.html"), p("order.json")
+    rc, out, err = run(SUITE, "-repetitions=3", "-filter=Where|Work|Pair", "-baseline=" + p("a.json"),
+                       "-output_html=" + html, "-output_json=" + js,
+                       extra={"FEMTOBENCH_SUPPRESS_WARNINGS": "0"})
+    if not check(rc == 0, f"answer first: exit {rc}: {err}"):
+        return
+    warnings = json.load(open(js))["context"].get("warnings")
+    check(warnings is not None, "-repetitions: the machine's checks reach the files (JSON warnings)")
+    text = open(html, encoding="utf-8").read()
+    page = Order()
+    page.feed(text)
+    page.close()
+    kinds = [k for k, _ in page.events]
+    first_row = kinds.index("results row") if "results row" in kinds else len(kinds)
+    check("verdicts" in kinds and kinds.index("verdicts") < first_row,
+          f"HTML: the verdicts come before the first result row: {kinds[:8]}")
+    check("change table" in kinds and kinds.index("change table") < first_row,
+          f"HTML: the change table comes before the first result row: {kinds[:8]}")
+    if warnings:
+        check(kinds[:1] == ["warnings"] and all(html_escape(w["what"]) in text for w in warnings),
+              f"HTML: the machine's warnings, first: {kinds[:3]} {warnings}")
+    else:
+        check("warnings" not in kinds, "HTML: no warnings section without warnings")
+    summary = re.search(r'<p class="verdicts" id="verdicts"><b>(\d+) benchmarks against the '
+                        r'baseline</b> \(threshold 10%\): <span class="verdict-faster[^"]*">\d+ faster',
+                        text)
+    check(summary, "HTML: the summary line counts the verdicts")
+    check(page.details == [False], f"HTML: each pass's results in one closed <details>: {page.details}")
+    rows = [v for k, v in page.events if k == "results row"]
+    check(len(rows) == 6 and all(labelled and folded for labelled, folded in rows),
+          f"HTML: 6 result rows (Where, Work x 3 passes), each with its pass, folded: {rows}")
+    check(all(folded for k, folded in page.events if k == "results table"),
+          "HTML: every results table is inside the folded details")
+    names = list(dict.fromkeys(l.split(" ")[0] for l in page.labels))
+    check(sorted(names) == ["Where", "Work"] and
+          page.labels == [f"{n} \u00b7 pass {k}" for n in names for k in (1, 2, 3)],
+          f"HTML: chart rows by benchmark, then pass, each labelled: {page.labels}")
+    check(re.search(r"Each pass's results: 6 results and 3 comparisons of 3 passes", text),
+          "HTML: the fold says what it holds")
+    check([t for t in re.findall(r"<h2>pair \(pass (\d)\)", text)] == ["1", "2", "3"],
+          f"HTML: each pass's comparison labelled, in pass order")
+    # the terminal: every pass labelled before its rows; the verdicts last
+    lines = out.rstrip("\n").splitlines()
+    check(summary and lines[-1].startswith(f"femtobench: {summary.group(1)} benchmarks against "
+                                           "the baseline"),
+          f"terminal: the summary line (the HTML's) ends the output: {lines[-3:]}")
+    table = [i for i, l in enumerate(lines) if re.match(r"\|\s+baseline \|", l)]
+    passes = [i for i, l in enumerate(lines) if re.fullmatch(r"pass \d of 3 \(a fresh process\):", l)]
+    over = [i for i, l in enumerate(lines) if l.startswith("Over 3 passes")]
+    check(len(table) == 1 and len(passes) == 3 and len(over) == 1 and passes[0] == 0 and
+          passes[-1] < over[0] < table[0],
+          f"terminal: each pass labelled, then over passes, then the verdicts: {passes} {over} {table}")
+    # femtobench-compare's markdown: the verdict table is the first table
+    rc, out, err = run(COMPARE, p("a.json"), js, "-output_md=" + p("order.md"))
+    md = open(p("order.md")).read().splitlines() if os.path.exists(p("order.md")) else []
+    first = next((l for l in md if not l.startswith("> warning:")), "")
+    check(rc == 0 and re.match(r"\|\s+baseline \|\s+now \|.*\| verdict \| benchmark$", first) and
+          md[-1].startswith("femtobench: "), f"markdown: the verdict table first: {md[:3]} {md[-1:]}")
+
+
 def main():
     if not os.path.exists(SUITE) or not os.path.exists(COMPARE):
         print("SKIP: no suite_passes or femtobench-compare in", BUILD)
@@ -229,6 +374,8 @@ def main():
     over_passes_everywhere(p, "isolated", "-isolate")
     # ---- a comparison in every pass reaches every file, as in one process
     comparisons_over_passes(p)
+    # ---- against a baseline, every report leads with the answer
+    answer_first(p)
     gb = json.load(open(p("a.gb.json")))
     names = [b["name"] for b in gb["benchmarks"]]
     check(names.count("Work") == 1 and not any("#" in n for n in names),

@@ -4,10 +4,14 @@
  *
  *   femtobench-compare OLD.json NEW.json [-threshold=<pct>] [-fail_on_slower]
  *                      [-output_md=<file>]
+ *   femtobench-compare OLD1.json,OLD2.json NEW1.json,NEW2.json [the same options]
  *   femtobench-compare -run OLD_EXE NEW_EXE [-pairs=K] [the same options]
  *                      [runner options for both programs]
  *
- * Files are femtobench JSON (-output_json). With -run, both programs are run
+ * Files are femtobench JSON (-output_json). A side may be several files
+ * separated by commas, the shards of one run (a suite split across jobs by
+ * -filter): they are merged into one set of results (src/baseline_read.c;
+ * a benchmark in two of them is bad input). With -run, both programs are run
  * K times each (default 10), the two runs of a pair in a random order, each
  * writing its JSON to a temporary directory; run k of OLD is paired with
  * run k of NEW and each benchmark gets an interval from the per-pair log
@@ -62,7 +66,10 @@ static void fbc_usage(FILE *f) {
     fputs("usage: femtobench-compare OLD.json NEW.json [options]\n"
           "       femtobench-compare -run OLD_EXE NEW_EXE [-pairs=K] [options] [runner options]\n\n"
           "Compares two femtobench JSON files (written by -output_json) benchmark by\n"
-          "benchmark and prints the change table (docs/baselines.md). With -run, runs\n"
+          "benchmark and prints the change table (docs/baselines.md). A side may be\n"
+          "several files separated by commas (OLD1.json,OLD2.json), the shards of one\n"
+          "run: merged into one set of results; a benchmark in two of them is refused.\n"
+          "With -run, runs\n"
           "the two benchmark programs K times each, alternating in a random order\n"
           "inside each pair, and compares the pairs; any other option is passed to\n"
           "both programs.\n\n"
@@ -274,7 +281,7 @@ static int fbc_run_pairs(const fbc_opts *o, fb__baseline b[2]) {
                 status = 1;
             } else {
                 fb__baseline one;
-                if (fb__baseline_load(json, &one, why, sizeof why)) {
+                if (fb__baseline_load_file(json, &one, why, sizeof why)) {
                     fbc_show_log(dir);
                     fb__opts_error("-run: '%s' wrote no usable results: %s", o->files[side], why);
                     status = 1;
@@ -307,12 +314,20 @@ int main(int argc, char **argv) {
         free(runner_args);
         return fb__opts_error("-output_md=%s: %s", o.output_md, why);
     }
-    for (int i = 0; i < 2 && o.output_md; ++i) /* never one of the files it reads */
-        if (o.files[i] &&
+    for (int i = 0; i < 2 && o.output_md; ++i) { /* never one of the files it reads */
+        const char *p = o.run ? NULL : o.files[i];
+        char one[4096];
+        if (o.run && o.files[i] &&
             fb__outfile_not_input(o.output_md, o.files[i], why, sizeof why) != FB_OK) {
             free(runner_args);
             return fb__opts_error("-output_md=%s: %s", o.output_md, why);
         }
+        while (fb__baseline_list_next(&p, one, sizeof one) > 0)
+            if (fb__outfile_not_input(o.output_md, one, why, sizeof why) != FB_OK) {
+                free(runner_args);
+                return fb__opts_error("-output_md=%s: %s", o.output_md, why);
+            }
+    }
     fb__baseline b[2];
     memset(b, 0, sizeof b);
     if (o.run) {
@@ -328,8 +343,15 @@ int main(int argc, char **argv) {
         for (int i = 0; i < 2; ++i)
             if (fb__baseline_load(o.files[i], &b[i], why, sizeof why)) {
                 fb__baseline_free(&b[0]);
+                if (strchr(o.files[i], ',')) /* a list: the side, the list, the file */
+                    return fb__opts_error("%s=%s: %s", i ? "NEW" : "OLD", o.files[i], why);
                 return fb__opts_error("%s: %s", o.files[i], why);
             }
+        for (int i = 0; i < 2; ++i) /* shards that disagree: said once, and in the table */
+            if (b[i].ctx.files_differ[0])
+                fprintf(stderr,
+                        "femtobench: warning: the %s files disagree about the machine: %s\n",
+                        i ? "NEW" : "OLD", b[i].ctx.files_differ);
     }
     size_t counts[FB__V_COUNT];
     int status = 0;
