@@ -127,6 +127,18 @@ with tempfile.TemporaryDirectory() as tmp:
         if "-sanity_check" in args:
             check(f"sanity check: {len(want)} benchmark" in err, f"{' '.join(args)}: {err}")
 
+# the demo suite (where this build has it): for n = 1..5 its shards are
+# exactly its -list, families whole (SipHash/..., SortShuffled/...)
+DEMO = os.path.join(BUILD, "bench", "femtobench-demo")
+if os.path.exists(DEMO):
+    SUITE = DEMO
+    demo = listed()
+    check(len(demo) > 10 and "SipHash/64" in demo, f"the demo's -list: {demo}")
+    for n in range(1, 6):
+        check_split([], n)
+else:
+    print(f"note: no {DEMO}: the demo's shards were not checked")
+
 if failures:
     print(f"{len(failures)} failure(s)", file=sys.stderr)
     sys.exit(1)
