@@ -333,11 +333,17 @@ typedef enum fb_vg_measure {
 const char *fb_vg_measure_name(fb_vg_measure m);                /* NULL for an invalid m */
 bool fb_result_counted(const fb_result *r);                     /* counted under Callgrind */
 double fb_result_valgrind(const fb_result *r, fb_vg_measure m); /* NAN when not counted */
+/* The counted pairs behind FB_VG_INSTRUCTIONS: 1 when the count repeated
+ * exactly, else the pairs whose median it is; *lo, *hi (either may be NULL)
+ * the least and most instructions per iteration of them (both the count
+ * when exact). 0 and NAN when not counted. */
+unsigned fb_result_valgrind_spread(const fb_result *r, double *lo, double *hi);
 
 /* -------------------------------------------------------- user counters */
 /* fb_counter(b, "name", value, flags) attaches a counter to the next run on
  * b (declare it before FB_RUN / fb_run, like fb_set_batch; the run after
- * that starts without counters). flags:
+ * that starts without counters; under the runner a counter given after a
+ * benchmark's last run describes no run and makes an error row). flags:
  *   0                         the value as given ("size", "hit_ratio");
  *   FB_COUNTER_PER_ITERATION  an amount per iteration (one op call), shown
  *                             per unit of the row (divided by the batch);

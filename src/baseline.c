@@ -104,12 +104,24 @@ int fb__baseline_from_bench(const fb_bench *b, fb__baseline *out) {
     snprintf(c->build_flags, sizeof c->build_flags, "%s", si.build_flags);
     snprintf(c->os, sizeof c->os, "%s", si.os);
     snprintf(c->arch, sizeof c->arch, "%s", si.arch);
-    size_t n = fb_result_count(b);
+    /* the results, then each comparison's alternatives (as the JSON file
+     * has them, src/baseline_read.c) */
+    size_t n = fb_result_count(b), n_results = n;
+    for (size_t k = 0; k < fb_comparison_count(b); ++k)
+        n += fb_comparison_size(fb_comparison_at(b, k));
     int code = -1;
     out->rec = calloc(n ? n : 1, sizeof *out->rec);
     if (!out->rec) return FB_ENOMEM;
+    size_t cmp = 0, alt = 0;
     for (size_t i = 0; i < n; ++i) {
-        const fb_result *r = fb_result_at(b, i);
+        const fb_result *r = NULL;
+        if (i < n_results) {
+            r = fb_result_at(b, i);
+        } else {
+            while (alt >= fb_comparison_size(fb_comparison_at(b, cmp))) ++cmp, alt = 0;
+            r = fb_comparison_result(fb_comparison_at(b, cmp), alt++);
+        }
+        if (!r) continue;
         fb__bl_record *rec = &out->rec[out->n++];
         const char *title = fb_result_title(r), *unit = fb_result_unit(r);
         rec->title = fb__strdup(title ? title : "");
@@ -135,6 +147,10 @@ int fb__baseline_from_bench(const fb_bench *b, fb__baseline *out) {
         if (!rec->error && fb_result_counted(r)) {
             rec->counted = true;
             rec->ins_per_unit = fb_result_valgrind(r, FB_VG_INSTRUCTIONS) / rec->batch;
+            double lo, hi;
+            fb_result_valgrind_spread(r, &lo, &hi);
+            rec->ins_lo_per_unit = lo / rec->batch;
+            rec->ins_hi_per_unit = hi / rec->batch;
             continue;
         }
         if (rec->error || !fb_result_has(r, FB_ELAPSED)) continue;

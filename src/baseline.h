@@ -26,6 +26,9 @@ typedef struct fb__bl_record {
      * epochs of time */
     bool counted;
     double ins_per_unit;
+    /* the least and most of its counted pairs, per unit: both ins_per_unit
+     * when the count was exact (docs/valgrind.md) */
+    double ins_lo_per_unit, ins_hi_per_unit;
     /* user counters (fb_counter) as shown: label ("bytes/s") and value */
     size_t n_uc;
     struct fb__bl_counter *uc;

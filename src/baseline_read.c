@@ -162,7 +162,22 @@ static int fb__bl_result(fb__bl_reader *rd, uint32_t ri, size_t index, fb__bl_re
             return fb__bl_fail(rd, "%s: counted under Callgrind without a number of instructions",
                                what);
         rec->counted = true;
-        rec->ins_per_unit = d->v[ins].num / rec->batch;
+        rec->ins_per_unit = rec->ins_lo_per_unit = rec->ins_hi_per_unit =
+            d->v[ins].num / rec->batch;
+        /* "instructions_spread" (files written before it have none: exact) */
+        uint32_t sp = fb__jr_get(d, vg, "instructions_spread");
+        if (sp && d->v[sp].type == FB__JR_ARR && d->v[sp].count == 2) {
+            uint32_t lo = d->v[sp].first, hi = lo ? d->v[lo].next : 0;
+            if (!lo || !hi || d->v[lo].type != FB__JR_NUM || d->v[hi].type != FB__JR_NUM ||
+                !(d->v[lo].num <= d->v[ins].num && d->v[ins].num <= d->v[hi].num) ||
+                !isfinite(d->v[hi].num / rec->batch) || !isfinite(d->v[lo].num / rec->batch))
+                return fb__bl_fail(rd,
+                                   "%s: an \"instructions_spread\" that is not [low, high] "
+                                   "around the instructions",
+                                   what);
+            rec->ins_lo_per_unit = d->v[lo].num / rec->batch;
+            rec->ins_hi_per_unit = d->v[hi].num / rec->batch;
+        }
         return 0;
     }
     uint32_t mv = fb__jr_get(d, ri, "measurements");
@@ -282,6 +297,24 @@ static int fb__bl_doc(fb__bl_reader *rd, fb__baseline *out) {
     for (uint32_t k = d->v[rv].first; k; k = d->v[k].next, ++i) {
         ++out->n; /* counted first, so fb__baseline_free sees a half-built record */
         if (fb__bl_result(rd, k, i, &out->rec[i], &c->counters, &code)) return -1;
+    }
+    /* FB_COMPARE's alternatives are results of their own, under
+     * "comparisons": compared as rows named by the comparison's title and
+     * the alternative's name, as the runner's side has them */
+    uint32_t cmv = fb__jr_get(d, 0, "comparisons");
+    for (uint32_t ck = cmv && d->v[cmv].type == FB__JR_ARR ? d->v[cmv].first : 0; ck;
+         ck = d->v[ck].next) {
+        uint32_t crv = d->v[ck].type == FB__JR_OBJ ? fb__jr_get(d, ck, "results") : 0;
+        if (!crv || d->v[crv].type != FB__JR_ARR) continue;
+        size_t m = d->v[crv].count;
+        fb__bl_record *p = realloc(out->rec, (out->n + m + 1) * sizeof *p);
+        if (!p) return fb__bl_fail(rd, "out of memory");
+        out->rec = p;
+        memset(p + out->n, 0, (m + 1) * sizeof *p);
+        for (uint32_t k = d->v[crv].first; k; k = d->v[k].next, ++i) {
+            ++out->n;
+            if (fb__bl_result(rd, k, i, &out->rec[out->n - 1], &c->counters, &code)) return -1;
+        }
     }
     fb__bl_build_type(c, library, code);
     return 0;

@@ -100,6 +100,7 @@ void fb_bench_free(fb_bench *b) {
     fb__change_view_free(b->change);
     fb__config_free(&b->cfg);
     free(b->name);
+    fb__misuse_flush(b); /* the count of repeated misuse lines not said yet */
     free(b->misuse);
     fb__context_free(b->context);
     free(b);
@@ -123,10 +124,13 @@ void fb__bench_diag(const fb_bench *b, const char *fmt, ...) {
     if (!b->diag) return;
     va_list ap;
     va_start(ap, fmt);
-    fputs("femtobench: ", b->diag);
-    vfprintf(b->diag, fmt, ap);
-    fputc('\n', b->diag);
+    char line[1024];
+    vsnprintf(line, sizeof line, fmt, ap); /* a longer line is cut, never split */
     va_end(ap);
+    /* one line whatever a name in it holds: control characters as \xNN */
+    fputs("femtobench: ", b->diag);
+    fb__put_line(b->diag, line);
+    fputc('\n', b->diag);
     fflush(b->diag);
 }
 
@@ -197,9 +201,12 @@ int fb__bench_add_result(fb_bench *b, fb_result *r) {
 }
 
 int fb__bench_publish(fb_bench *b, fb_result *r) {
-    fb__ucounters_attach(b, r); /* src/ucounter.c: the counters given for this run */
-    fb__misuse_attach(b, r);    /* src/misuse.c: a bad argument makes it an error row */
+    /* src/ucounter.c: the counters given for this run (false: none given
+     * here, e.g. a result measured by -isolate's child and sent back) */
+    bool counted_here = fb__ucounters_attach(b, r);
+    fb__misuse_attach(b, r); /* src/misuse.c: a bad argument makes it an error row */
     fb__stats_compute(r);
+    if (counted_here) fb__ucounters_check(b, r); /* a rate too large to show is said, once */
     size_t before = b->n_results;
     int rc = fb__bench_add_result(b, r);
     if (b->n_results == before) {
@@ -393,6 +400,12 @@ void fb__bench_set_pass(fb_bench *b, unsigned pass) { b->cfg.pass = pass; }
 void fb__bench_set_min_time(fb_bench *b, double seconds) { b->cfg.min_time_s = seconds; }
 void fb__bench_drop_sinks(fb_bench *b) { b->n_sinks = 0; }
 void fb__bench_drop_comparison_sinks(fb_bench *b) { b->n_cmp_sinks = 0; }
+void fb__bench_drop_fits(fb_bench *b) {
+    for (size_t i = 0; i < b->n_fits; ++i) free(b->fits[i].name);
+    free(b->fits);
+    b->fits = NULL;
+    b->n_fits = 0;
+}
 void fb__bench_set_interrupted(fb_bench *b) { b->interrupted = true; }
 void fb__bench_count_dropped(fb_bench *b) { ++b->dropped; }
 

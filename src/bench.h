@@ -109,6 +109,8 @@ FB__PRIVATE void fb__bench_set_pass(fb_bench *b, unsigned pass);
 FB__PRIVATE void fb__bench_set_min_time(fb_bench *b, double seconds);
 FB__PRIVATE void fb__bench_drop_sinks(fb_bench *b);
 FB__PRIVATE void fb__bench_drop_comparison_sinks(fb_bench *b);
+/* Forgets the stored complexity fits (a sanity check measures too little to fit). */
+FB__PRIVATE void fb__bench_drop_fits(fb_bench *b);
 FB__PRIVATE size_t fb__bench_sink_count(const fb_bench *b);
 /* The live table's stream (NULL: silent) and the diagnostics stream. */
 FB__PRIVATE FILE *fb__bench_output(const fb_bench *b);

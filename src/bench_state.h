@@ -12,6 +12,9 @@
 
 #include <stdio.h>
 
+/* Distinct misuse lines a run counts instead of repeating (src/misuse.c). */
+#define FB__MISUSE_SAID 4
+
 struct fb_bench {
     /* configuration: the non-numeric part here, numeric keys by layer */
     fb__config cfg; /* cfg.num unused: keys are resolved at each run */
@@ -79,6 +82,12 @@ struct fb_bench {
      * first bad API argument not yet carried by a result (src/misuse.c) */
     fb__ucounters ucounters;
     char *misuse;
+    /* the misuse lines said during this run, and how often each came again
+     * unsaid: a bad call in every iteration is said once, then counted
+     * (src/misuse.c) */
+    char misuse_said[FB__MISUSE_SAID][256];
+    size_t misuse_repeats[FB__MISUSE_SAID];
+    size_t n_misuse_said;
     /* the run's context for the files (fb_set_context, src/context.c) */
     struct fb__context *context;
     /* manual timing and excluded regions (src/manual.c) */

@@ -245,6 +245,16 @@ int fb__change_parse_threshold(const char *text, double *pct) {
 }
 
 void fb__change_counted(double old_ins, double now_ins, fb__change *out) {
+    fb__change_counted_spread(old_ins, old_ins, old_ins, now_ins, now_ins, now_ins, out);
+}
+
+static double fb__change_pct_of(double old_ins, double now_ins) {
+    return old_ins > 0 ? 100.0 * (now_ins / old_ins - 1.0) : now_ins > 0 ? INFINITY : 0;
+}
+
+void fb__change_counted_spread(double old_ins, double old_lo, double old_hi, double now_ins,
+                               double now_lo, double now_hi, fb__change *out) {
+    out->spread = FB__SPREAD_NONE;
     out->mw_lo = out->mw_hi = out->lo = out->hi = NAN;
     out->shift = out->change_pct = out->lo_pct = out->hi_pct = NAN;
     if (isnan(old_ins) || isnan(now_ins)) {
@@ -255,6 +265,23 @@ void fb__change_counted(double old_ins, double now_ins, fb__change *out) {
     out->change_pct = out->lo_pct = out->hi_pct = pct;
     out->shift = out->lo = out->hi = old_ins > 0 && now_ins > 0 ? log(now_ins / old_ins) : NAN;
     out->verdict = now_ins > old_ins ? FB__V_SLOWER : now_ins < old_ins ? FB__V_FASTER : FB__V_SAME;
+    if (!(old_lo < old_hi) && !(now_lo < now_hi)) return; /* both exact (or unknown: NAN) */
+    /* a spread on either side: a difference that both ranges cover is not
+     * a change of the code, it is what the op did from epoch to epoch */
+    out->lo_pct = fb__change_pct_of(old_hi, now_lo);
+    out->hi_pct = fb__change_pct_of(old_lo, now_hi);
+    out->lo = old_hi > 0 && now_lo > 0 ? log(now_lo / old_hi) : NAN;
+    out->hi = old_lo > 0 && now_hi > 0 ? log(now_hi / old_lo) : NAN;
+    if (now_lo > old_hi) {
+        out->spread = FB__SPREAD_BEYOND;
+        out->verdict = FB__V_SLOWER;
+    } else if (now_hi < old_lo) {
+        out->spread = FB__SPREAD_BEYOND;
+        out->verdict = FB__V_FASTER;
+    } else {
+        out->spread = FB__SPREAD_WITHIN;
+        out->verdict = FB__V_SAME;
+    }
 }
 
 /* ------------------------------------------- between processes */

@@ -30,7 +30,12 @@ typedef struct fb__change {
     double lo, hi;       /* the interval after widening for instability */
     double change_pct, lo_pct, hi_pct;
     fb__verdict verdict;
+    /* two counts (fb__change_counted_spread): FB__SPREAD_NONE when both
+     * were exact, else whether their spreads overlap */
+    int spread;
 } fb__change;
+
+enum { FB__SPREAD_NONE, FB__SPREAD_WITHIN, FB__SPREAD_BEYOND };
 
 /* The largest k such that P(U <= k - 1) <= alpha / 2 for the Mann-Whitney U
  * of samples of m and n values (exact for m, n <= 30, else the normal
@@ -104,6 +109,16 @@ FB__PRIVATE void fb__change_paired(double *log_ratio, size_t n, double confidenc
  * change); a count against a time is `unsure`. */
 FB__PRIVATE void fb__change_counted(double old_ins, double now_ins, fb__change *out);
 
+/* The same for counts that may have moved between counted epochs
+ * (docs/valgrind.md): each side's median with the least and most of its
+ * counted pairs (lo == hi == ins when exact). When both are exact, as
+ * above. Else the interval is the change from the old side's range to the
+ * new side's (now_lo / old_hi to now_hi / old_lo), and a difference whose
+ * ranges overlap is `same` (out->spread says which). */
+FB__PRIVATE void fb__change_counted_spread(double old_ins, double old_lo, double old_hi,
+                                           double now_ins, double now_lo, double now_hi,
+                                           fb__change *out);
+
 /* ------------------------------------------------ the change view */
 
 /* The change of a run against a baseline as a value (src/change_view.c):
@@ -132,6 +147,8 @@ typedef struct fb__change_side {
     /* the median over the processes of each one's median time per unit,
      * and of its exact count per unit; NAN when absent or failed */
     double median_s, ins_per_unit;
+    /* counted: the least and most of the processes' counted pairs */
+    double ins_lo, ins_hi;
 } fb__change_side;
 
 typedef struct fb__change_row {
@@ -142,6 +159,7 @@ typedef struct fb__change_row {
     fb__change change; /* its verdict is the row's */
 } fb__change_row;
 
+#define FB__CHANGE_NOTES 9 /* the context's fields that can differ, and two sides' files */
 struct fb__change_view {
     fb__change_row *rows; /* the current run's order, then the gone ones */
     size_t n;
@@ -150,6 +168,20 @@ struct fb__change_view {
     size_t counts[FB__V_COUNT];          /* rows of each verdict */
     size_t n_between, n_one;             /* rows compared between processes, or over one a side */
     size_t processes_old, processes_now; /* distinct processes of each side */
+    /* what the two runs' contexts say about the comparison, as sentences
+     * that every writer prints as they are (the terminal after "> warning: ",
+     * the HTML page above its table): `machines`, the two runs are on
+     * different machines (a known OS or architecture differs; "" when not);
+     * notes[0..n_notes), the other differences (one side's files disagree
+     * about the machine, the CPU model, compiler, build type and flags,
+     * femtobench version, counters) */
+    char machines[320];
+    char notes[FB__CHANGE_NOTES][600];
+    size_t n_notes;
+    /* how the rows were compared (between processes; one process a side),
+     * a sentence each, printed under the table */
+    char method[2][400];
+    size_t n_method;
 };
 typedef struct fb__change_view fb__change_view;
 
@@ -173,10 +205,8 @@ FB__PRIVATE int fb__change_table(FILE *f, const fb__baseline *base, const fb__ba
  * (`pass`): femtobench-compare -run. */
 FB__PRIVATE int fb__change_table_paired(FILE *f, const fb__baseline *base, const fb__baseline *now,
                                         double threshold_pct, size_t counts[FB__V_COUNT]);
-/* The table of an already computed view (context warnings from base and
- * now's contexts). */
-FB__PRIVATE void fb__change_view_print(FILE *f, const fb__change_view *v,
-                                       const fb__bl_context *base, const fb__bl_context *now);
+/* The table of an already computed view, its context's warnings first. */
+FB__PRIVATE void fb__change_view_print(FILE *f, const fb__change_view *v);
 
 /* The change table of a live bench (the runner's suite) against base; the
  * view is also kept in view (may be NULL) for the HTML report. */

@@ -16,6 +16,7 @@
 #include "text.h"  /* fb__strdup */
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,13 +129,19 @@ static double fb__cv_value(const fb__cv_group *g, bool counted) {
 /* The side of a row from its group (NULL: absent). FB_OK or FB_ENOMEM. */
 static int fb__cv_side_value(const fb__cv_group *g, fb__change_side *s) {
     memset(s, 0, sizeof *s);
-    s->median_s = s->ins_per_unit = NAN;
+    s->median_s = s->ins_per_unit = s->ins_lo = s->ins_hi = NAN;
     if (!g) return FB_OK;
     s->present = true;
     s->failed = fb__cv_failed(g);
     s->counted = fb__cv_counted(g);
     s->median_s = fb__cv_value(g, false);
     s->ins_per_unit = fb__cv_value(g, true);
+    s->ins_lo = s->ins_hi = s->ins_per_unit;
+    for (size_t k = 0; s->counted && !s->failed && k < g->n; ++k) {
+        const fb__bl_record *r = g->e[k].r;
+        if (r->ins_lo_per_unit < s->ins_lo) s->ins_lo = r->ins_lo_per_unit;
+        if (r->ins_hi_per_unit > s->ins_hi) s->ins_hi = r->ins_hi_per_unit;
+    }
     s->unit = fb__strdup(g->e[0].r->unit);
     return s->unit ? FB_OK : FB_ENOMEM;
 }
@@ -211,8 +218,9 @@ static int fb__cv_compare(fb__change_row *row, const fb__cv_group *o, const fb__
     } else if (row->kind == FB__CHANGE_ROW_GONE) {
         c->verdict = FB__V_GONE;
     } else if (row->kind == FB__CHANGE_ROW_COUNTED) {
-        fb__change_counted(row->old.counted ? row->old.ins_per_unit : NAN,
-                           row->now.counted ? row->now.ins_per_unit : NAN, c);
+        const fb__change_side *a = &row->old, *b = &row->now;
+        fb__change_counted_spread(a->counted ? a->ins_per_unit : NAN, a->ins_lo, a->ins_hi,
+                                  b->counted ? b->ins_per_unit : NAN, b->ins_lo, b->ins_hi, c);
     } else if (row->kind == FB__CHANGE_ROW_ONE) {
         const fb__bl_record *a = o->e[0].r, *b = w->e[0].r;
         fb__change_one_process(a->per_unit_s, a->epochs, a->err_pct, b->per_unit_s, b->epochs,
@@ -267,11 +275,71 @@ static int fb__cv_row_init(fb__change_row *row, const fb__cv_group *o, const fb_
     return rc;
 }
 
+/* ------------------------------------------------ the contexts */
+
+/* A note that the two runs differ in `what`, when they do. */
+static void fb__cv_note_differs(fb__change_view *v, const char *what, const char *old,
+                                const char *now) {
+    if (strcmp(old, now) == 0 || v->n_notes >= FB__CHANGE_NOTES) return;
+    snprintf(v->notes[v->n_notes++], sizeof v->notes[0],
+             "the runs differ in %s: baseline '%s', now '%s'", what, old, now);
+}
+
+/* One side given as several files that disagree about the machine. */
+static void fb__cv_note_files(fb__change_view *v, const char *side, const fb__bl_context *c) {
+    if (!c->files_differ[0] || v->n_notes >= FB__CHANGE_NOTES) return;
+    snprintf(v->notes[v->n_notes++], sizeof v->notes[0],
+             "the %s files disagree about the machine: %s", side, c->files_differ);
+}
+
+/* A known OS or architecture on each side, and they differ: the changes
+ * are those of two machines, not of the code. An unknown one (a file
+ * written before they were recorded) is no claim either way. */
+static void fb__cv_contexts(fb__change_view *v, const fb__bl_context *a, const fb__bl_context *b) {
+    bool os = strcmp(a->os, "unknown") && strcmp(b->os, "unknown") && strcmp(a->os, b->os);
+    bool arch =
+        strcmp(a->arch, "unknown") && strcmp(b->arch, "unknown") && strcmp(a->arch, b->arch);
+    if (os || arch)
+        snprintf(v->machines, sizeof v->machines,
+                 "the runs are on different machines (%s%s%s): baseline %s %s, now %s %s; the "
+                 "changes compare the machines, not only the code",
+                 os ? "OS" : "", os && arch ? " and " : "", arch ? "architecture" : "", a->os,
+                 a->arch, b->os, b->arch);
+    fb__cv_note_files(v, "baseline's", a);
+    fb__cv_note_files(v, "new run's", b);
+    fb__cv_note_differs(v, "CPU model", a->cpu_model, b->cpu_model);
+    fb__cv_note_differs(v, "compiler", a->compiler, b->compiler);
+    fb__cv_note_differs(v, "build type", a->build_type, b->build_type);
+    fb__cv_note_differs(v, "build flags", a->build_flags, b->build_flags);
+    fb__cv_note_differs(v, "femtobench version", a->version, b->version);
+    fb__cv_note_differs(v, "performance counters", a->counters ? "on" : "off",
+                        b->counters ? "on" : "off");
+}
+
+/* How the rows were compared, once the rows are: between processes, or
+ * over one process a side (widened by the floor between processes). */
+static void fb__cv_method(fb__change_view *v) {
+    if (v->n_between)
+        snprintf(v->method[v->n_method++], sizeof v->method[0],
+                 "between processes (%s): baseline %zu, now %zu; the median of each process; "
+                 "95%% family-wise over %zu benchmark%s",
+                 v->paired ? "alternating runs, paired" : "t interval, pooled spread",
+                 v->processes_old, v->processes_now, v->n_between, v->n_between == 1 ? "" : "s");
+    if (v->n_one)
+        snprintf(v->method[v->n_method++], sizeof v->method[0],
+                 "one process a side for %zu benchmark%s: the spread between processes is "
+                 "unknown, so the interval is widened by the largest difference measured between "
+                 "two processes of one binary (%.0f%%) and only a larger change gets a verdict; "
+                 "run both sides with -repetitions=5, or femtobench-compare -run OLD NEW",
+                 v->n_one, v->n_one == 1 ? "" : "s", FB__CHANGE_PROCESS_FLOOR_PCT);
+}
+
 int fb__change_view_compute(const fb__baseline *base, const fb__baseline *now, double threshold_pct,
                             bool paired, fb__change_view *out) {
     memset(out, 0, sizeof *out);
     out->threshold_pct = threshold_pct;
     out->paired = paired;
+    fb__cv_contexts(out, &base->ctx, &now->ctx);
     fb__cv_ent *eo = NULL, *en = NULL;
     fb__cv_group *go = NULL, *gn = NULL;
     const fb__cv_group **order = NULL, **olds = NULL;
@@ -328,6 +396,7 @@ int fb__change_view_compute(const fb__baseline *base, const fb__baseline *now, d
     free(tc.t);
     out->processes_old = fb__cv_processes(base);
     out->processes_now = fb__cv_processes(now);
+    fb__cv_method(out);
 done:
     free(eo);
     free(en);

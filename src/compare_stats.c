@@ -201,6 +201,14 @@ static double fb__cmp_ins(const fb_result *r) {
     return v / r->config.batch;
 }
 
+/* Its least and most instructions per unit over the counted pairs (both
+ * the count when it is exact; NAN: not counted). */
+static double fb__cmp_ins_edge(const fb_result *r, bool high) {
+    double lo, hi;
+    fb_result_valgrind_spread(r, &lo, &hi);
+    return (high ? hi : lo) / r->config.batch;
+}
+
 int fb__comparison_counted(fb_comparison *c) {
     size_t k = c->size;
     c->counted = true;
@@ -212,6 +220,16 @@ int fb__comparison_counted(fb_comparison *c) {
         double v = fb__cmp_ins(c->results[i]);
         double r = i == 0 ? (base > 0 ? 1.0 : NAN) : base > 0 && v > 0 ? base / v : NAN;
         c->ratio[i] = c->low[i] = c->high[i] = r;
+        /* counts that moved between counted epochs: the interval runs from
+         * one range to the other, so a difference within them is `same` */
+        double blo = fb__cmp_ins_edge(c->results[0], false);
+        double bhi = fb__cmp_ins_edge(c->results[0], true);
+        double vlo = fb__cmp_ins_edge(c->results[i], false);
+        double vhi = fb__cmp_ins_edge(c->results[i], true);
+        if (i > 0 && r == r && (blo < bhi || vlo < vhi) && vlo > 0 && vhi > 0) {
+            c->low[i] = blo / vhi;
+            c->high[i] = bhi / vlo;
+        }
     }
     size_t best = k, second = k;
     for (size_t i = 0; i < k; ++i) {

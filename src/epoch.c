@@ -143,6 +143,7 @@ void fb__epoch_stop(fb__epoch *e, uint64_t n, fb__epoch_out *out) {
     fb__teardown_after_epoch(e->b); /* untimed: after the clock and the counters */
     out->ticks_ns = t1 >= e->t0_ns ? t1 - e->t0_ns : 0;
     out->elapsed_s = (double)out->ticks_ns * 1e-9;
+    out->clock_step = t1 > e->t0_ns ? 1 : t1 == e->t0_ns ? 0 : -1;
     /* the time the body gave (fb_set_iteration_time), or the clock's less
      * the excluded regions (src/manual.c); ticks_ns follows it, as the
      * comparison's rounds keep ticks. In a group of threads this is the

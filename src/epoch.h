@@ -78,6 +78,7 @@ typedef struct fb__epoch_out {
     double counts[FB_MEASURE_COUNT];
     fb__mask known; /* the counters read in this epoch (perf_mask when all) */
     bool disturbed;
+    int clock_step; /* the clock's own reading: 1 advanced, 0 stood still, -1 went back */
 } fb__epoch_out;
 
 /* True when b has a run or comparison in progress: then the one asking

@@ -30,7 +30,8 @@ struct fb__group {
      * never before the follower reached the next barrier */
     bool released_go;
     uint64_t released_iters;
-    size_t lost; /* runs of followers ended by a broken group */
+    size_t lost;   /* runs of followers ended by a broken group */
+    size_t exited; /* followers that left by pthread_exit */
     fb__group_slot *slots;
 };
 
@@ -135,9 +136,22 @@ static fb_bench *fb__group_follower(const fb_bench *lead, fb__group *g, size_t i
 }
 
 #if FB_HAVE_THREADS
+/* A follower that left by pthread_exit (or was cancelled) never reaches
+ * the end of fb__group_main: without this handler the others would wait
+ * for it at the next barrier forever. */
+static void fb__group_exited(void *arg) {
+    fb__group_thread *t = arg;
+    pthread_mutex_lock(&t->g->mu);
+    t->g->exited++;
+    pthread_mutex_unlock(&t->g->mu);
+    fb__group_break(t->g);
+}
+
 static void *fb__group_main(void *arg) {
     fb__group_thread *t = arg;
+    pthread_cleanup_push(fb__group_exited, t);
     t->body(t->b, t->ctx);
+    pthread_cleanup_pop(0);
     /* a run left in progress (the body returned from inside FB_RUN) or a
      * run the leader still plans: the group cannot go on */
     fb__group_break(t->g);
@@ -252,6 +266,13 @@ int fb_run_threads(fb_bench *b, size_t threads, fb_group_fn body, void *ctx) {
         b->group = NULL;
     }
 #endif
+    /* the leader's run that the exit broke is already an error row (run.c:
+     * "a thread of the group stopped"); this line says why */
+    if (g->exited)
+        fb__bench_diag(b,
+                       "%zu thread%s of the group called pthread_exit: a thread body must "
+                       "return, runs left unmeasured are error rows",
+                       g->exited, g->exited == 1 ? "" : "s");
     if (g->lost) { /* nothing silently dropped */
         b->dropped += g->lost;
         fb__bench_diag(b,

@@ -15,9 +15,25 @@ int fb__bench_misuse(fb_bench *b, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    if (b->diag) { /* written here: bench.c calls this file, not the reverse */
-        fprintf(b->diag, "femtobench: error: %s\n", line);
-        fflush(b->diag);
+    size_t k = 0;
+    while (k < b->n_misuse_said && strncmp(line, b->misuse_said[k], sizeof b->misuse_said[k] - 1))
+        ++k;
+    if (k < b->n_misuse_said) {
+        ++b->misuse_repeats[k]; /* said once, counted after (fb__misuse_flush) */
+    } else {
+        if (b->n_misuse_said < FB__MISUSE_SAID) { /* beyond: said every time */
+            size_t n = strlen(line), cap = sizeof b->misuse_said[k] - 1;
+            memcpy(b->misuse_said[k], line, n < cap ? n : cap); /* cut: compared as cut */
+            b->misuse_said[k][n < cap ? n : cap] = '\0';
+            b->misuse_repeats[k] = 0;
+            ++b->n_misuse_said;
+        }
+        if (b->diag) { /* written here: bench.c calls this file, not the reverse */
+            fputs("femtobench: error: ", b->diag);
+            fb__put_line(b->diag, line); /* a name with a line break stays one line */
+            fputc('\n', b->diag);
+            fflush(b->diag);
+        }
     }
     if (!b->misuse) {
         size_t n = strlen(FB__MISUSE_PREFIX) + strlen(line) + 1;
@@ -27,7 +43,20 @@ int fb__bench_misuse(fb_bench *b, const char *fmt, ...) {
     return FB_EINVAL;
 }
 
+void fb__misuse_flush(fb_bench *b) {
+    for (size_t k = 0; k < b->n_misuse_said; ++k)
+        if (b->misuse_repeats[k] && b->diag) {
+            fputs("femtobench: error: ", b->diag);
+            fb__put_line(b->diag, b->misuse_said[k]);
+            fprintf(b->diag, " (said above) came %zu more time%s\n", b->misuse_repeats[k],
+                    b->misuse_repeats[k] == 1 ? "" : "s");
+            fflush(b->diag);
+        }
+    b->n_misuse_said = 0;
+}
+
 void fb__misuse_attach(fb_bench *b, fb_result *r) {
+    fb__misuse_flush(b); /* a run's repeats are counted before its row */
     if (!b->misuse) return;
     /* the row says why it is not a measurement; the bad argument comes
      * first, whatever else went wrong because of it (a run whose manual

@@ -15,6 +15,9 @@
  * it; returns FB_EINVAL. */
 FB__PRIVATE int fb__bench_misuse(fb_bench *b, const char *fmt, ...) FB__PRINTF(2, 3);
 /* A result published on b takes the recorded misuse as its error. */
+/* Says how many times the last misuse line came again unsaid, and forgets
+ * it (at each published result, and when the bench is freed). */
+FB__PRIVATE void fb__misuse_flush(fb_bench *b);
 FB__PRIVATE void fb__misuse_attach(fb_bench *b, fb_result *r);
 /* Whether r's error is a misuse. */
 FB__PRIVATE bool fb__result_misuse(const fb_result *r);

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const fb__opts_out_option[4] = {"output_csv", "output_json", "output_gbench",
-                                                   "output_html"};
+static const char *const fb__opts_out_option[FB__OPTS_N_OUT] = {
+    "output_csv", "output_json", "output_gbench", "output_html", "output_bmf"};
 
 /* takes_value: FB__V_NONE, FB__V_REQUIRED, or FB__V_BOOL (Google Benchmark's
  * boolean flags: bare, or =true/false/1/0/yes/no). */
@@ -526,13 +526,32 @@ const char *fb__opts_help_of(const char *name) {
     return NULL;
 }
 
-const char *fb__opts_out_name(int i) { return i >= 0 && i < 4 ? fb__opts_out_option[i] : ""; }
+const char *fb__opts_out_name(int i) {
+    return i >= 0 && i < FB__OPTS_N_OUT ? fb__opts_out_option[i] : "";
+}
+
+const char **fb__opts_out_slot(fb__opts *o, int i) {
+    switch (i) {
+    case 0:
+        return &o->out_csv;
+    case 1:
+        return &o->out_json;
+    case 2:
+        return &o->out_gbench;
+    case 3:
+        return &o->out_html;
+    case 4:
+        return &o->out_bmf;
+    default:
+        return NULL;
+    }
+}
 
 void fb__opts_free(fb__opts *o) {
     free(o->asymptote);
     o->asymptote = NULL;
     fb__context_clear(&o->context);
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < FB__OPTS_N_OUT; ++i) {
         free(o->pinned[i]);
         o->pinned[i] = NULL;
     }

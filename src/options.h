@@ -10,6 +10,9 @@
 
 #include <stdio.h>
 
+/* Output files named by an option (fb__opts_out_name, fb__opts_out_slot). */
+#define FB__OPTS_N_OUT 5
+
 typedef struct fb__opts {
     bool help, list, sanity, quiet;
     bool isolate;     /* -isolate, or implied by -timeout */
@@ -47,10 +50,11 @@ typedef struct fb__opts {
     const char *out_bmf;
     const char *gb_notes[16];
     size_t n_gb_notes;
-    /* the outputs (csv, json, gbench, html) as given, and pinned to an
-     * absolute path before anything runs (src/outfile.c) */
-    const char *shown[4];
-    char *pinned[4];
+    /* every output file (csv, json, gbench, html, bmf: fb__opts_out_slot)
+     * as given, and pinned to an absolute path before anything runs
+     * (src/outfile.c) */
+    const char *shown[FB__OPTS_N_OUT];
+    char *pinned[FB__OPTS_N_OUT];
 } fb__opts;
 
 /* The defaults: nothing given. */
@@ -62,8 +66,11 @@ FB__PRIVATE void fb__opts_help(FILE *f, const char *prog);
 /* An option's one-line help (the note for a Google Benchmark flag that
  * changes nothing here), or NULL. */
 FB__PRIVATE const char *fb__opts_help_of(const char *name);
-/* The option that names output i (0 csv, 1 json, 2 gbench, 3 html). */
+/* The option that names output i (0 csv, 1 json, 2 gbench, 3 html, 4 bmf). */
 FB__PRIVATE const char *fb__opts_out_name(int i);
+/* The field that holds output i's path: the one list of output files, so
+ * that each is checked and pinned alike. */
+FB__PRIVATE const char **fb__opts_out_slot(fb__opts *o, int i);
 /* The error line "femtobench: error: ..." on stderr; returns 2. */
 FB__PRIVATE int fb__opts_error(const char *fmt, ...) FB__PRINTF(1, 2);
 /* What the options allocated (the -asymptote list, the pinned outputs,

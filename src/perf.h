@@ -26,8 +26,10 @@ FB__PRIVATE void fb__perf_begin(fb__perf *p);
 FB__PRIVATE void fb__perf_end(fb__perf *p, uint64_t iterations, int shape,
                               double counts[FB_MEASURE_COUNT]);
 /* fb__perf_open with flags: FB__PERF_SW_ONLY opens the software events only
- * (page faults, context switches); used by tests on machines without a PMU. */
-enum { FB__PERF_SW_ONLY = 1u };
+ * (page faults, context switches); FB__PERF_USAGE_ONLY reads those two from
+ * getrusage(RUSAGE_THREAD), as fb__perf_open does where no hardware event
+ * opens. Used by tests on machines without a PMU. */
+enum { FB__PERF_SW_ONLY = 1u, FB__PERF_USAGE_ONLY = 2u };
 FB__PRIVATE fb__perf *fb__perf_open_flags(char *why, size_t why_len, unsigned flags);
 /* Measures counted in the last fb__perf_end (0 after an error, or when the
  * group was never scheduled in that epoch: those counts are set to NAN). */

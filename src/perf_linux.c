@@ -28,8 +28,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+/* Linux's value; <sys/resource.h> names it only under _GNU_SOURCE. */
+#ifndef RUSAGE_THREAD
+#define RUSAGE_THREAD 1
+#endif
 
 #if !defined(SYS_perf_event_open) && defined(__NR_perf_event_open)
 #define SYS_perf_event_open __NR_perf_event_open
@@ -102,6 +108,13 @@ struct fb__perf {
     double measuring[FB_MEASURE_COUNT];        /* per epoch */
     double loop[FB__SHAPES][FB_MEASURE_COUNT]; /* per iteration */
     double calibration_s;
+    /* No hardware event opened: page faults and context switches come from
+     * getrusage(RUSAGE_THREAD) instead of perf software events, whose first
+     * successful open can wait milliseconds for the kernel to switch its perf
+     * hooks on, longer than a whole short run. usage0: faults, switches at
+     * the epoch's start. */
+    bool usage;
+    uint64_t usage0[2];
 };
 
 /* ------------------------------------------------------------ pure parts */
@@ -187,7 +200,34 @@ static void fb__perf_close_fds(fb__perf *p) {
     p->opened = 0;
 }
 
+/* The thread's page faults (minor + major) and context switches (voluntary
+ * + involuntary: the perf event counts both), or -1 when unreadable. */
+static int fb__perf_usage_read(uint64_t out[2]) {
+    struct rusage u;
+    if (getrusage(RUSAGE_THREAD, &u) != 0) return -1;
+    out[0] = (uint64_t)u.ru_minflt + (uint64_t)u.ru_majflt;
+    out[1] = (uint64_t)u.ru_nvcsw + (uint64_t)u.ru_nivcsw;
+    return 0;
+}
+
+static void fb__perf_usage_end(fb__perf *p, double counts[FB_MEASURE_COUNT]) {
+    uint64_t now[2];
+    fb__mask known = 0;
+    if (!p->error && fb__perf_usage_read(now) != 0) p->error = errno > 0 ? errno : EIO;
+    counts[FB_PAGEFAULTS] = counts[FB_CONTEXTSWITCHES] = NAN;
+    if (!p->error) {
+        counts[FB_PAGEFAULTS] = now[0] >= p->usage0[0] ? (double)(now[0] - p->usage0[0]) : 0;
+        counts[FB_CONTEXTSWITCHES] = now[1] >= p->usage0[1] ? (double)(now[1] - p->usage0[1]) : 0;
+        known = p->opened;
+    }
+    p->last_known = known;
+}
+
 void fb__perf_begin(fb__perf *p) {
+    if (p && p->usage) {
+        if (!p->error && fb__perf_usage_read(p->usage0) != 0) p->error = errno > 0 ? errno : EIO;
+        return;
+    }
     if (!p || !p->n || p->error) return;
     if (fb__perf_ioctl(p->leader, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP) == -1 ||
         fb__perf_ioctl(p->leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) == -1)
@@ -213,6 +253,10 @@ static int fb__perf_read_raw(fb__perf *p, double counts[FB_MEASURE_COUNT], fb__m
 }
 
 void fb__perf_end(fb__perf *p, uint64_t iterations, int shape, double counts[FB_MEASURE_COUNT]) {
+    if (p && p->usage) { /* nothing to subtract: an empty window counts 0 */
+        fb__perf_usage_end(p, counts);
+        return;
+    }
     if (!p || !p->n) return;
     double c[FB_MEASURE_COUNT];
     fb__mask known = 0;
@@ -377,6 +421,16 @@ static void fb__perf_open_group(fb__perf *p, fb__mask want, int errs[FB__PERF_EV
      FB__BIT(FB_BRANCHMISSES))
 #define FB__PERF_SW_MASK (FB__BIT(FB_PAGEFAULTS) | FB__BIT(FB_CONTEXTSWITCHES))
 
+/* Without a hardware counter, page faults and context switches from
+ * getrusage; -1 (p unchanged) where it cannot be read. */
+static int fb__perf_use_usage(fb__perf *p) {
+    uint64_t probe[2];
+    if (fb__perf_usage_read(probe) != 0) return -1;
+    p->usage = true;
+    p->opened = FB__PERF_SW_MASK;
+    return 0;
+}
+
 fb__perf *fb__perf_open_flags(char *why, size_t why_len, unsigned flags) {
     static const fb__mask fb__perf_ladder[3] = {
         FB__PERF_HW_MASK | FB__PERF_SW_MASK,
@@ -389,8 +443,17 @@ fb__perf *fb__perf_open_flags(char *why, size_t why_len, unsigned flags) {
     p->leader = -1;
     int errs[FB__PERF_EVENTS], failed = 0;
     for (int i = 0; i < FB__PERF_EVENTS; ++i) errs[i] = -1;
+    if ((flags & FB__PERF_USAGE_ONLY) && fb__perf_use_usage(p) == 0) return p;
     for (int step = (flags & FB__PERF_SW_ONLY) ? 2 : 0; step < 3; ++step) {
-        fb__perf_open_group(p, fb__perf_ladder[step], errs);
+        if (step == 0) {
+            /* The hardware events first, in the table's order as always; the
+             * software ones join the group only where one of them opened. */
+            fb__perf_open_group(p, fb__perf_ladder[0] & FB__PERF_HW_MASK, errs);
+            if (!p->n && fb__perf_use_usage(p) == 0) break;
+            fb__perf_open_group(p, fb__perf_ladder[0] & FB__PERF_SW_MASK, errs);
+        } else {
+            fb__perf_open_group(p, fb__perf_ladder[step], errs);
+        }
         if (!p->n) break; /* nothing opens: nothing to calibrate */
         int unscheduled = fb__perf_calibrate(p) != 0;
         if (!unscheduled && !p->error) break;

@@ -44,6 +44,10 @@ static struct fb__process {
     fb__env_report env;
     bool sys_done;
     fb__sysinfo sys;
+    /* the date and load average of the first run, for sys when it is read
+     * later (only a writer needs the rest) */
+    bool moment_done;
+    fb__sysinfo moment;
     bool env_printed;
     /* counters */
     bool perf_tried;
@@ -214,8 +218,21 @@ fb__clock_info fb__process_clock(void) {
 static void fb__process_sys_locked(void) {
     if (fb__proc.sys_done) return;
     fb__sysinfo_read("/", &fb__proc.sys);
-    fb__proc.sys.env = fb__proc.first_run_done ? &fb__proc.env : NULL;
+    if (fb__proc.moment_done) {
+        memcpy(fb__proc.sys.date, fb__proc.moment.date, sizeof fb__proc.sys.date);
+        memcpy(fb__proc.sys.load_avg, fb__proc.moment.load_avg, sizeof fb__proc.sys.load_avg);
+        fb__proc.sys.n_load_avg = fb__proc.moment.n_load_avg;
+    }
+    fb__proc.sys.env = fb__proc.first_run_done && !fb__proc.vg.exact ? &fb__proc.env : NULL;
     fb__proc.sys_done = true;
+}
+
+/* At the first run: what sys says about that moment. */
+static void fb__process_moment_locked(void) {
+    if (fb__proc.sys_done || fb__proc.moment_done) return;
+    memset(&fb__proc.moment, 0, sizeof fb__proc.moment);
+    fb__sysinfo_moment("/", &fb__proc.moment);
+    fb__proc.moment_done = true;
 }
 
 void fb__process_first_run(FILE *diag, int callsite) {
@@ -224,8 +241,8 @@ void fb__process_first_run(FILE *diag, int callsite) {
         /* counted under Callgrind: the machine does not change the counts,
          * so no machine checks and no warnings (docs/valgrind.md) */
         fb__proc.first_run_done = true;
-        fb__process_sys_locked();
-        fb__proc.sys.env = NULL;
+        fb__process_moment_locked();
+        if (fb__proc.sys_done) fb__proc.sys.env = NULL; /* read before this run */
         fb__proc.env_printed = true;
         fb__proc.build_checked = true;
     }
@@ -234,8 +251,8 @@ void fb__process_first_run(FILE *diag, int callsite) {
          * comparison through fb_compare, a child's record) */
         fb__env_check("/", -1, &fb__proc.env);
         fb__proc.first_run_done = true;
-        fb__process_sys_locked();
-        fb__proc.sys.env = &fb__proc.env;
+        fb__process_moment_locked();
+        if (fb__proc.sys_done) fb__proc.sys.env = &fb__proc.env; /* read before this run */
     }
     /* The build of the benchmark code, from the first run compiled with
      * FB__CALLSITE: whatever order the benchmarks run in (in one process or
@@ -400,6 +417,7 @@ void fb__process_reload(void) {
     fb__proc.first_run_done = false;
     fb__proc.env_printed = false;
     fb__proc.sys_done = false;
+    fb__proc.moment_done = false;
     fb__proc.perf_noted = false;
     pthread_mutex_unlock(&fb__proc.lock);
 }

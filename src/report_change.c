@@ -16,6 +16,7 @@
 #include "bench.h"
 #include "report.h"
 #include "json.h"
+#include "numfmt.h" /* '.' whatever the locale */
 #include "text.h"
 
 #include <math.h>
@@ -72,7 +73,10 @@ static void fb__rc_time(char *buf, size_t len, const fb__change_side *sd) {
         s *= 1e6, u = "us";
     else if (s < 1)
         s *= 1e3, u = "ms";
-    fb__fmt_grouped(num, sizeof num, s, 2);
+    if (s >= 1e15) /* grouped digits would pass the cell: exponent form */
+        fb__fmt_double(num, sizeof num, s, 4);
+    else
+        fb__fmt_grouped(num, sizeof num, s, 2);
     /* the unit is the benchmark's: keep the cell bounded */
     snprintf(buf, len, "%s %s/%s", num, u, unit);
 }
@@ -82,17 +86,15 @@ static void fb__rc_pct(char *buf, size_t len, double pct) {
         snprintf(buf, len, "?");
     else if (isinf(pct))
         snprintf(buf, len, "%sinf", pct > 0 ? "+" : "-");
-    else
-        snprintf(buf, len, "%+.1f%%", pct);
-}
-
-static void fb__rc_warn(FILE *f, const char *what, const char *old, const char *now) {
-    if (strcmp(old, now) == 0) return;
-    fprintf(f, "> warning: the runs differ in %s: baseline '", what);
-    fb__md_text(f, old);
-    fputs("', now '", f);
-    fb__md_text(f, now);
-    fputs("'\n", f);
+    else {
+        /* '.' whatever the locale; a huge change in exponent form, never cut */
+        char num[16]; /* "-999999999.9", "-1.8e+308" */
+        if (fabs(pct) >= 1e9)
+            fb__fmt_double(num, sizeof num, pct, 3);
+        else
+            fb__fmt_fixed(num, sizeof num, pct, 1);
+        snprintf(buf, len, "%s%s%%", signbit(pct) ? "" : "+", num);
+    }
 }
 
 /* One row of the table. */
@@ -108,7 +110,17 @@ static void fb__rc_print_row(FILE *f, const fb__change_row *w) {
             snprintf(ci, sizeof ci, "counted vs timed");
         } else {
             fb__rc_pct(ch, sizeof ch, c->change_pct);
-            snprintf(ci, sizeof ci, "exact");
+            if (c->spread == FB__SPREAD_NONE) {
+                snprintf(ci, sizeof ci, "exact");
+            } else {
+                /* the counts moved between counted epochs: the change
+                 * from one side's range to the other's */
+                char l[24], h[24];
+                fb__rc_pct(l, sizeof l, c->lo_pct);
+                fb__rc_pct(h, sizeof h, c->hi_pct);
+                snprintf(ci, sizeof ci, "%s..%s, %s the spread", l, h,
+                         c->spread == FB__SPREAD_WITHIN ? "within" : "beyond");
+            }
         }
     } else if (w->kind == FB__CHANGE_ROW_FEW) {
         snprintf(ci, sizeof ci, "fewer than 2 pairs");
@@ -140,48 +152,19 @@ static void fb__rc_print_row(FILE *f, const fb__change_row *w) {
     fputc('\n', f);
 }
 
-/* A known OS or architecture on each side, and they differ: the changes
- * are those of two machines, not of the code. Said on the first line, before
- * any table. An unknown one (a file written before they were recorded) is
- * no claim either way. */
-static void fb__rc_cross(FILE *f, const fb__bl_context *a, const fb__bl_context *b) {
-    bool os = strcmp(a->os, "unknown") && strcmp(b->os, "unknown") && strcmp(a->os, b->os);
-    bool arch =
-        strcmp(a->arch, "unknown") && strcmp(b->arch, "unknown") && strcmp(a->arch, b->arch);
-    if (!os && !arch) return;
-    fprintf(f, "> warning: the runs are on different machines (%s%s%s): baseline ", os ? "OS" : "",
-            os && arch ? " and " : "", arch ? "architecture" : "");
-    fb__md_text(f, a->os);
-    fputc(' ', f);
-    fb__md_text(f, a->arch);
-    fputs(", now ", f);
-    fb__md_text(f, b->os);
-    fputc(' ', f);
-    fb__md_text(f, b->arch);
-    fputs("; the changes compare the machines, not only the code\n", f);
-}
-
-/* One side given as several files that disagree about the machine. */
-static void fb__rc_files_differ(FILE *f, const char *side, const fb__bl_context *c) {
-    if (!c->files_differ[0]) return;
-    fprintf(f, "> warning: the %s files disagree about the machine: ", side);
-    fb__md_text(f, c->files_differ);
+/* A sentence of the view's context (src/change_view.c) as a warning line. */
+static void fb__rc_say(FILE *f, const char *sentence) {
+    if (!sentence[0]) return;
+    fputs("> warning: ", f);
+    fb__md_text(f, sentence);
     fputc('\n', f);
 }
 
 /* The view's table; `cross_said`: the different machines' line was
  * printed already (before the counters' table). */
-static void fb__rc_view(FILE *f, const fb__change_view *v, const fb__bl_context *a,
-                        const fb__bl_context *b, bool cross_said) {
-    if (!cross_said) fb__rc_cross(f, a, b);
-    fb__rc_files_differ(f, "baseline's", a);
-    fb__rc_files_differ(f, "new run's", b);
-    fb__rc_warn(f, "CPU model", a->cpu_model, b->cpu_model);
-    fb__rc_warn(f, "compiler", a->compiler, b->compiler);
-    fb__rc_warn(f, "build type", a->build_type, b->build_type);
-    fb__rc_warn(f, "build flags", a->build_flags, b->build_flags);
-    fb__rc_warn(f, "femtobench version", a->version, b->version);
-    fb__rc_warn(f, "performance counters", a->counters ? "on" : "off", b->counters ? "on" : "off");
+static void fb__rc_view(FILE *f, const fb__change_view *v, bool cross_said) {
+    if (!cross_said) fb__rc_say(f, v->machines);
+    for (size_t i = 0; i < v->n_notes; ++i) fb__rc_say(f, v->notes[i]);
 
     fprintf(f, "| %18s | %18s | %8s | %18s | %-7s | benchmark\n", "baseline", "now", "change",
             "95% CI", "verdict");
@@ -194,19 +177,7 @@ static void fb__rc_view(FILE *f, const fb__change_view *v, const fb__bl_context 
     char t[64];
     fb__fmt_double(t, sizeof t, v->threshold_pct, 0);
     fputc('\n', f);
-    if (v->n_between)
-        fprintf(f,
-                "> between processes (%s): baseline %zu, now %zu; the median of each process; "
-                "95%% family-wise over %zu benchmark%s\n",
-                v->paired ? "alternating runs, paired" : "t interval, pooled spread",
-                v->processes_old, v->processes_now, v->n_between, v->n_between == 1 ? "" : "s");
-    if (v->n_one)
-        fprintf(f,
-                "> one process a side for %zu benchmark%s: the spread between processes is "
-                "unknown, so the interval is widened by the largest difference measured between "
-                "two processes of one binary (%.0f%%) and only a larger change gets a verdict; "
-                "run both sides with -repetitions=5, or femtobench-compare -run OLD NEW\n",
-                v->n_one, v->n_one == 1 ? "" : "s", FB__CHANGE_PROCESS_FLOOR_PCT);
+    for (size_t i = 0; i < v->n_method; ++i) fprintf(f, "> %s\n", v->method[i]);
     fprintf(f, "femtobench: %zu benchmark%s against the baseline (threshold %s%%):", total,
             total == 1 ? "" : "s", t);
     for (int k = 0; k < FB__V_COUNT; ++k)
@@ -214,10 +185,7 @@ static void fb__rc_view(FILE *f, const fb__change_view *v, const fb__bl_context 
     fputc('\n', f);
 }
 
-void fb__change_view_print(FILE *f, const fb__change_view *v, const fb__bl_context *a,
-                           const fb__bl_context *b) {
-    fb__rc_view(f, v, a, b, false);
-}
+void fb__change_view_print(FILE *f, const fb__change_view *v) { fb__rc_view(f, v, false); }
 
 /* Computes the view into *v, prints it, and hands its counts back; with
  * `counters`, the user counters' table (details: no verdict) first, so
@@ -229,9 +197,9 @@ static int fb__rc_table(FILE *f, const fb__baseline *base, const fb__baseline *n
     int rc = fb__change_view_compute(base, now, threshold_pct, paired, v);
     for (int k = 0; k < FB__V_COUNT; ++k) counts[k] = v->counts[k];
     if (rc != FB_OK) return rc;
-    fb__rc_cross(f, &base->ctx, &now->ctx);          /* the first line, before any table */
+    fb__rc_say(f, v->machines);                      /* the first line, before any table */
     if (counters) fb__change_counters(f, base, now); /* src/report_change_counters.c */
-    fb__rc_view(f, v, &base->ctx, &now->ctx, true);
+    fb__rc_view(f, v, true);
     return rc;
 }
 

@@ -63,6 +63,23 @@ static void fb__rcmp_counted_summary(FILE *f, const fb_comparison *c) {
             fb__md_code(f, base->name);
             fprintf(f, " executed the same instructions per %s: ", unit);
             fb__rcmp_exact(f, 1.0);
+        } else if (c->low[1] <= 1.0 && 1.0 <= c->high[1] && c->low[1] < c->high[1]) {
+            /* counts that moved between counted epochs, by less than
+             * their spread: not a difference of the code */
+            fb__md_code(f, other->name);
+            fputs(" and ", f);
+            fb__md_code(f, base->name);
+            fprintf(
+                f,
+                " executed the same instructions per %s within the spread of their counted pairs: ",
+                unit);
+            fb__rcmp_exact(f, r);
+            fputs(" (", f);
+            fb__rcmp_exact(f, c->low[1]);
+            fputs(" .. ", f);
+            fb__rcmp_exact(f, c->high[1]);
+            fputs(")\n", f);
+            return;
         } else {
             fb__md_code(f, other->name);
             fputs(" executed ", f);
@@ -206,8 +223,8 @@ static void fb__rcmp_table(FILE *f, const fb_comparison *c) {
             fb__rcmp_cell(f, 0, cell);
             if (i == 0) {
                 fb__rcmp_cell(f, 1, "");
-            } else if (c->counted) {
-                fb__rcmp_cell(f, 1, "exact"); /* a ratio of counts has no interval */
+            } else if (c->counted && !(c->low[i] < c->high[i])) {
+                fb__rcmp_cell(f, 1, "exact"); /* a ratio of exact counts has no interval */
             } else {
                 char lo[48], hi[48];
                 fb__rcmp_pct(lo, sizeof lo, c->low[i]);

@@ -169,6 +169,7 @@ static void fb__csv_row(FILE *f, const fb_result *r, const fb_comparison *cmp, s
         /* the result's marks (src/marks.c), space-separated */
         if (r->optimized_away) fputs(r->unresolved ? "optimized_away " : "optimized_away", f);
         if (r->unresolved) fputs("unresolved", f);
+        if (r->vg && !r->error && r->vg->wild) fputs("unsteady_count", f);
     }
 }
 
@@ -182,8 +183,32 @@ static bool fb__csv_any_group(const fb_bench *b) {
     return false;
 }
 
+/* Some result of b was counted under Callgrind (-valgrind). */
+static bool fb__csv_any_counted(const fb_bench *b) {
+    for (size_t i = 0; i < fb_result_count(b); ++i)
+        if (fb_result_at(b, i)->vg) return true;
+    return false;
+}
+
 static void fb__csv_extra(FILE *f, const fb_bench *b, const fb_result *r,
                           const fb__ucounter_cols *ucols) {
+    /* counted results: the spread of the counted pairs (both the count
+     * when it is exact) and how many pairs were counted */
+    if (fb__csv_any_counted(b)) {
+        if (!r) {
+            fputs(",valgrind_instructions_low_per_unit,valgrind_instructions_high_per_unit,"
+                  "valgrind_pairs",
+                  f);
+        } else if (r->vg && !r->error) {
+            fputc(',', f);
+            fb__csv_num(f, r->vg->ins_lo / r->config.batch);
+            fputc(',', f);
+            fb__csv_num(f, r->vg->ins_hi / r->config.batch);
+            fprintf(f, ",%u", r->vg->pairs);
+        } else {
+            fputs(",,,", f);
+        }
+    }
     /* groups of threads (src/group.h): their size and the range of the
      * threads' own medians; the columns only when some result has them */
     if (fb__csv_any_group(b)) {
@@ -200,10 +225,13 @@ static void fb__csv_extra(FILE *f, const fb_bench *b, const fb_result *r,
     }
     for (size_t u = 0; u < ucols->n; ++u) {
         fputc(',', f);
+        double v = r ? fb__ucounter_col_value(r, ucols->label[u]) : NAN;
         if (!r)
             fb__csv_text(f, ucols->label[u]);
+        else if (isinf(v)) /* a rate too large for a double: marked, not left out */
+            fputs(v > 0 ? "inf" : "-inf", f);
         else
-            fb__csv_num(f, fb__ucounter_col_value(r, ucols->label[u]));
+            fb__csv_num(f, v);
     }
     for (size_t k = 0; k < fb__context_count(b); ++k) {
         fputc(',', f);

@@ -160,6 +160,10 @@ void fb__gb_counted(fb__json *j, const fb_result *r, fb__gb_row *w) {
         snprintf(key, sizeof key, "valgrind_%s", fb_vg_measure_name((fb_vg_measure)m));
         if (isfinite(v)) fb__json_knum(j, key, v);
     }
+    if (r->vg->ins_lo < r->vg->ins_hi) { /* a count that moved: its spread, per unit */
+        fb__json_knum(j, "valgrind_instructions_low", r->vg->ins_lo / r->config.batch);
+        fb__json_knum(j, "valgrind_instructions_high", r->vg->ins_hi / r->config.batch);
+    }
     fb__gb_ucounters(j, r, NAN); /* no time: the rates are left out */
     fb__json_end_obj(j);
 }

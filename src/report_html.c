@@ -202,20 +202,11 @@ static void fb__html_verdicts(FILE *f, const fb__change_view *v) {
                 fb__verdict_name((fb__verdict)k), v->counts[k] ? "" : " none", v->counts[k],
                 fb__verdict_name((fb__verdict)k));
     fputs("</p>\n", f);
-    if (v->n_between)
-        fprintf(f,
-                "<p class=\"key\">between processes (%s): baseline %zu, now %zu; the median of "
-                "each process; 95%% family-wise over %zu benchmark%s</p>\n",
-                v->paired ? "alternating runs, paired" : "t interval, pooled spread",
-                v->processes_old, v->processes_now, v->n_between, v->n_between == 1 ? "" : "s");
-    if (v->n_one)
-        fprintf(f,
-                "<p class=\"key\">one process a side for %zu benchmark%s: the spread between "
-                "processes is unknown, so the interval is widened by the largest difference "
-                "measured between two processes of one binary (%.0f%%) and only a larger change "
-                "gets a verdict; run both sides with -repetitions=5, or femtobench-compare "
-                "-run OLD NEW</p>\n",
-                v->n_one, v->n_one == 1 ? "" : "s", FB__CHANGE_PROCESS_FLOOR_PCT);
+    for (size_t i = 0; i < v->n_method; ++i) {
+        fputs("<p class=\"key\">", f);
+        fb__svg_text(f, v->method[i]);
+        fputs("</p>\n", f);
+    }
 }
 
 /* The change against a baseline (the view the runner kept with the suite,
@@ -272,6 +263,22 @@ static void fb__html_baseline(FILE *f, const fb__change_view *v) {
     fputs("<section class=\"change\">\n<h2>", f);
     fb__svg_text(f, title);
     fputs("</h2>\n", f);
+    /* what the two runs' contexts say, as the terminal says it above its
+     * table: two machines first, then the other differences */
+    if (v->machines[0] || v->n_notes) {
+        fputs("<div class=\"warnings\" id=\"change-warnings\"><ul>\n", f);
+        if (v->machines[0]) {
+            fputs("<li><b>", f);
+            fb__svg_text(f, v->machines);
+            fputs("</b></li>\n", f);
+        }
+        for (size_t i = 0; i < v->n_notes; ++i) {
+            fputs("<li>", f);
+            fb__svg_text(f, v->notes[i]);
+            fputs("</li>\n", f);
+        }
+        fputs("</ul></div>\n", f);
+    }
     fb__html_verdicts(f, v);
     /* the verdicts before the picture of them: the table is the answer */
     fb__html_change_table(f, v->n, names, base_s, now_s, pct, lo, hi, verdict);

@@ -138,6 +138,20 @@ static void fb__jr_valgrind(fb__json *j, const fb_result *r) {
         if (!r->error && g->per_iter[m] == g->per_iter[m]) /* not NAN */
             fb__json_knum(j, fb_vg_measure_name((fb_vg_measure)m), g->per_iter[m]);
     fb__json_end_obj(j);
+    /* the counted pairs: 1 when the count repeated exactly; the least and
+     * most instructions per iteration of the pairs (docs/valgrind.md) */
+    if (!r->error) {
+        fb__json_ku64(j, "pairs", g->pairs);
+        fb__json_arr(j, "instructions_spread", true);
+        fb__json_knum(j, NULL, g->ins_lo);
+        fb__json_knum(j, NULL, g->ins_hi);
+        fb__json_end_arr(j);
+        fb__json_kbool(j, "unsteady", g->wild);
+        fb__json_arr(j, "pair_instructions", true);
+        for (unsigned k = 0; k < g->pairs && k < FB__VG_PAIRS_MAX; ++k)
+            fb__json_knum(j, NULL, g->pair_ins[k]);
+        fb__json_end_arr(j);
+    }
     fb__json_end_obj(j);
 }
 
@@ -159,10 +173,11 @@ static void fb__jr_ucounters(fb__json *j, const fb_result *r) {
                                                         : "plain");
         fb__json_kstr(j, "label", label);
         double v = fb_result_counter(r, i);
-        if (v == v)
+        if (isfinite(v))
             fb__json_knum(j, "shown", v);
         else
             fb__json_knull(j, "shown");
+        if (isinf(v)) fb__json_kbool(j, "overflow", true); /* JSON has no inf */
         fb__json_end_obj(j);
     }
     fb__json_end_arr(j);

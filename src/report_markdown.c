@@ -257,6 +257,15 @@ static void fb__md_num(FILE *f, fb__col c, double v, int decimals, const char *s
     fb__md_cell(f, c, cell);
 }
 
+/* The decimals that show a complexity N as given (1000.5, not 1,000):
+ * none for a whole N, at most 6. */
+static int fb__md_n_decimals(double n) {
+    double scaled = n;
+    for (int d = 0; d < 6; ++d, scaled *= 10)
+        if (fabs(scaled - nearbyint(scaled)) <= 1e-9 * fmax(1, fabs(scaled))) return d;
+    return 6;
+}
+
 /* The baseline for relative mode: the first measured result of b. */
 static const fb_result *fb__md_baseline(const fb_bench *b) {
     for (size_t i = 0; i < fb_result_count(b); ++i)
@@ -269,7 +278,8 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
         for (int c = 0; c < FB__COLS; ++c)
             if (fb__md_has_col(r, (fb__col)c)) {
                 if (c == FB__COL_N)
-                    fb__md_num(f, (fb__col)c, r->config.complexity_n, 0, "");
+                    fb__md_num(f, (fb__col)c, r->config.complexity_n,
+                               fb__md_n_decimals(r->config.complexity_n), "");
                 else
                     fb__md_cell(f, (fb__col)c, "-");
             }
@@ -291,7 +301,8 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
             break;
         }
         case FB__COL_N:
-            fb__md_num(f, (fb__col)c, r->config.complexity_n, 0, "");
+            fb__md_num(f, (fb__col)c, r->config.complexity_n,
+                       fb__md_n_decimals(r->config.complexity_n), "");
             break;
         case FB__COL_TIME:
             fb__md_num(f, (fb__col)c, per_unit / r->config.time_unit_s, 2, "");
@@ -391,6 +402,18 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
     }
     if (r->unresolved)
         fputs(" (not resolved by the clock: its epochs are under 100 clock resolutions)", f);
+    if (r->vg && !r->error && r->vg->ins_lo < r->vg->ins_hi) {
+        /* a count that moved between epochs of the same iterations: the
+         * median of the pairs, and their range */
+        char l[64], h[64];
+        fb__fmt_grouped(l, sizeof l, r->vg->ins_lo / r->config.batch, 2);
+        fb__fmt_grouped(h, sizeof h, r->vg->ins_hi / r->config.batch, 2);
+        fprintf(f, " (median of %u counted pairs, spread %s..%s)", r->vg->pairs, l, h);
+        if (r->vg->wild)
+            fputs(" (unsteady count: the pairs differ by over 10%, the op does different work "
+                  "each time)",
+                  f);
+    }
     fputc('\n', f);
 }
 

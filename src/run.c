@@ -79,8 +79,20 @@ static uint64_t fb__run_upscale(struct fb__run *r, uint64_t n, double elapsed_s)
         }
         if ((n >= FB__OPTIMIZED_AWAY_ITERS && elapsed_s < (double)n * FB__OPTIMIZED_AWAY_S) ||
             (double)n * 10 > FB__MAX_UPSCALE_ITERS) {
-            fb__run_fail(r, "time does not grow with iterations: was the op optimized "
-                            "away? Keep its result alive with fb_do_not_optimize()");
+            /* the op is blamed only when the time came from a clock that moved */
+            if (r->ep.b->manual.on)
+                fb__run_fail(r, "the times given by fb_set_iteration_time do not grow with "
+                                "iterations (0 s, or under 10 ps an iteration): give each "
+                                "iteration's own time in seconds");
+            else if (!r->clock_advanced)
+                fb__run_fail(r, r->clock_went_back
+                                    ? "the clock went backwards and never advanced during the "
+                                      "run: nothing can be timed with it"
+                                    : "the clock stood still during the whole run: nothing can "
+                                      "be timed with it");
+            else
+                fb__run_fail(r, "time does not grow with iterations: was the op optimized "
+                                "away? Keep its result alive with fb_do_not_optimize()");
             return 0;
         }
         return n * 10;
@@ -206,6 +218,8 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
     struct fb__run *r = l->bench->run;
     fb__epoch_out o;
     fb__epoch_stop(&r->ep, l->n, &o);
+    if (o.clock_step > 0) r->clock_advanced = true;
+    if (o.clock_step < 0) r->clock_went_back = true;
     fb_bench *b = l->bench;
     if (b->group) { /* every thread's epoch into its slot, then the barrier */
         fb__group_slot *slot = fb__group_slot_at(b->group, b->thread_index);

@@ -35,6 +35,9 @@ struct fb__run {
      * longer round's cost from */
     uint64_t plan_iters;
     double plan_elapsed_s;
+    /* the clock's own steps over the run, manual timing aside: a clock that
+     * never advanced is not an op optimized away */
+    bool clock_advanced, clock_went_back;
     double spent_s; /* all epochs of this measurement, recorded or not */
     uint64_t *iterations;
     double *values[FB_MEASURE_COUNT];

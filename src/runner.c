@@ -4,7 +4,8 @@
  * outputs written as one set. It measures nothing itself and touches no
  * field of a bench (src/bench.h's functions). */
 #include "bench.h"
-#include "isolate.h" /* -isolate, -timeout */
+#include "cli_check.h" /* control characters shown as \xNN */
+#include "isolate.h"   /* -isolate, -timeout */
 #include "outfile.h"
 #include "passes.h"
 #include "passes_exec.h"
@@ -18,6 +19,7 @@
 #include "text.h"
 #include "valgrind.h" /* -valgrind */
 #include "misuse.h"   /* error rows made by a bad API argument */
+#include "ucounter.h" /* counters given after the last run */
 #include "context.h"  /* -context */
 #include "progress.h" /* the status line on a terminal */
 
@@ -58,13 +60,27 @@ typedef struct fb__collector {
     size_t misused; /* error rows made by a bad API argument (src/misuse.h) */
 } fb__collector;
 
+/* "femtobench: [error: ]a[/b]: msg" on stderr with control characters as
+ * \xNN: a name or a message with a line break never makes a second line. */
+static void fb__runner_say(const char *head, const char *a, const char *b, const char *msg) {
+    fputs(head, stderr);
+    fb__cli_put_line(stderr, a);
+    if (b) {
+        fputc('/', stderr);
+        fb__cli_put_line(stderr, b);
+    }
+    fputs(": ", stderr);
+    fb__cli_put_line(stderr, msg);
+    fputc('\n', stderr);
+}
+
 static void fb__collector_sink(void *ctx, const fb_bench *b, const fb_result *r) {
     fb__collector *c = ctx;
     (void)b;
     if (!fb_result_error(r)) return;
     ++c->failed;
     if (fb__result_misuse(r)) ++c->misused;
-    if (c->sanity) fprintf(stderr, "femtobench: %s: %s\n", fb_result_name(r), fb_result_error(r));
+    if (c->sanity) fb__runner_say("femtobench: ", fb_result_name(r), NULL, fb_result_error(r));
 }
 
 /* Its comparison sink: a comparison's error rows fail the benchmark like a
@@ -77,8 +93,8 @@ static void fb__collector_cmp_sink(void *ctx, const fb_bench *b, const fb_compar
         if (!fb_result_error(r)) continue;
         ++c->failed;
         if (c->sanity)
-            fprintf(stderr, "femtobench: %s/%s: %s\n", fb_comparison_title(cmp), fb_result_name(r),
-                    fb_result_error(r));
+            fb__runner_say("femtobench: ", fb_comparison_title(cmp), fb_result_name(r),
+                           fb_result_error(r));
     }
 }
 
@@ -94,7 +110,10 @@ static fb_bench *fb__runner_pass_bench(void *ctx, unsigned pass) {
     fb__runner_pass_ctx *pc = ctx;
     (void)pass;
     fb_bench *b = fb_bench_new();
-    if (b) fb__bench_drop_sinks(b); /* no live table of its own: the pass printed its rows */
+    if (b) { /* no live table of its own: the pass printed its rows and comparisons */
+        fb__bench_drop_sinks(b);
+        fb__bench_drop_comparison_sinks(b);
+    }
     if (b && (fb__bench_add_sink(b, fb__collector_sink, pc->collector) != FB_OK ||
               fb__bench_add_comparison_sink(b, fb__collector_cmp_sink, pc->collector) != FB_OK)) {
         fb_bench_free(b);
@@ -141,18 +160,27 @@ static void fb__runner_body(fb_bench *b, void *ctx) {
             job->inst->reg->fn(b);
     }
     if (fb__bench_interrupted(b)) return;
-    char msg[160];
+    char msg[256], counter[FB__UCOUNTER_NAME_MAX + 1];
     size_t dropped = fb__bench_dropped(b);
+    /* Google Benchmark sets counters after its loop; here a counter belongs
+     * to the run that follows it, so one given after the last run would
+     * vanish: the table and the files already have that run's row */
+    size_t late = fb__ucounters_left(b, counter, sizeof counter);
     if (dropped)
         snprintf(msg, sizeof msg, "%zu run%s recorded nothing (see the diagnostics above)", dropped,
                  dropped == 1 ? "" : "s");
+    else if (late)
+        snprintf(msg, sizeof msg,
+                 "fb_counter(\"%s\")%s with no run after it: a counter describes the next "
+                 "FB_RUN / fb_run, so give it before the run",
+                 counter, late > 1 ? " and others" : "");
     else if (o->sanity && fb_result_count(b) == 0 && fb_comparison_count(b) == 0)
         snprintf(msg, sizeof msg,
                  "measured nothing: the benchmark never reached FB_RUN, fb_run or a comparison");
     else
         return;
     if (fb__bench_error_row(b, job->inst->name, msg) != FB_OK) {
-        fprintf(stderr, "femtobench: error: %s: %s\n", job->inst->name, msg);
+        fb__runner_say("femtobench: error: ", job->inst->name, NULL, msg);
         job->unreported = true;
         if (fb__bench_sink_count(b) == 1 && o->isolate)
             _exit(1); /* -isolate's child: the parent says it */
@@ -170,7 +198,7 @@ static int fb__runner_write(const fb__opts *o, const fb__outfile_job *jobs, size
     for (size_t i = 0; i < n; ++i) {
         if (fb__outfile_fd_of(jobs[i].path) >= 0) continue;
         const char *shown = jobs[i].path; /* the path as given, not as pinned */
-        for (int k = 0; k < 4; ++k)
+        for (int k = 0; k < FB__OPTS_N_OUT; ++k)
             if (o->pinned[k] && !strcmp(jobs[i].option, fb__opts_out_name(k))) shown = o->shown[k];
         fprintf(stderr, "femtobench: wrote '%s'\n", shown);
     }
@@ -420,11 +448,24 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
         /* the results are complete: every family's fit not stored yet (the
          * passes of -repetitions ran in other processes) is stored before
          * any output reads it (src/bench_fits.c) */
-        if (fb__fit_store_families(suite) != FB_OK) status = fb__opts_error("out of memory");
+        if (o->sanity) /* one iteration per N fits nothing: no fit in any file */
+            fb__bench_drop_fits(suite);
+        else if (fb__fit_store_families(suite) != FB_OK)
+            status = fb__opts_error("out of memory");
         /* the change table after the ordinary one (src/report_change.c) */
         size_t counts[FB__V_COUNT] = {0};
-        int cerr = 0;
-        if (o->baseline && !o->sanity) {
+        int cerr = 0, berr = 0;
+        if (o->baseline && !o->sanity && fb__process_callgrind()->exact) {
+            /* counted: read only now (src/selection.c says why) */
+            char why[1024];
+            if (fb__baseline_load(o->baseline, &o->base, why, sizeof why))
+                berr = fb__opts_error("-baseline=%s: %s", o->baseline, why);
+            else if (o->base.ctx.files_differ[0])
+                fprintf(stderr,
+                        "femtobench: warning: the -baseline files disagree about the machine: %s\n",
+                        o->base.ctx.files_differ);
+        }
+        if (o->baseline && !o->sanity && !berr) {
             fputc('\n', tout);
             double t = o->threshold_pct >= 0 ? o->threshold_pct : FB__CHANGE_DEFAULT_THRESHOLD_PCT;
             /* kept with the suite: the HTML report draws it */
@@ -436,7 +477,7 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
         /* a baseline that shares no benchmark with the run compared nothing:
          * said, and a -fail_on_slower gate fails on it */
         bool none = false;
-        if (o->baseline && !o->sanity && !cerr) {
+        if (o->baseline && !o->sanity && !cerr && !berr) {
             size_t total = 0;
             for (int v = 0; v < FB__V_COUNT; ++v) total += counts[v];
             none = counts[FB__V_NEW] + counts[FB__V_GONE] == total;
@@ -453,6 +494,7 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
                                     "the error rows)",
                                     collector.misused, collector.misused == 1 ? "" : "s");
         if (!status && o->fail_on_slower && (counts[FB__V_SLOWER] || none)) status = 3;
+        if (berr) status = berr;
     }
 done:
     free(order);

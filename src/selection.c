@@ -242,18 +242,25 @@ int fb__select(int argc, char **argv, fb__opts *o, fb__instance ***sel_out) {
         for (size_t i = 0; i < n_jobs; ++i) /* never the file it compares with */
             if (fb__outfile_not_input(jobs[i].path, o->baseline, why, sizeof why) != FB_OK)
                 return fb__opts_error("-%s=%s: %s", jobs[i].option, jobs[i].path, why);
-        if (fb__baseline_load(o->baseline, &o->base, why, sizeof why))
+        /* counted under Callgrind (the child of -valgrind, which read and
+         * checked the file already): read after the runs, where the
+         * comparison needs it (src/runner.c). Reading it first would leave
+         * its allocations on the heap under the benchmarks, and code whose
+         * count depends on addresses (memcpy's alignment) would count
+         * otherwise than in the run that wrote the file */
+        if (!fb__process_callgrind()->exact &&
+            fb__baseline_load(o->baseline, &o->base, why, sizeof why))
             return fb__opts_error("-baseline=%s: %s", o->baseline, why);
     }
     /* each output pinned to where it was checked: a benchmark that calls
      * chdir() moves nothing (src/outfile.c) */
-    const char **outs[4] = {&o->out_csv, &o->out_json, &o->out_gbench, &o->out_html};
-    for (int i = 0; i < 4; ++i) {
-        if (!*outs[i]) continue;
-        if (fb__outfile_pin(*outs[i], &o->pinned[i], why, sizeof why) != FB_OK)
-            return fb__opts_error("-%s=%s: %s", fb__opts_out_name(i), *outs[i], why);
-        o->shown[i] = *outs[i];
-        *outs[i] = o->pinned[i];
+    for (int i = 0; i < FB__OPTS_N_OUT; ++i) {
+        const char **out = fb__opts_out_slot(o, i);
+        if (!*out) continue;
+        if (fb__outfile_pin(*out, &o->pinned[i], why, sizeof why) != FB_OK)
+            return fb__opts_error("-%s=%s: %s", fb__opts_out_name(i), *out, why);
+        o->shown[i] = *out;
+        *out = o->pinned[i];
     }
     if (k == 0) { /* an empty shard: nothing to list or run, and no file written */
         if (!o->quiet)

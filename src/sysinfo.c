@@ -126,10 +126,8 @@ static int fb__sys_scaling(const char *root, int cpus) {
 }
 #endif /* FB_HAVE_SYSFS */
 
-void fb__sysinfo_read(const char *root, fb__sysinfo *out) {
-    memset(out, 0, sizeof *out);
+void fb__sysinfo_moment(const char *root, fb__sysinfo *out) {
     if (!root || !*root) root = "/";
-
     time_t now = time(NULL);
     struct tm tm;
 #if FB_HAVE_WINDOWS
@@ -138,6 +136,26 @@ void fb__sysinfo_read(const char *root, fb__sysinfo *out) {
     if (gmtime_r(&now, &tm))
 #endif
         strftime(out->date, sizeof out->date, "%Y-%m-%dT%H:%M:%S+00:00", &tm);
+#if FB_HAVE_SYSFS
+    char load[256];
+    if (fb__sysfile_read(root, "/proc/loadavg", load, sizeof load) >= 0) {
+        const char *p = load;
+        int k = 0;
+        for (; k < 3; ++k) {
+            while (*p == ' ') ++p;
+            double v = fb__sysfile_decimal(p, &p);
+            if (v < 0) break;
+            out->load_avg[k] = v;
+        }
+        out->n_load_avg = k == 3 ? 3 : 0;
+    }
+#endif
+}
+
+void fb__sysinfo_read(const char *root, fb__sysinfo *out) {
+    memset(out, 0, sizeof *out);
+    if (!root || !*root) root = "/";
+    fb__sysinfo_moment(root, out);
 
 #if FB_HAVE_WINDOWS
     fb__sysinfo_platform(out); /* src/machine_win.c */
@@ -160,18 +178,6 @@ void fb__sysinfo_read(const char *root, fb__sysinfo *out) {
         if (khz > 0) mhz = khz / 1000;
     }
     fb__sys_caches(root, out);
-    char load[256];
-    if (fb__sysfile_read(root, "/proc/loadavg", load, sizeof load) >= 0) {
-        const char *p = load;
-        int k = 0;
-        for (; k < 3; ++k) {
-            while (*p == ' ') ++p;
-            double v = fb__sysfile_decimal(p, &p);
-            if (v < 0) break;
-            out->load_avg[k] = v;
-        }
-        out->n_load_avg = k == 3 ? 3 : 0;
-    }
 #endif
 #if FB_HAVE_POSIX
     if (out->num_cpus <= 0) {

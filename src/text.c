@@ -64,6 +64,14 @@ size_t fb__edit_distance(const char *a, const char *b) {
     return row[lb];
 }
 
+void fb__put_line(FILE *f, const char *s) {
+    for (const unsigned char *p = (const unsigned char *)s; *p; ++p)
+        if (*p < 0x20 || *p == 0x7f)
+            fprintf(f, "\\x%02x", *p);
+        else
+            fputc(*p, f);
+}
+
 char *fb__strdup(const char *s) {
     size_t n = strlen(s ? s : "") + 1;
     char *p = malloc(n);

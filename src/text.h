@@ -9,6 +9,9 @@
 
 /* Formats v with thousands separators and `decimals` decimals. */
 FB__PRIVATE void fb__fmt_grouped(char *buf, size_t len, double v, int decimals);
+/* Writes s to f with control characters as \xNN: a name or a message with
+ * a line break in it stays one line of a diagnostic. */
+FB__PRIVATE void fb__put_line(FILE *f, const char *s);
 /* A copy of s ("" for NULL), or NULL when out of memory. */
 FB__PRIVATE char *fb__strdup(const char *s);
 /* s without its const, for APIs that take char * but do not write (execve's

@@ -78,8 +78,8 @@ int fb_counter(fb_bench *b, const char *name, double value, unsigned flags) {
     return FB_OK;
 }
 
-void fb__ucounters_attach(fb_bench *b, fb_result *r) {
-    if (!b->ucounters.n) return;
+bool fb__ucounters_attach(fb_bench *b, fb_result *r) {
+    if (!b->ucounters.n) return false;
     if (!r->ucounters) {
         r->ucounters = malloc(sizeof *r->ucounters);
         if (r->ucounters)
@@ -89,6 +89,30 @@ void fb__ucounters_attach(fb_bench *b, fb_result *r) {
                     r->name, b->ucounters.n);
     }
     b->ucounters.n = 0; /* they belong to this run only */
+    return true;
+}
+
+size_t fb__ucounters_left(fb_bench *b, char *first, size_t len) {
+    size_t n = b->ucounters.n;
+    if (n && len) snprintf(first, len, "%s", b->ucounters.c[0].name);
+    b->ucounters.n = 0;
+    return n;
+}
+
+void fb__ucounters_check(const fb_bench *b, const fb_result *r) {
+    for (size_t i = 0; i < fb_result_counter_count(r); ++i) {
+        double v = fb_result_counter(r, i);
+        if (!isinf(v)) continue;
+        /* a rate over the largest double: shown as inf in the table and the
+         * CSV, "overflow" in the JSON, never left out without a word */
+        char label[FB__UCOUNTER_LABEL_MAX];
+        fb__ucounter_label(r, i, label, sizeof label);
+        if (b->diag) /* written here: bench.c calls this file, not the reverse */
+            fprintf(b->diag,
+                    "femtobench: counter '%s' of this run is %g per %g s: more than a double "
+                    "holds (shown as inf)\n",
+                    label, r->ucounters->c[i].value, fb_result_median(r, FB_ELAPSED));
+    }
 }
 
 void fb__ucounter_label(const fb_result *r, size_t i, char *buf, size_t len) {

@@ -56,6 +56,13 @@ double fb_result_valgrind(const fb_result *r, fb_vg_measure m) {
     return r->vg->per_iter[m];
 }
 
+unsigned fb_result_valgrind_spread(const fb_result *r, double *lo, double *hi) {
+    bool ok = r && r->vg && !r->error;
+    if (lo) *lo = ok ? r->vg->ins_lo : NAN;
+    if (hi) *hi = ok ? r->vg->ins_hi : NAN;
+    return ok ? r->vg->pairs : 0;
+}
+
 /* ------------------------------------------------------------ dump files */
 
 /* Reads the rest of an over-long line. */
@@ -158,9 +165,12 @@ void fb__vg_derive(struct fb__vg_result *r) {
 
 /* The schedule: warm up, count 1 and 2 iterations (the probe), warm up at n,
  * count n and 2n (the pair), then count the pair's first epoch again
- * (FB__VG_AGAIN): an op whose count changes from one epoch of n iterations
- * to the next is not deterministic, and its exact counts would gate on
- * noise. */
+ * (FB__VG_AGAIN). When both epochs of n iterations counted the same
+ * instructions the pair is exact. When they differ (input shuffled anew for
+ * each epoch, an allocator that has not settled), one count would be one
+ * draw: the run counts FB__VG_PAIRS more pairs (the epoch counted again is
+ * the second pair's first epoch) and reports their median pair with the
+ * least and most instructions per iteration of them, its spread. */
 enum {
     FB__VG_WARM1,
     FB__VG_A,
@@ -178,10 +188,14 @@ struct fb__vg_run {
     int phase;
     bool toggled;    /* collection switched on by fb__vg_loop_start */
     uint64_t n;      /* iterations of the current epoch */
-    uint64_t pair_n; /* n of the counted pair (count n, count 2n) */
+    uint64_t pair_n; /* n of the counted pairs (count n, count 2n) */
     uint64_t min_n;
-    fb__vg_dump a, b;  /* the counted pair */
-    fb__vg_dump again; /* the pair's first epoch, counted again */
+    fb__vg_dump a, b; /* the probe */
+    /* the counted pairs: pc[k] n iterations, pd[k] 2n; pair 0 is the
+     * first, left out when the count moved (below) */
+    fb__vg_dump pc[FB__VG_PAIRS + 1], pd[FB__VG_PAIRS + 1];
+    unsigned k; /* the pair being counted */
+    void *shim; /* held across an epoch to move the heap (fb__vg_shift) */
     char *error;
     struct fb__vg_result *res;
 };
@@ -219,6 +233,7 @@ fb__vg_run *fb__vg_run_new(const char *name, uint64_t epoch_iterations, uint64_t
 
 void fb__vg_run_free(fb__vg_run *v) {
     if (!v) return;
+    free(v->shim);
     free(v->error);
     free(v->res);
     free(v);
@@ -293,10 +308,19 @@ static int fb__vg_dump_read(fb__vg_run *v, fb__vg_dump *d) {
     return 0;
 }
 
-/* The counted pair is complete: keep it (or fail when the counts show that
- * collection was not limited to the loop). */
-static void fb__vg_take(fb__vg_run *v, uint64_t n1, uint64_t n2) {
-    if (v->b.totals[FB__VG_IR] < v->a.totals[FB__VG_IR] + (n2 - n1)) {
+/* Instructions per iteration of one counted pair, as fb__vg_derive computes
+ * them (signed: a pair of a moving count may even be negative). */
+static double fb__vg_pair_ins(const fb__vg_dump *c, const fb__vg_dump *d, uint64_t n1,
+                              uint64_t n2) {
+    return (double)(int64_t)(d->totals[FB__VG_IR] - c->totals[FB__VG_IR]) / (double)(n2 - n1);
+}
+
+/* The pairs are complete: keep the median pair (or fail when the counts
+ * show that collection was not limited to the loop). pairs is 1 for an
+ * exact count. */
+static void fb__vg_take(fb__vg_run *v, const fb__vg_dump *c, const fb__vg_dump *d, unsigned pairs,
+                        uint64_t n1, uint64_t n2) {
+    if (d[0].totals[FB__VG_IR] < c[0].totals[FB__VG_IR] + (n2 - n1)) {
         /* every iteration executes at least one instruction (the loop's
          * own branch): fewer means the toggles were inverted */
         fb__vg_fail(v, "Callgrind counted no instruction inside the loop: start valgrind with "
@@ -308,22 +332,61 @@ static void fb__vg_take(fb__vg_run *v, uint64_t n1, uint64_t n2) {
         fb__vg_fail(v, "out of memory");
         return;
     }
+    /* the median pair by instructions (pairs is odd), found by counting
+     * ranks: no more than FB__VG_PAIRS of them */
+    unsigned med = 0;
+    double lo = INFINITY, hi = -INFINITY;
+    for (unsigned i = 0; i < pairs; ++i) {
+        double x = fb__vg_pair_ins(&c[i], &d[i], n1, n2);
+        unsigned below = 0, equal = 0;
+        for (unsigned j = 0; j < pairs; ++j) {
+            double y = fb__vg_pair_ins(&c[j], &d[j], n1, n2);
+            below += y < x;
+            equal += y == x;
+        }
+        if (below <= pairs / 2 && below + equal > pairs / 2) med = i;
+        if (x < lo) lo = x;
+        if (x > hi) hi = x;
+        r->pair_ins[i] = x;
+    }
     r->n1 = n1;
     r->n2 = n2;
-    r->have = v->a.have & v->b.have;
-    memcpy(r->c1, v->a.totals, sizeof r->c1);
-    memcpy(r->c2, v->b.totals, sizeof r->c2);
+    r->have = c[med].have & d[med].have;
+    memcpy(r->c1, c[med].totals, sizeof r->c1);
+    memcpy(r->c2, d[med].totals, sizeof r->c2);
     r->cache = (r->have & (1u << FB__VG_D1MR)) != 0;
     fb__vg_derive(r);
+    r->pairs = pairs;
+    r->ins_lo = lo;
+    r->ins_hi = hi;
+    double mid = r->per_iter[FB_VG_INSTRUCTIONS];
+    r->wild = hi - lo > FB__VG_WILD_FRACTION * fabs(mid);
     free(v->res);
     v->res = r;
 }
 
+/* Moves where the op's next allocations land: a block of a size of its own
+ * for each k, held until the next call. The count of code whose path
+ * depends on addresses (memcpy's alignment, a hash of pointers) differs
+ * from one process to another, as what a process allocated before the op
+ * moves the heap; counting the second epoch of n iterations and each later
+ * pair with the heap moved shows that difference as a spread within one
+ * run, not as a change between two runs of the same code. The sizes are
+ * past the allocators' small caches (glibc's tcache ends at 1 KiB) and step
+ * by 16 bytes, the usual alignment. */
+static void fb__vg_shift(fb__vg_run *v, unsigned k) {
+    free(v->shim);
+    v->shim = k ? malloc(2048 + 16 * (size_t)k) : NULL;
+    if (v->shim) memset(v->shim, 0, 16); /* used: not optimized away */
+}
+
 uint64_t fb__vg_next(fb__vg_run *v) {
     if (fb__vg_counted(v)) {
-        fb__vg_dump *d = v->phase == FB__VG_A || v->phase == FB__VG_C ? &v->a
-                         : v->phase == FB__VG_AGAIN                   ? &v->again
-                                                                      : &v->b;
+        fb__vg_dump *d = v->phase == FB__VG_A       ? &v->a
+                         : v->phase == FB__VG_B     ? &v->b
+                         : v->phase == FB__VG_C     ? &v->pc[v->k]
+                         : v->phase == FB__VG_AGAIN ? &v->pc[1]
+                                                    : &v->pd[v->k];
         if (fb__vg_dump_read(v, d) != 0) v->phase = FB__VG_END;
     }
     switch (v->phase) {
@@ -336,7 +399,7 @@ uint64_t fb__vg_next(fb__vg_run *v) {
         v->n = 2;
         break;
     case FB__VG_B: {
-        fb__vg_take(v, 1, 2);
+        fb__vg_take(v, &v->a, &v->b, 1, 1, 2);
         if (v->error) {
             v->phase = FB__VG_END;
             break;
@@ -347,8 +410,12 @@ uint64_t fb__vg_next(fb__vg_run *v) {
         while (n < FB__VG_MAX_ITERATIONS && (double)n * p < FB__VG_TARGET_INSTRUCTIONS) n *= 2;
         if (n < v->min_n) n = v->min_n;
         if (n == 1) {
-            v->phase = FB__VG_AGAIN; /* the probe is the result: check it */
-            v->n = 1;
+            /* the probe is the first pair: check it */
+            v->pc[0] = v->a;
+            v->pd[0] = v->b;
+            v->phase = FB__VG_AGAIN;
+            v->n = v->pair_n = 1;
+            fb__vg_shift(v, 1);
         } else {
             v->phase = FB__VG_WARMN;
             v->n = v->pair_n = n;
@@ -364,26 +431,43 @@ uint64_t fb__vg_next(fb__vg_run *v) {
         v->n = 2 * v->pair_n;
         break;
     case FB__VG_D:
-        fb__vg_take(v, v->pair_n, 2 * v->pair_n);
-        v->phase = v->error ? FB__VG_END : FB__VG_AGAIN;
-        v->n = v->pair_n;
+        if (v->k == 0) {
+            /* the same n iterations must count the same instructions, with
+             * the heap moved too */
+            v->phase = FB__VG_AGAIN;
+            v->n = v->pair_n;
+            fb__vg_shift(v, 1);
+        } else if (v->k < FB__VG_PAIRS) {
+            ++v->k;
+            v->phase = FB__VG_C;
+            v->n = v->pair_n;
+            fb__vg_shift(v, v->k);
+        } else {
+            /* pairs 1 to FB__VG_PAIRS: the first pair is left out, it is
+             * often the allocator still settling (an op that allocates
+             * counts more in its first pair, then the same in every later
+             * one), and one draw fewer of a shuffled input costs nothing */
+            fb__vg_take(v, v->pc + 1, v->pd + 1, FB__VG_PAIRS, v->pair_n, 2 * v->pair_n);
+            v->phase = FB__VG_END;
+        }
         break;
     case FB__VG_AGAIN:
-        /* the same n iterations must count the same instructions */
-        if (v->res && v->again.totals[FB__VG_IR] != v->res->c1[FB__VG_IR])
-            fb__vg_fail(v,
-                        "not deterministic: two counted epochs of %llu iterations executed %llu "
-                        "and %llu instructions; exact counts cannot compare this op (time it "
-                        "instead)",
-                        (unsigned long long)v->res->n1, (unsigned long long)v->res->c1[FB__VG_IR],
-                        (unsigned long long)v->again.totals[FB__VG_IR]);
-        v->phase = FB__VG_END;
+        if (v->pc[1].totals[FB__VG_IR] == v->pc[0].totals[FB__VG_IR]) {
+            fb__vg_take(v, v->pc, v->pd, 1, v->pair_n, 2 * v->pair_n);
+            v->phase = FB__VG_END;
+        } else {
+            /* a moving count: the epoch just counted opens the second pair */
+            v->k = 1;
+            v->phase = FB__VG_D;
+            v->n = 2 * v->pair_n;
+        }
         break;
     default:
         v->phase = FB__VG_END;
         break;
     }
     if (v->phase == FB__VG_END) {
+        fb__vg_shift(v, 0);
 #if FB_HAVE_VALGRIND
         CALLGRIND_STOP_INSTRUMENTATION;
 #endif

@@ -9,6 +9,9 @@
 
 #include "base.h"
 
+/* The most counted pairs a result keeps (FB__VG_PAIRS below). */
+#define FB__VG_PAIRS_MAX 5
+
 #include <stdio.h>
 
 /* The Callgrind events femtobench reads, by their names in the dump's
@@ -40,7 +43,23 @@ struct fb__vg_result {
     uint64_t c1[FB__VG_EVENTS], c2[FB__VG_EVENTS]; /* the epochs' totals */
     /* (c2 - c1) / (n2 - n1) per fb_vg_measure; NAN when not counted */
     double per_iter[FB_VG_MEASURE_COUNT];
+    /* The counted pairs: 1 when a second epoch of n1 iterations counted the
+     * same instructions as the first (the count is exact), else
+     * FB__VG_PAIRS pairs whose median (by instructions) is c1, c2 above.
+     * ins_lo, ins_hi: the least and most instructions per iteration of the
+     * pairs (both per_iter[FB_VG_INSTRUCTIONS] when exact). wild: the spread
+     * is over FB__VG_WILD_FRACTION of the median. */
+    unsigned pairs;
+    double ins_lo, ins_hi;
+    bool wild;
+    /* each pair's instructions per iteration, in the order counted */
+    double pair_ins[FB__VG_PAIRS_MAX];
 };
+/* Counted pairs of a count that moves between epochs of the same iterations,
+ * and the spread (hi - lo over the median) above which it is marked: the
+ * op then does different work each time, not a little more or less. */
+#define FB__VG_PAIRS FB__VG_PAIRS_MAX
+#define FB__VG_WILD_FRACTION 0.10
 
 /* One Callgrind dump file's header, parsed: the trigger text (the
  * CALLGRIND_DUMP_STATS_AT string), the events and their totals. Returns 0,

@@ -3,12 +3,18 @@
  *   AB_FAKE_VERSION  exports the plugin entry point of another femtobench
  *                    version ("9.9.0")
  *   AB_FAKE_MISSING  needs a symbol nothing defines (it cannot load)
+ *   AB_FAKE_NULLS    this femtobench's version and interface, with NULL
+ *                    in place of its functions
  *   neither          a shared object without the entry point */
+#include "femtobench.h"
 #include "plugin.h"
 
 #include <stddef.h>
 
-#if defined(AB_FAKE_VERSION)
+#if defined(AB_FAKE_NULLS)
+static const fb__plugin_api ab_fake_api = {FB__PLUGIN_ABI, FB_VERSION_STRING, NULL, NULL, NULL};
+const fb__plugin_api *fb__plugin_entry(void) { return &ab_fake_api; }
+#elif defined(AB_FAKE_VERSION)
 static const fb__plugin_api ab_fake_api = {FB__PLUGIN_ABI, "9.9.0", NULL, NULL, NULL};
 const fb__plugin_api *fb__plugin_entry(void) { return &ab_fake_api; }
 #elif defined(AB_FAKE_MISSING)

@@ -6,7 +6,19 @@
  * (in time and in instructions, for -valgrind).
  *   AB_SLOW_WORK  the work of one Slow op (10 in the old build)
  *   AB_NEW        1: Added is registered, Removed is not
- *   AB_CRASH      1: Crash's body crashes (for -isolate) */
+ *   AB_CRASH      1: Crash's body crashes (for -isolate)
+ *   AB_HOSTILE    1: Exit calls exit(0), Hang never returns, Many makes
+ *                 300 runs in one function, Group reports in its run's
+ *                 name whether its threads may use more than one CPU
+ *   AB_BADNAME    1: a benchmark name of 1100 bytes (the runner refuses it) */
+#if defined(AB_HOSTILE) && AB_HOSTILE
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#endif
 #include "femtobench.h"
 
 #include <signal.h>
@@ -19,6 +31,12 @@
 #endif
 #ifndef AB_CRASH
 #define AB_CRASH 0
+#endif
+#ifndef AB_HOSTILE
+#define AB_HOSTILE 0
+#endif
+#ifndef AB_BADNAME
+#define AB_BADNAME 0
 #endif
 
 /* the fake clock: 10 ns per unit of work done by an op */
@@ -105,6 +123,71 @@ FB_BENCHMARK(Crash) {
         ab_work(&c, 1);
         raise(SIGSEGV);
     }
+}
+#endif
+
+#if AB_HOSTILE
+FB_BENCHMARK(Exit) {
+    ab_clock c = {0};
+    ab_fake(b, &c);
+    FB_RUN(b, "Exit") {
+        ab_work(&c, 1);
+        exit(0);
+    }
+}
+
+FB_BENCHMARK(Hang) {
+    ab_clock c = {0};
+    ab_fake(b, &c);
+    /* where the test looks for a process left behind */
+    const char *pidfile = getenv("AB_PIDFILE");
+    FILE *f = pidfile ? fopen(pidfile, "w") : NULL;
+    if (f) {
+        fprintf(f, "%ld\n", (long)getpid());
+        fclose(f);
+    }
+    FB_RUN(b, "Hang") {
+        ab_work(&c, 1);
+        for (;;) pause();
+    }
+}
+
+FB_BENCHMARK(Many) {
+    ab_clock c = {0};
+    ab_fake(b, &c);
+    for (int i = 0; i < 300; ++i) {
+        char name[32];
+        snprintf(name, sizeof name, "Many.%03d", i);
+        FB_RUN(b, name) { ab_work(&c, 2); }
+    }
+}
+
+FB_BENCHMARK_THREADS(Group, 2) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    int cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
+    uint64_t x = 1;
+    FB_RUN(b, cpus > 1 ? "Group.free" : "Group.one_cpu") {
+        x += x >> 3;
+        fb_do_not_optimize(x);
+    }
+}
+#endif
+
+#if AB_BADNAME
+/* a registration the runner refuses (a name over 1024 bytes), made by hand
+ * as FB_BENCHMARK makes one: no identifier is that long */
+static char ab_long_name[1100];
+static void ab_long(fb_bench *b) {
+    ab_clock c = {0};
+    ab_fake(b, &c);
+    FB_RUN(b, NULL) { ab_work(&c, 1); }
+}
+static fb__registration ab_long_reg = {NULL, ab_long, NULL, FB__REG_ONE, NULL, 0, 0, 0, 0};
+FB__CONSTRUCTOR(ab_register_long) {
+    for (size_t i = 0; i + 1 < sizeof ab_long_name; ++i) ab_long_name[i] = 'L';
+    ab_long_reg.name = ab_long_name;
+    fb__register(&ab_long_reg);
 }
 #endif
 

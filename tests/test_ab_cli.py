@@ -9,8 +9,11 @@ Checked: the same file twice (the A/A check: separate globals, every verdict
 kind of run: FB_RUN, fb_run with setup/teardown, two runs in one function, a
 family); -filter; -fail_on_slower (exit 3); the JSON (python json), the
 markdown comment (name and summary first) and the HTML page (parsed; the
-browser test is tests/test_ab_browser.py); -isolate turning a crash into an
-error row; -valgrind's exact counts (when valgrind is there); the plain
+browser test is tests/test_ab_browser.py); a crash, exit(0) and a hang
+(-timeout) as error rows with and without -isolate, the rest compared;
+SIGTERM ending the hung child; 300 runs in one function; a thread group not
+pinned; nothing in common under -fail_on_slower (exit 3); outputs checked
+with the runner's rules; -valgrind's exact counts (when valgrind is there); the plain
 compiler recipe (cc -shared -fPIC suite.c + the build's library); and every
 bad input: one line `femtobench: error: ...`, exit status 2, nothing run."""
 import html.parser
@@ -20,13 +23,16 @@ import shlex
 import shutil
 import subprocess
 import sys
+import signal
 import tempfile
+import time
 
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SOURCE = os.environ.get("FB_SOURCE_DIR", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 AB = os.path.join(BUILD, "femtobench-ab")
 T = os.path.join(BUILD, "tests")
-OLD, NEW, CRASH = (os.path.join(T, f"ab_{v}.so") for v in ("old", "new", "crash"))
+OLD, NEW, CRASH, HOSTILE, BADNAME = (os.path.join(T, f"ab_{v}.so") for v in
+                                     ("old", "new", "crash", "hostile", "badname"))
 failures = []
 
 if not os.path.exists(AB):
@@ -182,9 +188,91 @@ try:
           f"-isolate: {v.get('Crash')}")
     check(v.get("Slow", {}).get("verdict") == "same", f"-isolate: Slow {v.get('Slow')}")
     check(doc["summary"]["error"] == 1, f"-isolate: summary {doc['summary']}")
-    # without it the crash takes the process down, loudly
-    rc, out, err = run(CRASH, CRASH, "-filter=Crash")
-    check(rc < 0 or rc >= 128, f"crash without -isolate: exit status {rc}")
+    # without it too: the comparison runs in a child, so the rows compared
+    # before the crash are kept (and those after it compared)
+    rc, out, err = run(CRASH, CRASH, "-filter=Crash|Slow|Steady", "-output_json=" + js)
+    doc, v = verdicts(js)
+    check(rc == 1 and "killed by signal 11" in (v.get("Crash", {}).get("error") or "") and
+          v.get("Slow", {}).get("verdict") == "same" and
+          v.get("Steady", {}).get("verdict") == "same", f"crash without -isolate: {rc} {v}")
+    check("| Crash |" in out and "| Steady |" in out, f"crash without -isolate: table {out}")
+
+    # a benchmark that calls exit(0): an error row, exit status 1, in both
+    # modes; the others are compared
+    for mode in ([], ["-isolate"]):
+        rc, out, err = run(HOSTILE, HOSTILE, "-filter=Exit|Steady", "-output_json=" + js, *mode)
+        doc, v = verdicts(js)
+        check(rc == 1 and v.get("Exit", {}).get("error") ==
+              "exited with status 0 before it finished" and
+              v.get("Steady", {}).get("verdict") == "same", f"exit(0) {mode}: {rc} {v}")
+
+    # -timeout: a hung benchmark is killed and becomes an error row
+    for mode in ([], ["-isolate"]):
+        t0 = time.monotonic()
+        rc, out, err = run(HOSTILE, HOSTILE, "-filter=Hang|Steady", "-timeout=0.5",
+                           "-output_json=" + js, *mode)
+        doc, v = verdicts(js)
+        check(rc == 1 and (v.get("Hang", {}).get("error") or "").startswith(
+            "timed out: still running after 0.5 s (-timeout)") and
+            v.get("Steady", {}).get("verdict") == "same" and time.monotonic() - t0 < 60,
+            f"-timeout {mode}: {rc} {v}")
+    # SIGTERM to femtobench-ab ends the hung benchmark's process too
+    def alive(pid):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+        except OSError:
+            return False
+
+    for mode in ([], ["-isolate"]):
+        pidfile = os.path.join(tmp, "hang.pid")
+        if os.path.exists(pidfile):
+            os.unlink(pidfile)
+        e = dict(os.environ, FEMTOBENCH_SUPPRESS_WARNINGS="1", AB_PIDFILE=pidfile)
+        p = subprocess.Popen([AB, HOSTILE, HOSTILE, "-filter=Hang", *mode], env=e,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(400):
+            if os.path.exists(pidfile) and open(pidfile).read().endswith("\n"):
+                break
+            time.sleep(0.05)
+        p.send_signal(signal.SIGTERM)
+        p.wait(timeout=30)
+        check(p.returncode == -signal.SIGTERM, f"SIGTERM {mode}: exit status {p.returncode}")
+        hung = int(open(pidfile).read())
+        for _ in range(100):
+            if not alive(hung):
+                break
+            time.sleep(0.05)
+        check(not alive(hung), f"SIGTERM {mode}: the hung benchmark's process {hung} still runs")
+        if alive(hung):
+            os.kill(hung, signal.SIGKILL)
+
+    # more than 256 runs in one benchmark function: every one compared
+    rc, out, err = run(HOSTILE, HOSTILE, "-filter=Many", "-output_json=" + js)
+    doc, v = verdicts(js)
+    check(rc == 0 and len(v) == 300 and all(b["verdict"] == "same" for b in v.values()),
+          f"300 runs: {rc} {len(v)} {doc['summary']}")
+
+    # a thread group's threads are not pinned to femtobench-ab's one CPU
+    # (Group names its run after what its threads may use)
+    if len(os.sched_getaffinity(0)) > 1:
+        rc, out, err = run(HOSTILE, HOSTILE, "-filter=Group", "-output_json=" + js)
+        doc, v = verdicts(js)
+        check(list(v) == ["Group.free/threads:2"], f"thread group pinned: {rc} {list(v)}")
+
+    # nothing in common: a gate that compared nothing does not pass
+    rc, out, err = run(OLD, NEW, "-filter=Removed", "-fail_on_slower")
+    check(rc == 3 and "nothing was compared" in err, f"nothing in common: {rc} {err}")
+    rc, out, err = run(OLD, NEW, "-filter=Removed")
+    check(rc == 0 and "nothing was compared" in err, f"nothing in common (no gate): {rc} {err}")
+
+    # an output to stdout: the table goes to stderr, the JSON stays valid
+    rc, out, err = run(OLD, NEW, "-filter=Slow", "-output_json=-")
+    try:
+        slower = json.loads(out)["summary"]["slower"]
+    except ValueError:
+        slower = None
+    check(rc == 0 and slower == 1 and "| Slow |" in err, f"-output_json=-: {rc} {out[:200]!r}")
 
     # the plain-compiler recipe against the build's library, with the
     # build's own compiler and flags (an i386 build's library links only
@@ -231,6 +319,16 @@ try:
             check(rc == 1 and v.get("Crash", {}).get("verdict") == "error" and
                   "crashed under Callgrind" in v["Crash"]["error"] and
                   v.get("Slow", {}).get("verdict") == "same", f"-valgrind -isolate: {rc} {v}")
+            # exit(0) under Callgrind is no success either
+            rc, out, err = run(HOSTILE, HOSTILE, "-valgrind", "-filter=Exit|Steady")
+            check(rc == 1 and "Exit: the old side's Callgrind child died" in err,
+                  f"-valgrind exit(0): {rc} {err}")
+            rc, out, err = run(HOSTILE, HOSTILE, "-valgrind", "-isolate", "-filter=Exit|Steady",
+                               "-output_json=" + js)
+            doc, v = verdicts(js)
+            check(rc == 1 and "exited before it finished" in (v.get("Exit", {}).get("error") or "")
+                  and v.get("Steady", {}).get("verdict") == "same",
+                  f"-valgrind -isolate exit(0): {rc} {v}")
     else:
         print("no valgrind (or an ASan build): -valgrind not checked")
 
@@ -264,6 +362,22 @@ try:
     bad([OLD, NEW, "-asymptote=0"], "-asymptote")
     bad([OLD, NEW, "-output_json=" + os.path.join(tmp, "no", "dir.json")], "-output_json")
     bad([OLD, NEW, "-output_json=" + js, "-output_md=" + js], "the same file")
+    # the runner's rules for outputs: any spelling of one file, stdout
+    # twice, a plugin under test
+    bad([OLD, NEW, "-output_json=" + js, "-output_md=" + os.path.join(tmp, ".", "ab.json")],
+        "the same file")
+    bad([OLD, NEW, "-output_json=-", "-output_md=/dev/stdout"], "only one output can go to stdout")
+    newcopy = os.path.join(tmp, "new.so")
+    shutil.copy(NEW, newcopy)
+    size = os.path.getsize(newcopy)
+    bad([OLD, newcopy, "-output_json=" + newcopy], "this run reads")
+    check(os.path.getsize(newcopy) == size, "-output_json=NEW.so replaced the plugin")
+    bad([OLD, NEW, "-timeout=0"], "-timeout")
+    bad([OLD, NEW, "-timeout=x"], "-timeout")
+    bad([OLD, NEW, "-valgrind", "-timeout=5"], "-timeout")
+    # registrations the runner refuses; an interface with NULL functions
+    bad([BADNAME, OLD], "longer than 1024 bytes")
+    bad([os.path.join(T, "ab_fake_nulls.so"), OLD], "lacks a function")
     bad([OLD, NEW, "-valgrind", "-min_time=5"], "-min_time")
     check(not os.path.exists(os.path.join(tmp, "no")), "a bad run wrote something")
 

@@ -36,7 +36,7 @@ static fb__bl_record timed(char *name, double t_s, unsigned pass, double *store)
 static fb__bl_record counted(char *name, double ins) {
     fb__bl_record r = record(name);
     r.counted = true;
-    r.ins_per_unit = ins;
+    r.ins_per_unit = r.ins_lo_per_unit = r.ins_hi_per_unit = ins;
     r.median_s = NAN;
     return r;
 }
@@ -140,8 +140,41 @@ static void check_between(void) {
     fb__change_view_clear(&v);
 }
 
+/* Counts that moved between counted epochs (-valgrind): a difference within
+ * the two spreads is `same` and says so, one beyond them is a change, and
+ * two exact counts stay exact (one instruction more is `slower`). */
+static void check_spread(void) {
+    fb__bl_record old_rec[] = {counted("S", 1000), counted("B", 1000), counted("E", 233)};
+    fb__bl_record now_rec[] = {counted("S", 1004), counted("B", 1010), counted("E", 234)};
+    old_rec[0].ins_lo_per_unit = 995, old_rec[0].ins_hi_per_unit = 1006;
+    now_rec[0].ins_lo_per_unit = 1001, now_rec[0].ins_hi_per_unit = 1008;
+    old_rec[1].ins_lo_per_unit = 999, old_rec[1].ins_hi_per_unit = 1001;
+    now_rec[1].ins_lo_per_unit = 1009, now_rec[1].ins_hi_per_unit = 1011;
+    fb__baseline base = {.rec = old_rec, .n = 3}, now = {.rec = now_rec, .n = 3};
+    fb__change_view v;
+    CHECK(fb__change_view_compute(&base, &now, 10.0, false, &v) == FB_OK);
+    const fb__change_row *s = row(&v, "S"), *b = row(&v, "B"), *e = row(&v, "E");
+    CHECK(s && b && e);
+    if (s && b && e) {
+        CHECK(s->change.verdict == FB__V_SAME && s->change.spread == FB__SPREAD_WITHIN);
+        CHECK_NEAR(s->change.lo_pct, 100.0 * (1001.0 / 1006 - 1), 1e-9);
+        CHECK_NEAR(s->change.hi_pct, 100.0 * (1008.0 / 995 - 1), 1e-9);
+        CHECK(b->change.verdict == FB__V_SLOWER && b->change.spread == FB__SPREAD_BEYOND);
+        CHECK_NEAR(b->change.change_pct, 1.0, 1e-9);
+        CHECK(e->change.verdict == FB__V_SLOWER && e->change.spread == FB__SPREAD_NONE);
+    }
+    fb__change_view_clear(&v);
+    /* the same count whatever the spread: same, and exact when both are */
+    fb__change c;
+    fb__change_counted(100, 100, &c);
+    CHECK(c.verdict == FB__V_SAME && c.spread == FB__SPREAD_NONE);
+    fb__change_counted_spread(100, 90, 130, 80, 70, 89, &c);
+    CHECK(c.verdict == FB__V_FASTER && c.spread == FB__SPREAD_BEYOND);
+}
+
 int main(void) {
     check_one_process();
     check_between();
+    check_spread();
     return CHECK_DONE();
 }

@@ -89,6 +89,8 @@ static fb_result *make_counted(const char *name, double batch, bool cache, const
     }
     g->c2[FB__VG_BCM] = g->c1[FB__VG_BCM] - 1; /* fewer misses in the longer epoch */
     fb__vg_derive(g);
+    g->pairs = 1; /* exact: the count repeated */
+    g->ins_lo = g->ins_hi = g->pair_ins[0] = g->per_iter[FB_VG_INSTRUCTIONS];
     r->vg = g;
     if (error) {
         r->error = fb__strdup(error);
@@ -337,7 +339,22 @@ static fb_result *counted_alt(const char *title, const char *name, unsigned k) {
     r->vg->c1[FB__VG_IR] = 1000u + 64u * k;
     r->vg->c2[FB__VG_IR] = 1000u + 128u * k;
     fb__vg_derive(r->vg);
+    r->vg->ins_lo = r->vg->ins_hi = r->vg->pair_ins[0] = r->vg->per_iter[FB_VG_INSTRUCTIONS];
     fb__stats_compute(r);
+    return r;
+}
+
+/* A counted result whose count moved between counted epochs: the median
+ * pair counted k instructions per op, the pairs lo..hi. */
+static fb_result *spread_counted(const char *title, const char *name, unsigned k, double lo,
+                                 double hi) {
+    fb_result *r = counted_alt(title, name, k);
+    r->vg->pairs = 5;
+    r->vg->ins_lo = lo;
+    r->vg->ins_hi = hi;
+    const double pairs[5] = {lo, (lo + k) / 2, k, (k + hi) / 2, hi};
+    memcpy(r->vg->pair_ins, pairs, sizeof pairs);
+    r->vg->wild = hi - lo > FB__VG_WILD_FRACTION * r->vg->per_iter[FB_VG_INSTRUCTIONS];
     return r;
 }
 
@@ -362,11 +379,24 @@ static void test_golden_valgrind(void) {
     fb_set_output(b, NULL);
     fb__bench_add_result(b, make_counted("add", 1, false, NULL));
     fb__bench_add_result(b, make_counted("hash", 32, true, NULL));
-    fb__bench_add_result(b, make_counted("shuffled", 1, false,
-                                         "not deterministic: two counted epochs of 64 "
-                                         "iterations executed 1064 and 1065 instructions"));
+    fb__bench_add_result(b,
+                         make_counted("failed", 1, false, "the counted epochs did not complete"));
+    /* counts that moved between counted epochs: a spread, one of them
+     * unsteady (over FB__VG_WILD_FRACTION of its median) */
+    fb__bench_add_result(b, spread_counted("counted", "shuffled", 1000, 990, 1012));
+    fb__bench_add_result(b, spread_counted("counted", "unsteady", 1000, 800, 1300));
     add_counted_comparison(b, "pair double", "ten", 12, "twice", 24);
     add_counted_comparison(b, "pair same", "one", 12, "other", 12);
+    /* two counts 1% apart whose spreads overlap: the same */
+    fb_comparison *sc = fb__comparison_alloc("pair spread", 2, 0);
+    sc->confidence = 0.95;
+    sc->results[0] = spread_counted("pair spread", "first", 1000, 995, 1012);
+    sc->results[1] = spread_counted("pair spread", "second", 1010, 1002, 1020);
+    CHECK(fb__comparison_counted(sc) == FB_OK);
+    CHECK(fb__bench_publish_comparison(b, sc) == FB_OK);
+    CHECK(fb_comparison_low(fb_comparison_at(b, 2), 1) < 1.0 &&
+          fb_comparison_high(fb_comparison_at(b, 2), 1) > 1.0 &&
+          !fb_comparison_significant(fb_comparison_at(b, 2), 1));
     CHECK(fb_comparison_ratio(fb_comparison_at(b, 0), 1) == 0.5 &&
           fb_comparison_low(fb_comparison_at(b, 0), 1) == 0.5 &&
           fb_comparison_significant(fb_comparison_at(b, 0), 1));
@@ -387,7 +417,7 @@ static void test_golden_valgrind(void) {
     char *json = capture(fb__write_json_with, NULL, b, &si, &rc);
     CHECK(rc == FB_OK);
     check_golden("golden_valgrind.json", json);
-    CHECK(count_of(json, "\"measure\": \"instructions\"") == 2);
+    CHECK(count_of(json, "\"measure\": \"instructions\"") == 3);
     char *gb = capture(fb__write_gbench_json_with, NULL, b, &si, &rc);
     CHECK(rc == FB_OK);
     check_golden("golden_valgrind.gbench.json", gb);
@@ -457,14 +487,16 @@ static void test_golden(void) {
     CHECK(strstr(
               csv,
               "odd,nonfinite,,op,1,,3,3,1000000,1000000,1000000,1000000,0,,2,,,,,,,,,,0.003,,,,,,1,"
-              "1000000,\n") != NULL);
+              "1000000,,,,\n") != NULL);
     /* the error row: text cells filled, measured cells empty */
-    CHECK(strstr(csv,
-                 "errors,broken,,op,1,,,,,,,,,,,,,,,,,,,,,the op was optimized away,,,,,1,,\n") !=
-          NULL);
+    CHECK(
+        strstr(csv,
+               "errors,broken,,op,1,,,,,,,,,,,,,,,,,,,,,the op was optimized away,,,,,1,,,,,\n") !=
+        NULL);
     /* counted under Callgrind: no time, the exact count per unit (1 per
-     * iteration), two epochs of 64 + 128 iterations; in GB a counter */
-    CHECK(strstr(csv, "counted,add,,op,1,,2,192,,,,,,,,,,,,1,,,,,0,,,,,,1,,\n") != NULL);
+     * iteration), two epochs of 64 + 128 iterations, one counted pair (its
+     * spread: the count); in GB a counter */
+    CHECK(strstr(csv, "counted,add,,op,1,,2,192,,,,,,,,,,,,1,,,,,0,,,,,,1,,,1,1,1\n") != NULL);
     CHECK(strstr(gb, "\"valgrind_instructions\": 0.03125") != NULL);
     CHECK(strstr(json, "\"per_iteration\": {\"instructions\": 1}") != NULL);
     /* GB: the complexity series become sort/100, sort/200, sort/400 */
@@ -482,7 +514,8 @@ static void test_golden(void) {
     /* the comparison: CSV rows with relative and interval, a JSON entry with
      * per-round log ratios, GB rows named title/name */
     CHECK(strstr(csv, ",relative,ci_low,ci_high,marks,passes,passes_median_ns_per_unit,"
-                      "between_passes_pct\n") != NULL);
+                      "between_passes_pct,valgrind_instructions_low_per_unit,"
+                      "valgrind_instructions_high_per_unit,valgrind_pairs\n") != NULL);
     CHECK(strstr(csv, "\ncmp,slow,,op,1,,6,") != NULL);
     CHECK(strstr(csv, "\ncmp,fast,,op,1,,6,") != NULL);
     CHECK(strstr(json, "\"comparisons\": [") != NULL && strstr(json, "\"log_ratios\": [") != NULL);

@@ -197,6 +197,91 @@ static void test_software_events(void) {
     fb__perf_close(p);
 }
 
+/* The perf descriptors this process holds. */
+static int test_perf_fds(void) {
+    int n = 0;
+    for (int fd = 0; fd < 256; ++fd) {
+        char path[64], target[128] = {0};
+        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+        if (readlink(path, target, sizeof target - 1) > 0 && strstr(target, "perf_event")) n++;
+    }
+    return n;
+}
+
+/* Without a PMU, page faults and context switches come from getrusage: no
+ * perf descriptor, no calibration, and the same counts as the software
+ * events (a voluntary switch, a nanosleep inside the epoch, counts). */
+static void test_usage_events(void) {
+    int fds0 = test_perf_fds();
+    fb__perf *p = fb__perf_open_flags(NULL, 0, FB__PERF_USAGE_ONLY);
+    CHECK(p != NULL);
+    if (!p) return;
+    fb__mask want = FB__BIT(FB_PAGEFAULTS) | FB__BIT(FB_CONTEXTSWITCHES);
+    CHECK(fb__perf_available(p) == want);
+    CHECK(test_perf_fds() == fds0);
+    double meas[FB_MEASURE_COUNT], loop[FB__SHAPES][FB_MEASURE_COUNT];
+    CHECK(fb__perf_calibration(p, meas, loop) == 0);
+    CHECK(meas[FB_PAGEFAULTS] == 0 && meas[FB_CONTEXTSWITCHES] == 0);
+
+    test_pages t = {16, (size_t)sysconf(_SC_PAGESIZE), 1, 0};
+    double pf16 = test_per_iter(p, FB_PAGEFAULTS, test_touch_pages, &t, 50, 7);
+    t.pages = 32;
+    double pf32 = test_per_iter(p, FB_PAGEFAULTS, test_touch_pages, &t, 50, 7);
+    t.touch = 0;
+    double pf0 = test_per_iter(p, FB_PAGEFAULTS, test_touch_pages, &t, 50, 7);
+    double cs = test_per_iter(p, FB_CONTEXTSWITCHES, test_sleep_1us, NULL, 20, 5);
+    double cs0 = test_per_iter(p, FB_CONTEXTSWITCHES, test_touch_pages, &t, 20, 5);
+    printf("getrusage counters: %.3f / %.3f / %.3f page faults per iteration (16, 32, 32 "
+           "untouched pages), %.3f / %.3f context switches (1 us sleep, nothing)\n",
+           pf16, pf32, pf0, cs, cs0);
+    CHECK(!t.failed);
+    CHECK_NEAR(pf16, 16, 1.0);
+    CHECK_NEAR(pf32, 32, 1.0);
+    CHECK_NEAR(pf0, 0, 0.5);
+    CHECK(cs >= 0.9 && cs <= 1.5);
+    CHECK(cs0 < 0.5);
+    CHECK(fb__perf_last_known(p) == want);
+    fb__perf_close(p);
+}
+
+/* fb__perf_open where no hardware event opens (this VM): the software
+ * measures are still there, from getrusage, and no perf event was opened,
+ * so no wait for the kernel's perf hooks. Through a whole run, an op that
+ * sleeps shows one context switch per iteration in the result. */
+static void test_default_without_pmu(void) {
+    int fds0 = test_perf_fds();
+    fb__perf *p = fb__perf_open(NULL, 0);
+    CHECK(p != NULL);
+    if (!p) return;
+    fb__mask avail = fb__perf_available(p);
+    bool pmu = (avail & FB__BIT(FB_INSTRUCTIONS)) != 0;
+    fb__perf_close(p);
+    if (pmu) {
+        printf("SKIP (no-PMU path): this machine has hardware counters\n");
+        return;
+    }
+    CHECK(avail == (FB__BIT(FB_PAGEFAULTS) | FB__BIT(FB_CONTEXTSWITCHES)));
+    CHECK(test_perf_fds() == fds0);
+
+    fb_bench *b = fb_bench_new();
+    fb_set_output(b, NULL);
+    fb_set_diagnostics(b, NULL);
+    fb_set_epochs(b, 5);
+    fb_set_epoch_iterations(b, 20);
+    fb_run(b, "sleep 1 us", test_sleep_1us, NULL);
+    const fb_result *r = fb_last_result(b);
+    CHECK(r != NULL);
+    if (r) {
+        CHECK(fb_result_has(r, FB_CONTEXTSWITCHES));
+        CHECK(fb_result_has(r, FB_PAGEFAULTS));
+        double cs = fb_result_median(r, FB_CONTEXTSWITCHES);
+        printf("run through fb_run: %.3f context switches per iteration (1 us sleep)\n", cs);
+        CHECK(cs >= 0.9 && cs <= 1.5);
+    }
+
+    fb_bench_free(b);
+}
+
 /* A failed ioctl makes the error sticky: the handle then reports nothing. */
 static void test_sticky_error(void) {
     int probe = dup(0);
@@ -432,6 +517,8 @@ int main(void) {
     test_parse();
     test_subtract();
     test_software_events();
+    test_usage_events();
+    test_default_without_pmu();
     test_sticky_error();
     test_hardware_events();
     test_fallback_note();

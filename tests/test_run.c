@@ -57,13 +57,22 @@ static void test_fb_run_and_FB_RUN_agree(void) {
 }
 
 static void test_optimized_away(void) {
-    fake_clock c = {0, 0, 0, 0};
+    /* the clock moves (1 ns a read), the op costs nothing */
+    fake_clock c = {0, 0, 0, 1};
     fb_bench *b = fake_bench(&c);
     const fb_result *r = fb_run(b, "empty", fake_clock_op, &c);
     CHECK(r != NULL);
     CHECK(fb_result_error(r) != NULL);
     CHECK(strstr(fb_result_error(r), "optimized away") != NULL);
     CHECK(fb_result_epochs(r) == 0);
+    fb_bench_free(b);
+    /* a clock that never moves is not blamed on the op */
+    fake_clock still = {0, 0, 0, 0};
+    b = fake_bench(&still);
+    r = fb_run(b, "still", fake_clock_op, &still);
+    CHECK(r != NULL && fb_result_error(r) != NULL);
+    CHECK(strstr(fb_result_error(r), "the clock stood still") != NULL);
+    CHECK(strstr(fb_result_error(r), "optimized away") == NULL);
     fb_bench_free(b);
 }
 

@@ -9,6 +9,7 @@ Also the machine facts every file records (OS, architecture) and the first
 line of a comparison across them. Runs tests/suite_cli.c's program; the
 files are read with Python's json, verdicts made certain by scaling times
 1000x, never by timing thresholds."""
+import html.parser
 import json
 import os
 import platform
@@ -246,10 +247,40 @@ def main():
     check(open(p("x.md")).read().splitlines()[0] == first, "another arch: the markdown's first line")
     scaled(p("base.json"), p("otheros.json"), 1,
            edit=lambda d: d["context"].update(os="windows" if ctx.get("os") != "windows" else "linux"))
-    rc, out, err = run(SUITE, sel, f"-baseline={p('otheros.json')}")
+    rc, out, err = run(SUITE, sel, f"-baseline={p('otheros.json')}",
+                       f"-output_html={p('otheros.html')}")
     table = out[out.find("> warning: the runs"):] if "> warning: the runs" in out else ""
     check(rc == 0 and table.startswith("> warning: the runs are on different machines (OS)"),
           f"runner, another OS: {rc} {err}\n{out}")
+    # the HTML page says it too, first in its change section, before the verdicts
+    class Change(html.parser.HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.depth, self.order, self.where = 0, [], None
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if tag == "section" and "change" in (a.get("class") or "").split():
+                self.depth = 1
+            elif self.depth:
+                self.depth += tag not in ("br", "img", "meta", "input")
+                if a.get("id") in ("change-warnings", "verdicts"):
+                    self.where = a["id"]
+                    self.order.append([a["id"], ""])
+
+        def handle_endtag(self, tag):
+            if self.depth and tag not in ("br", "img", "meta", "input"):
+                self.depth -= 1
+
+        def handle_data(self, data):
+            if self.depth and self.order:
+                self.order[-1][1] += data
+    h = Change()
+    h.feed(open(p("otheros.html"), encoding="utf-8").read())
+    ids = [x[0] for x in h.order]
+    check(ids[:2] == ["change-warnings", "verdicts"]
+          and "the runs are on different machines (OS)" in h.order[0][1],
+          f"the HTML change section: {h.order}")
     # an older file without the keys: unknown, no claim about the machine
     scaled(p("base.json"), p("old.json"), 1,
            edit=lambda d: [d["context"].pop(k) for k in ("os", "arch")])

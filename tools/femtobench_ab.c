@@ -25,14 +25,17 @@
 
 #include "options.h" /* fb__opts_error: the runner's one error line */
 #include "change.h"
+#include "cli_check.h"
 #include "clock.h"
 #include "compare.h"
 #include "filter.h"
 #include "json.h"
+#include "numfmt.h"
 #include "outfile.h"
 #include "plugin.h"
 #include "process.h"
-#include "stats.h" /* fb__median */
+#include "selection.h" /* fb__select_bad_name: the runner's rule for names */
+#include "stats.h"     /* fb__median */
 #include "report_html.h"
 #include "svg.h"
 #include "text.h"
@@ -42,6 +45,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -64,7 +68,8 @@
 #define FBA_MAX_EPOCHS (FBA_MAX_ROUNDS + 64)
 #define FBA_MIN_ROUNDS 6 /* the fewest that give a 95% sign-test interval */
 #define FBA_FAMILY_CONFIDENCE 0.95
-#define FBA_NAME_MAX 512
+/* a run's name (the runner takes up to 1024 bytes) with " N=<n>" */
+#define FBA_NAME_MAX 1100
 #define FBA_MAX_ASYMPTOTE 64
 #define FBA_ERROR_MAX 256
 
@@ -77,6 +82,7 @@ typedef struct fba_opts {
     long rounds;
     double threshold_pct;
     bool fail_on_slower, valgrind, isolate;
+    double timeout_s; /* -timeout: a benchmark still running after it is killed; 0: none */
     const char *out_json, *out_md, *out_html;
     double asymptote[FBA_MAX_ASYMPTOTE]; /* -asymptote: each benchmark once per N */
     size_t n_asymptote;
@@ -84,6 +90,7 @@ typedef struct fba_opts {
     int side_only;         /* internal: the -valgrind child counts this side only */
     const char *counts_to; /* internal: where that child writes its counts */
     const char *only;      /* internal: that child counts this benchmark only (-isolate) */
+    FILE *table;           /* stdout, or stderr when an output goes to stdout */
 } fba_opts;
 
 static void fba_usage(FILE *f) {
@@ -98,9 +105,11 @@ static void fba_usage(FILE *f) {
             "  -rounds=<n>          paired rounds per benchmark, %d..%d (default: %d)\n"
             "  -threshold=<pct>     changes within this %% are 'same' (default: %g)\n"
             "  -asymptote=<n1,...>  run each benchmark once per complexity N\n"
-            "  -fail_on_slower      exit status 3 when a benchmark is slower\n"
+            "  -fail_on_slower      exit status 3 when a benchmark is slower, or none is in\n"
+            "                       common (nothing was compared)\n"
             "  -valgrind            count instructions under Callgrind instead of timing\n"
-            "  -isolate             each benchmark in a child process: a crash is an error row\n"
+            "  -isolate             each benchmark in its own child process\n"
+            "  -timeout=<s>         a benchmark still running after <s> s is killed: an error row\n"
             "  -output_json=<file>  the comparison as JSON\n"
             "  -output_md=<file>    the comparison as a markdown pull-request comment\n"
             "  -output_html=<file>  the comparison as an HTML page with a forest plot\n"
@@ -183,6 +192,12 @@ static int fba_parse(int argc, char **argv, fba_opts *o) {
             o->valgrind = true;
         } else if (fba_flag(a, "isolate")) {
             o->isolate = true;
+        } else if ((v = fba_value(a, "timeout"))) {
+            char why[160];
+            if (!fb__parse_decimal(v, &o->timeout_s) || !(o->timeout_s > 0))
+                return fb__opts_error("-timeout=%s: not a number of seconds > 0", v);
+            if (fb__cli_range(o->timeout_s, 0, FB__CLI_MAX_TIMEOUT_S, "s", why, sizeof why))
+                return fb__opts_error("-timeout=%s: %s", v, why);
         } else if ((v = fba_value(a, "output_json"))) {
             o->out_json = v;
         } else if ((v = fba_value(a, "output_md"))) {
@@ -201,6 +216,8 @@ static int fba_parse(int argc, char **argv, fba_opts *o) {
     }
     if (n_files < 2)
         return fb__opts_error("needs two plugins: femtobench-ab OLD.so NEW.so [options]");
+    if (o->valgrind && o->timeout_s > 0 && !o->counts_to)
+        return fb__opts_error("-timeout: not with -valgrind (Callgrind's children are not timed)");
     if (o->valgrind && o->min_time_ms > 0)
         return fb__opts_error(
             "-min_time: has no effect with -valgrind (it counts, it does not time)");
@@ -335,10 +352,22 @@ static int fba_load(fba_side *s, const char *load_path) {
             "femtobench-ab is %s (plugin interface %u): rebuild the plugin with it",
             s->path, s->api && s->api->version ? s->api->version : "?", s->api ? s->api->abi : 0u,
             FB_VERSION_STRING, FB__PLUGIN_ABI);
+    /* a plugin that claims this interface but lacks a function of it
+     * would crash at the first call */
+    if (!s->api->identity || !s->api->list || !s->api->run)
+        return fb__opts_error("%s: its plugin interface (%u) lacks a function (identity, list or "
+                              "run is NULL): rebuild the plugin with this femtobench",
+                              s->path, s->api->abi);
     char why[512];
     int rc = s->api->list(fba_names_add, &s->benches, why, sizeof why);
     if (rc != FB_OK) return fb__opts_error("%s: %s", s->path, why);
     if (s->benches.oom) return fb__opts_error("out of memory");
+    /* the names the runner refuses (an older plugin's copy of the library
+     * may not check them) */
+    for (size_t i = 0; i < s->benches.n; ++i)
+        if (fb__select_bad_name(s->benches.v[i]))
+            return fb__opts_error("%s: benchmark name '%.40s...' %s", s->path, s->benches.v[i],
+                                  fb__select_bad_name(s->benches.v[i]));
     return 0;
 }
 
@@ -413,7 +442,7 @@ static fba_row *fba_rows_add(fba_rows *rs, const char *name, double n, fba_kind 
     snprintf(r->name, sizeof r->name, "%s", name);
     r->n = n;
     if (n > 0)
-        snprintf(r->label, sizeof r->label, "%.400s N=%.15g", name, n);
+        snprintf(r->label, sizeof r->label, "%.1024s N=%.15g", name, n);
     else
         snprintf(r->label, sizeof r->label, "%s", name);
     r->kind = kind;
@@ -431,6 +460,18 @@ static void fba_rows_free(fba_rows *rs) {
 /* ------------------------------------------------------- one CPU for all */
 
 static int fba_cpu = -1;
+static cpu_set_t fba_cpus; /* the CPUs femtobench-ab was started with */
+static bool fba_have_cpus;
+
+/* A thread group (FB_BENCHMARK_THREADS, listed as "fn/threads:<n>") runs
+ * its threads on every CPU femtobench-ab may use, as the runner runs them:
+ * pinned to one CPU they would measure no parallelism. Its two sides still
+ * take turns (the baton), so their epochs never overlap. */
+static bool fba_is_group(const char *bench) { return strstr(bench, "/threads:") != NULL; }
+
+static void fba_unpin(void) {
+    if (fba_have_cpus) sched_setaffinity(0, sizeof fba_cpus, &fba_cpus); /* best effort */
+}
 
 static void fba_pin(void) {
     if (fba_cpu < 0) return;
@@ -444,6 +485,8 @@ static void fba_choose_cpu(void) {
     cpu_set_t set;
     CPU_ZERO(&set);
     if (sched_getaffinity(0, sizeof set, &set) != 0) return;
+    fba_cpus = set;
+    fba_have_cpus = true;
     int now = sched_getcpu();
     if (now >= 0 && CPU_ISSET((size_t)now, &set)) {
         fba_cpu = now;
@@ -460,10 +503,15 @@ static void fba_choose_cpu(void) {
 
 /* The runs one side's benchmark made, with each one's time per iteration
  * from its one measured epoch. */
+typedef struct fba_calib_run {
+    double per_iter_s;
+    char error[FBA_ERROR_MAX];
+} fba_calib_run;
+
 typedef struct fba_calib {
     fba_names runs;
-    double per_iter_s[256];
-    char errors[256][FBA_ERROR_MAX];
+    fba_calib_run *run; /* one per name in runs (as many as the function makes) */
+    size_t cap;
     double best;  /* the run's fastest time per iteration so far */
     long current; /* the run being calibrated (index in runs), -1 between runs */
 } fba_calib;
@@ -472,8 +520,19 @@ static bool fba_calib_begin(void *ctx, const char *name, uint64_t *iters, size_t
     fba_calib *c = ctx;
     (void)iters;
     c->current = -1;
-    if (fba_names_find(&c->runs, name) >= 0 || c->runs.n == 256) return false; /* once each */
+    if (fba_names_find(&c->runs, name) >= 0) return false; /* once each */
+    if (c->runs.n == c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 16;
+        fba_calib_run *v = realloc(c->run, cap * sizeof *v);
+        if (!v) return false; /* out of memory: the run is not compared (its row says so) */
+        c->run = v;
+        c->cap = cap;
+    }
+    size_t before = c->runs.n;
     fba_names_add(&c->runs, name);
+    if (c->runs.n == before) return false;
+    c->run[before].per_iter_s = NAN;
+    c->run[before].error[0] = '\0';
     c->current = (long)c->runs.n - 1;
     c->best = INFINITY;
     *epochs = 1; /* the library finds the iterations for its epoch time, then one epoch */
@@ -498,8 +557,7 @@ static void fba_calib_epoch_end(void *ctx, size_t k, uint64_t iters, double elap
 static void fba_calib_end(void *ctx, const char *name) {
     fba_calib *c = ctx;
     (void)name; /* every run_begin has its run_end, skipped runs too */
-    if (c->current >= 0 && c->current < 256)
-        c->per_iter_s[c->current] = isfinite(c->best) ? c->best : NAN;
+    if (c->current >= 0) c->run[c->current].per_iter_s = isfinite(c->best) ? c->best : NAN;
     c->current = -1;
 }
 static void fba_calib_result(void *ctx, const char *name, double n, const char *error, double med,
@@ -509,16 +567,18 @@ static void fba_calib_result(void *ctx, const char *name, double n, const char *
     (void)med;
     (void)ins;
     long i = fba_names_find(&c->runs, name);
-    if (i >= 0 && i < 256 && error) snprintf(c->errors[i], FBA_ERROR_MAX, "%s", error);
+    if (i >= 0 && error) snprintf(c->run[i].error, FBA_ERROR_MAX, "%s", error);
 }
 
 static void fba_calibrate(const fba_side *s, const char *bench, double n, fba_calib *c) {
     memset(c, 0, sizeof *c);
     c->current = -1;
-    for (size_t i = 0; i < 256; ++i) c->per_iter_s[i] = NAN;
     fb__epoch_hook h = {c, fba_calib_begin, fba_calib_epoch_begin, fba_calib_epoch_end,
                         fba_calib_end};
+    bool group = fba_is_group(bench);
+    if (group) fba_unpin(); /* its threads on every CPU, as in its rounds */
     s->api->run(bench, n, &h, fba_calib_result, c);
+    if (group) fba_pin();
 }
 
 /* ---------------------------------------------------------- paired rounds */
@@ -619,7 +679,10 @@ static void fba_pair_result(void *ctx, const char *name, double n, const char *e
 
 static void *fba_pair_thread(void *arg) {
     fba_hand *h = arg;
-    fba_pin();
+    if (fba_is_group(h->p->bench))
+        fba_unpin();
+    else
+        fba_pin();
     fb__epoch_hook hook = {h, fba_pair_begin, fba_pair_epoch_begin, fba_pair_epoch_end,
                            fba_pair_end};
     h->p->sides[h->side].api->run(h->p->bench, h->p->n, &hook, fba_pair_result, h);
@@ -713,6 +776,14 @@ static void fba_measure_pair(const fba_side *sides, const fba_opts *o, const cha
     free(p);
 }
 
+static void fba_calib_free(fba_calib *c) {
+    for (int s = 0; s < 2; ++s) {
+        fba_names_free(&c[s].runs);
+        free(c[s].run);
+    }
+    free(c);
+}
+
 /* One benchmark (an instance, as listed) on both sides: its runs' rows. */
 static int fba_bench(const fba_side *sides, const fba_opts *o, const char *bench, double n,
                      bool in_old, bool in_new, fba_rows *rows) {
@@ -728,17 +799,19 @@ static int fba_bench(const fba_side *sides, const fba_opts *o, const char *bench
             fba_kind kind = j < 0 ? (s == 0 ? FBA_GONE : FBA_NEW) : FBA_PAIRED;
             fba_row *row = fba_rows_add(rows, run, n, kind);
             if (!row) {
-                fba_names_free(&c[0].runs);
-                fba_names_free(&c[1].runs);
-                free(c);
+                fba_calib_free(c);
                 return FB_ENOMEM;
             }
-            double t[2] = {c[0].per_iter_s[s == 0 ? i : (size_t)(j < 0 ? 0 : j)],
-                           c[1].per_iter_s[s == 1 ? i : (size_t)(j < 0 ? 0 : j)]};
+            size_t i0 = s == 0 ? i : (size_t)(j < 0 ? 0 : j);
+            size_t i1 = s == 1 ? i : (size_t)(j < 0 ? 0 : j);
+            const fba_calib_run none = {NAN, ""};
+            const fba_calib_run *k0 = i0 < c[0].runs.n ? &c[0].run[i0] : &none;
+            const fba_calib_run *k1 = i1 < c[1].runs.n ? &c[1].run[i1] : &none;
+            double t[2] = {k0->per_iter_s, k1->per_iter_s};
             if (kind == FBA_GONE) row->t_old = t[0];
             if (kind == FBA_NEW) row->t_new = t[1];
-            const char *err0 = c[0].errors[s == 0 ? i : (size_t)(j < 0 ? 0 : j)];
-            const char *err1 = c[1].errors[s == 1 ? i : (size_t)(j < 0 ? 0 : j)];
+            const char *err0 = k0->error;
+            const char *err1 = k1->error;
             if (kind != FBA_PAIRED) {
                 const char *e = kind == FBA_GONE ? err0 : err1;
                 if (e[0]) {
@@ -757,9 +830,7 @@ static int fba_bench(const fba_side *sides, const fba_opts *o, const char *bench
             }
             fba_measure_pair(sides, o, bench, t[0] > t[1] || !(t[1] > 0) ? t[0] : t[1], row);
         }
-    fba_names_free(&c[0].runs);
-    fba_names_free(&c[1].runs);
-    free(c);
+    fba_calib_free(c);
     return FB_OK;
 }
 
@@ -797,6 +868,9 @@ static int fba_count_side(const fba_side *s, const fba_opts *o, const fba_names 
                         &c);
         }
     }
+    /* the last line: a child that ends without it (a benchmark that called
+     * exit(0)) did not finish, whatever its exit status */
+    fprintf(c.f, "end\t0\t-\n");
     return fclose(c.f) == 0 ? 0 : 1;
 }
 
@@ -812,11 +886,13 @@ typedef struct fba_counted {
     fba_count_line *v;
     size_t n, cap;
     char last_begin[FBA_NAME_MAX]; /* the last benchmark a child began */
+    bool ended;                    /* the last child wrote its end line */
 } fba_counted;
 
 /* Appends a child's counts file to c. */
 static void fba_read_counts(const char *path, fba_counted *c) {
     c->last_begin[0] = '\0';
+    c->ended = false;
     FILE *f = fopen(path, "r");
     if (!f) return;
     char line[FBA_NAME_MAX + FBA_ERROR_MAX + 64];
@@ -828,6 +904,10 @@ static void fba_read_counts(const char *path, fba_counted *c) {
         char *name = strchr(tab + 1, '\t');
         if (!name) continue;
         *name++ = '\0';
+        if (strcmp(line, "end") == 0) {
+            c->ended = true;
+            continue;
+        }
         if (strcmp(line, "begin") == 0) {
             snprintf(c->last_begin, sizeof c->last_begin, "%s", name);
             continue;
@@ -916,7 +996,7 @@ static int fba_valgrind(const fba_opts *o, const fba_side *sides, const fba_name
             const char *only = o->isolate ? sel->v[u] : NULL;
             if (only && fba_names_find(&sides[s].benches, only) < 0) continue;
             int crc = fba_count_child(o, s, only, &c[s]);
-            if (crc == 0) continue;
+            if (crc == 0 && c[s].ended) continue;
             if (crc == 2 || !c[s].last_begin[0]) {
                 rc = crc == 2 ? 2 : 1;
                 if (crc != 2)
@@ -932,15 +1012,16 @@ static int fba_valgrind(const fba_opts *o, const fba_side *sides, const fba_name
                 rc = 1;
             } else if (fba_crash_row(rows, c[s].last_begin)) { /* crashed on both sides */
                 snprintf(fba_crash_row(rows, c[s].last_begin)->error, FBA_ERROR_MAX,
-                         "old and new: crashed under Callgrind (exit status %d)", crc);
+                         "old and new: %s under Callgrind (exit status %d)",
+                         crc ? "crashed" : "exited before it finished", crc);
             } else {
                 fba_row *row = fba_rows_add(rows, c[s].last_begin, 0, FBA_ERROR);
                 if (!row) {
                     rc = fb__opts_error("out of memory");
                     break;
                 }
-                snprintf(row->error, sizeof row->error,
-                         "%s: crashed under Callgrind (exit status %d)", fba_side_name[s], crc);
+                snprintf(row->error, sizeof row->error, "%s: %s under Callgrind (exit status %d)",
+                         fba_side_name[s], crc ? "crashed" : "exited before it finished", crc);
             }
         }
     }
@@ -984,67 +1065,224 @@ static int fba_valgrind(const fba_opts *o, const fba_side *sides, const fba_name
     return rc;
 }
 
-/* ------------------------------------------------------------ -isolate */
+/* ------------------------------------------------- the measuring child */
 
-/* Runs fba_bench in a child; its rows come back through a pipe. A child
- * that dies (a crash in the benchmark's code) leaves an error row. */
-static int fba_bench_isolated(const fba_side *sides, const fba_opts *o, const char *bench, double n,
-                              bool in_old, bool in_new, fba_rows *rows) {
-    int fds[2];
-    if (pipe(fds) != 0) return fba_bench(sides, o, bench, n, in_old, in_new, rows);
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(fds[0]);
+/* Every timed comparison runs in a child process, so that a benchmark that
+ * crashes, calls exit() or hangs cannot take the rows already compared with
+ * it: without -isolate one child runs the benchmarks in turn (one fork for
+ * the whole suite), and when it dies the next child starts after the
+ * benchmark it died in; with -isolate each benchmark gets its own child. The
+ * child sends each benchmark's begin, each finished row, each benchmark's end
+ * and, last, "all done" through a pipe; the parent keeps what arrived, makes
+ * the benchmark in progress an error row saying how the child ended, and
+ * enforces -timeout per benchmark. */
+typedef struct fba_msg {
+    size_t type; /* 'B' begin step, 'R' a row follows, 'E' end step, 'D' all done (no
+                    padding: every byte written is set) */
+    size_t step;
+} fba_msg;
+
+static volatile sig_atomic_t fba_child; /* the child's process group, 0 when none */
+static const int fba_signals[4] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+/* A signal that would end femtobench-ab ends the child's group first: a
+ * hung benchmark must not outlive the program that started it. */
+static void fba_on_signal(int sig) {
+    pid_t g = (pid_t)fba_child;
+    if (g > 0) kill(-g, SIGKILL);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static bool fba_send(int fd, const void *p, size_t n) {
+    const char *c = p;
+    while (n) {
+        ssize_t w = write(fd, c, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return false;
+        c += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+/* The child: steps [first, last) (step = benchmark x complexity N). */
+static void fba_child_run(const fba_side *sides, const fba_opts *o, const fba_names *sel,
+                          size_t first, size_t last, int fd) {
+    size_t n_ns = o->n_asymptote ? o->n_asymptote : 1;
+    for (size_t step = first; step < last; ++step) {
+        size_t i = step / n_ns;
+        double n = o->n_asymptote ? o->asymptote[step % n_ns] : 0;
+        bool in_old = fba_names_find(&sides[0].benches, sel->v[i]) >= 0;
+        bool in_new = fba_names_find(&sides[1].benches, sel->v[i]) >= 0;
+        fba_msg m = {'B', step};
+        if (!fba_send(fd, &m, sizeof m)) _exit(120);
         fba_rows mine = {0};
-        int rc = fba_bench(sides, o, bench, n, in_old, in_new, &mine);
-        for (size_t i = 0; i < mine.n && rc == FB_OK; ++i) {
-            const char *p = (const char *)mine.v[i];
-            size_t left = sizeof *mine.v[i];
-            while (left) {
-                ssize_t w = write(fds[1], p, left);
-                if (w <= 0) _exit(1);
-                p += w;
-                left -= (size_t)w;
+        if (fba_bench(sides, o, sel->v[i], n, in_old, in_new, &mine) != FB_OK) _exit(121);
+        for (size_t r = 0; r < mine.n; ++r) {
+            fba_msg h = {'R', step};
+            if (!fba_send(fd, &h, sizeof h) || !fba_send(fd, mine.v[r], sizeof *mine.v[r]))
+                _exit(120);
+        }
+        fba_rows_free(&mine);
+        m.type = 'E';
+        if (!fba_send(fd, &m, sizeof m)) _exit(120);
+    }
+    fba_msg d = {'D', last};
+    _exit(fba_send(fd, &d, sizeof d) ? 0 : 120);
+}
+
+/* Reads n bytes, waiting at most until deadline_s (0: no deadline) and
+ * checking meanwhile that the child still runs. 1: read; 0: the pipe ended
+ * or the child ended (*reaped, *status); -1: the deadline passed. */
+static int fba_recv(int fd, void *p, size_t n, pid_t pid, double deadline_s, bool *reaped,
+                    int *status) {
+    char *c = p;
+    while (n) {
+        int wait_ms = 200; /* the child is checked at least this often */
+        if (deadline_s > 0) {
+            double left = deadline_s - (double)fb__clock_now_ns() * 1e-9;
+            if (left <= 0) return -1;
+            if (left * 1e3 < wait_ms) wait_ms = (int)(left * 1e3) + 1;
+        }
+        struct pollfd pf = {fd, POLLIN, 0};
+        int pr = poll(&pf, 1, wait_ms);
+        if (pr < 0 && errno != EINTR) return 0;
+        if (pr <= 0) {
+            /* a child that ended while a process it left keeps the pipe open */
+            if (!*reaped && waitpid(pid, status, WNOHANG) == pid) *reaped = true;
+            if (*reaped) {
+                pf.revents = 0;
+                if (poll(&pf, 1, 0) <= 0) return 0;
+            } else {
+                continue;
             }
         }
-        _exit(rc == FB_OK ? 0 : 1);
-    }
-    close(fds[1]);
-    if (pid < 0) {
-        close(fds[0]);
-        return fba_bench(sides, o, bench, n, in_old, in_new, rows);
-    }
-    fba_row *buf = malloc(sizeof *buf);
-    size_t have = 0;
-    for (;;) {
-        ssize_t r = buf ? read(fds[0], (char *)buf + have, sizeof *buf - have) : 0;
+        ssize_t r = read(fd, c, n);
         if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) break;
-        have += (size_t)r;
-        if (have == sizeof *buf) {
-            fba_row *row = fba_rows_add(rows, buf->name, buf->n, buf->kind);
-            if (row) *row = *buf;
-            have = 0;
+        if (r <= 0) return 0;
+        c += r;
+        n -= (size_t)r;
+    }
+    return 1;
+}
+
+/* Why a child ended before it said "all done". */
+static void fba_child_why(const fba_opts *o, bool timed_out, int status, char *buf, size_t len) {
+    if (timed_out) {
+        char t[32]; /* '.' whatever the locale */
+        fb__fmt_double(t, sizeof t, o->timeout_s, 6);
+        snprintf(buf, len, "timed out: still running after %s s (-timeout), killed", t);
+    } else if (WIFSIGNALED(status)) {
+        const char *what = strsignal(WTERMSIG(status));
+        snprintf(buf, len, "crashed: killed by signal %d (%s)", WTERMSIG(status),
+                 what ? what : "?");
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 121) {
+        snprintf(buf, len, "out of memory");
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 120) {
+        snprintf(buf, len,
+                 "its result pipe was closed before it finished (does the benchmark close "
+                 "descriptors it did not open?)");
+    } else {
+        snprintf(buf, len, "exited with status %d before it finished",
+                 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    }
+}
+
+/* Compares every selected benchmark (x each -asymptote N) into rows. */
+static int fba_run_all(const fba_side *sides, const fba_opts *o, const fba_names *sel,
+                       fba_rows *rows) {
+    size_t n_ns = o->n_asymptote ? o->n_asymptote : 1;
+    size_t total = sel->n * n_ns;
+    struct sigaction sa, old[4];
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = fba_on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (int k = 0; k < 4; ++k) sigaction(fba_signals[k], &sa, &old[k]);
+    fba_row *buf = malloc(sizeof *buf);
+    int rc = buf ? FB_OK : FB_ENOMEM;
+    for (size_t step = 0; step < total && rc == FB_OK;) {
+        size_t last = o->isolate ? step + 1 : total;
+        int fds[2];
+        if (pipe(fds) != 0) {
+            rc = FB_EIO;
+            break;
         }
+        fflush(stdout);
+        fflush(stderr);
+        pid_t pid = fork();
+        if (pid == 0) {
+            close(fds[0]);
+            setpgid(0, 0); /* its own group: killed whole, with what it starts */
+            for (int k = 0; k < 4; ++k) sigaction(fba_signals[k], &old[k], NULL);
+            fba_child_run(sides, o, sel, step, last, fds[1]);
+        }
+        close(fds[1]);
+        if (pid < 0) {
+            close(fds[0]);
+            rc = FB_EIO;
+            break;
+        }
+        setpgid(pid, pid); /* either side may get there first */
+        fba_child = pid;
+        long current = -1;  /* the step in progress */
+        size_t next = step; /* the step after the last one that ended */
+        bool done = false, reaped = false, timed_out = false;
+        int status = 0;
+        double deadline_s = 0;
+        for (;;) {
+            fba_msg m;
+            int got = fba_recv(fds[0], &m, sizeof m, pid, deadline_s, &reaped, &status);
+            if (got == 1 && m.type == 'R')
+                got = fba_recv(fds[0], buf, sizeof *buf, pid, deadline_s, &reaped, &status);
+            if (got < 0) timed_out = true;
+            if (got != 1) break;
+            if (m.type == 'B') {
+                current = (long)m.step;
+                if (o->timeout_s > 0) deadline_s = (double)fb__clock_now_ns() * 1e-9 + o->timeout_s;
+            } else if (m.type == 'E') {
+                current = -1;
+                next = m.step + 1;
+                deadline_s = 0;
+            } else if (m.type == 'R') {
+                buf->name[sizeof buf->name - 1] = buf->label[sizeof buf->label - 1] = '\0';
+                buf->error[sizeof buf->error - 1] = '\0';
+                if (buf->n_lr > FBA_MAX_ROUNDS) buf->n_lr = 0;
+                fba_row *row = fba_rows_add(rows, buf->name, buf->n, buf->kind);
+                if (row) *row = *buf;
+            } else if (m.type == 'D') {
+                done = true;
+                break;
+            }
+        }
+        close(fds[0]);
+        kill(-pid, SIGKILL); /* whatever it left behind, and the child if it still runs */
+        if (!reaped)
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+            }
+        fba_child = 0;
+        if (done) {
+            step = last;
+            continue;
+        }
+        /* the benchmark it died in (or the next one, when it died between
+         * two) is an error row; the next child starts after it */
+        size_t bad = current >= 0 ? (size_t)current : next;
+        if (bad >= total) break;
+        char why[FBA_ERROR_MAX];
+        fba_child_why(o, timed_out, status, why, sizeof why);
+        fba_row *row = fba_rows_add(rows, sel->v[bad / n_ns],
+                                    o->n_asymptote ? o->asymptote[bad % n_ns] : 0, FBA_ERROR);
+        if (!row) {
+            rc = FB_ENOMEM;
+            break;
+        }
+        snprintf(row->error, sizeof row->error, "%s", why);
+        step = bad + 1;
     }
     free(buf);
-    close(fds[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        fba_row *row = fba_rows_add(rows, bench, n, FBA_ERROR);
-        if (!row) return FB_ENOMEM;
-        if (WIFSIGNALED(status))
-            snprintf(row->error, sizeof row->error, "crashed (signal %d, %s)", WTERMSIG(status),
-                     strsignal(WTERMSIG(status)));
-        else
-            snprintf(row->error, sizeof row->error, "its child process exited with status %d",
-                     WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-    }
-    return FB_OK;
+    for (int k = 0; k < 4; ++k) sigaction(fba_signals[k], &old[k], NULL);
+    return rc;
 }
 
 /* ------------------------------------------------------------- verdicts */
@@ -1461,29 +1699,22 @@ static int fba_measure_and_report(fba_opts *o, fba_side *sides, const char *cons
     } else {
         fba_choose_cpu();
         fba_pin();
-        size_t n_ns = o->n_asymptote ? o->n_asymptote : 1;
-        for (size_t step = 0; step < sel.n * n_ns; ++step) {
-            size_t i = step / n_ns;
-            double n = o->n_asymptote ? o->asymptote[step % n_ns] : 0;
-            bool in_old = fba_names_find(&sides[0].benches, sel.v[i]) >= 0;
-            bool in_new = fba_names_find(&sides[1].benches, sel.v[i]) >= 0;
-            int brc = o->isolate ? fba_bench_isolated(sides, o, sel.v[i], n, in_old, in_new, &rows)
-                                 : fba_bench(sides, o, sel.v[i], n, in_old, in_new, &rows);
-            if (brc != FB_OK) {
-                rc = fb__opts_error("out of memory");
-                goto done;
-            }
+        int brc = fba_run_all(sides, o, &sel, &rows);
+        if (brc != FB_OK) {
+            rc = fb__opts_error("%s", brc == FB_ENOMEM ? "out of memory"
+                                                       : "cannot start a child process");
+            goto done;
         }
     }
 
     fba_report rep = {o, &rows, 0, 0, {0}, 0, 0};
     fba_judge(&rep);
     rep.wall_s = fba_now_s() - t0;
-    fputc('\n', stdout);
-    fba_table(stdout, &rep);
-    fputc('\n', stdout);
-    fba_summary(stdout, &rep);
-    fflush(stdout);
+    fputc('\n', o->table);
+    fba_table(o->table, &rep);
+    fputc('\n', o->table);
+    fba_summary(o->table, &rep);
+    fflush(o->table);
     int status = 0;
     fb__outfile_fn writers[3] = {fba_write_json, fba_write_md, fba_write_html};
     for (int i = 0; i < 3; ++i) {
@@ -1497,7 +1728,15 @@ static int fba_measure_and_report(fba_opts *o, fba_side *sides, const char *cons
         }
     }
     if (!status && rep.errors) status = 1;
-    if (!status && o->fail_on_slower && rep.counts[FB__V_SLOWER]) status = 3;
+    /* nothing in common: a gate that compared nothing must not pass (as
+     * the runner's -baseline and femtobench-compare) */
+    bool none = rep.paired == 0 && !rep.errors;
+    if (none)
+        fprintf(stderr,
+                "femtobench: warning: no benchmark in common between OLD and NEW: nothing was "
+                "compared%s\n",
+                o->fail_on_slower ? " (-fail_on_slower: exit status 3)" : "");
+    if (!status && o->fail_on_slower && (rep.counts[FB__V_SLOWER] || none)) status = 3;
     rc = status;
 done:
     fba_rows_free(&rows);
@@ -1518,20 +1757,29 @@ int main(int argc, char **argv) {
     if (o.min_time_ms <= 0) o.min_time_ms = FBA_DEFAULT_MIN_TIME_MS;
     double t0 = fba_now_s();
 
-    /* the outputs: each writable, no two the same, before anything runs */
+    /* the outputs, with the runner's rules (src/outfile_set.c), before
+     * anything runs: each writable, no two the same file under any spelling,
+     * none the file the table goes to (stderr when an output is stdout), and
+     * none a plugin under test */
     const char *outs[3] = {o.out_json, o.out_md, o.out_html};
     const char *out_names[3] = {"output_json", "output_md", "output_html"};
+    fb__outfile_job jobs[3];
+    size_t n_jobs = 0;
+    int table_fd = 1;
     for (int i = 0; i < 3; ++i) {
         if (!outs[i]) continue;
-        char why[1024];
         if (!*outs[i]) return fb__opts_error("-%s: empty file name", out_names[i]);
-        for (int k = 0; k < i; ++k)
-            if (outs[k] && strcmp(outs[k], outs[i]) == 0)
-                return fb__opts_error("-%s=%s: the same file as -%s", out_names[i], outs[i],
-                                      out_names[k]);
-        if (fb__outfile_check(outs[i], why, sizeof why) != FB_OK)
-            return fb__opts_error("-%s: %s", out_names[i], why);
+        jobs[n_jobs++] = (fb__outfile_job){out_names[i], outs[i], NULL, NULL, NULL};
+        if (fb__outfile_fd_of(outs[i]) == 1) table_fd = 2;
     }
+    o.table = table_fd == 2 ? stderr : stdout;
+    char why_out[1024];
+    if (fb__outfile_check_set(jobs, n_jobs, table_fd, why_out, sizeof why_out) != FB_OK)
+        return fb__opts_error("%s", why_out);
+    for (size_t i = 0; i < n_jobs; ++i)
+        for (int f = 0; f < 2; ++f)
+            if (fb__outfile_not_input(jobs[i].path, o.files[f], why_out, sizeof why_out) != FB_OK)
+                return fb__opts_error("-%s=%s: %s", jobs[i].option, jobs[i].path, why_out);
     if (o.valgrind && !counting_child) {
         char why[512];
         if (fb__vg_runner_check(why, sizeof why) != FB_OK)
