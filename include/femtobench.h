@@ -30,9 +30,9 @@
 #include <stdio.h>
 
 #define FB_VERSION_MAJOR 0
-#define FB_VERSION_MINOR 1
+#define FB_VERSION_MINOR 2
 #define FB_VERSION_PATCH 0
-#define FB_VERSION_STRING "0.1.0"
+#define FB_VERSION_STRING "0.2.0"
 
 #ifdef __cplusplus
 extern "C" {

@@ -24,6 +24,10 @@ set -euo pipefail
 
 src=${FB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fb-install.XXXXXX")
+# the consumers ask for this tree's MAJOR.MINOR (a 0.x release is compatible
+# only within its minor version): @FB_MM@ in their CMakeLists.txt
+fb_mm=$(sed -n 's/^#define FB_VERSION_STRING "\([0-9]*\.[0-9]*\)\..*"/\1/p' "$src/include/femtobench.h")
+fb_fill_version() { sed -i "s/@FB_MM@/$fb_mm/g" "$1"; }
 trap 'rm -rf "$tmp"' EXIT
 jobs=$(nproc 2>/dev/null || echo 2)
 export CMAKE_BUILD_PARALLEL_LEVEL=$jobs
@@ -124,7 +128,7 @@ fi
 cat >"$tmp/consumer/CMakeLists.txt" <<'CM'
 cmake_minimum_required(VERSION 3.16)
 project(fb_consumer C)
-find_package(femtobench 0.1 CONFIG REQUIRED)
+find_package(femtobench @FB_MM@ CONFIG REQUIRED)
 add_executable(consumer main.c)
 target_link_libraries(consumer PRIVATE femtobench::femtobench)
 if(NOT TARGET femtobench::femtobench_shared)
@@ -133,6 +137,7 @@ endif()
 add_executable(consumer_shared main.c)
 target_link_libraries(consumer_shared PRIVATE femtobench::femtobench_shared)
 CM
+fb_fill_version "$tmp/consumer/CMakeLists.txt"
 quiet "find_package consumer: configure" cmake -S "$tmp/consumer" -B "$tmp/cb" -DCMAKE_PREFIX_PATH="$prefix"
 quiet "find_package consumer: build" cmake --build "$tmp/cb"
 run_consumer "$tmp/cb/consumer"
@@ -159,11 +164,12 @@ C
     cat >"$tmp/plugin/CMakeLists.txt" <<'CM'
 cmake_minimum_required(VERSION 3.16)
 project(fb_plugin C)
-find_package(femtobench 0.1 CONFIG REQUIRED)
+find_package(femtobench @FB_MM@ CONFIG REQUIRED)
 femtobench_add_plugin(suite suite.c)
 add_executable(suite_runner suite.c)
 target_link_libraries(suite_runner PRIVATE femtobench::femtobench)
 CM
+    fb_fill_version "$tmp/plugin/CMakeLists.txt"
     quiet "plugin: configure" cmake -S "$tmp/plugin" -B "$tmp/pb" -DCMAKE_PREFIX_PATH="$prefix"
     quiet "plugin: build" cmake --build "$tmp/pb"
     out=$(FEMTOBENCH_SUPPRESS_WARNINGS=1 "$prefix/bin/femtobench-ab" "$tmp/pb/suite.so" \
@@ -435,12 +441,13 @@ cat >"$d/CMakeLists.txt" <<'CM'
 cmake_minimum_required(VERSION 3.16)
 project(fb_discover C)
 enable_testing()
-find_package(femtobench 0.1 CONFIG REQUIRED)
+find_package(femtobench @FB_MM@ CONFIG REQUIRED)
 add_executable(suite suite.c)
 target_link_libraries(suite PRIVATE femtobench::femtobench)
 femtobench_discover_tests(suite TEST_PREFIX "bench/" LABELS perf ARGS -quiet)
 femtobench_discover_tests(suite TEST_PREFIX "sip/" ARGS -filter=Sip DISCOVERY_TIMEOUT 60)
 CM
+fb_fill_version "$d/CMakeLists.txt"
 quiet "femtobench_discover_tests consumer: configure" cmake -S "$d" -B "$d/build" -DCMAKE_PREFIX_PATH="$prefix"
 quiet "femtobench_discover_tests consumer: build" cmake --build "$d/build"
 want="bench/Broken bench/Plain bench/Sip/8 bench/Sip/64 bench/Sip/640 bench/a.b bench/aXb bench/x+y z sip/Sip/8 sip/Sip/64 sip/Sip/640"
