@@ -119,6 +119,10 @@ FB__PRIVATE void fb__change_counted_spread(double old_ins, double old_lo, double
                                            double now_ins, double now_lo, double now_hi,
                                            fb__change *out);
 
+/* What the change table says of such a verdict (src/report_change.c):
+ * "exact", or "-0.1%..+0.2%, within the spread" / "beyond the spread". */
+FB__PRIVATE void fb__change_counted_text(char *buf, size_t len, const fb__change *c);
+
 /* ------------------------------------------------ the change view */
 
 /* The change of a run against a baseline as a value (src/change_view.c):

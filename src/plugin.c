@@ -29,7 +29,8 @@ static int fb__plugin_list(void (*each)(void *ctx, const char *name), void *ctx,
 }
 
 typedef struct fb__plugin_sink {
-    fb__plugin_result_fn fn;
+    fb__plugin_result_fn fn;        /* run's callback, or NULL */
+    fb__plugin_count_fn counted_fn; /* run_counted's, or NULL */
     void *ctx;
 } fb__plugin_sink;
 
@@ -39,15 +40,21 @@ static void fb__plugin_on_result(void *ctx, const fb_bench *b, const fb_result *
     const char *error = fb_result_error(r);
     double median = error ? NAN : fb_result_median(r, FB_ELAPSED);
     double ins = error ? NAN : fb_result_valgrind(r, FB_VG_INSTRUCTIONS);
-    s->fn(s->ctx, fb_result_name(r), fb_result_complexity_n(r), error, median, ins);
+    if (s->fn) {
+        s->fn(s->ctx, fb_result_name(r), fb_result_complexity_n(r), error, median, ins);
+        return;
+    }
+    double lo = NAN, hi = NAN;
+    if (!error) fb_result_valgrind_spread(r, &lo, &hi);
+    s->counted_fn(s->ctx, fb_result_name(r), fb_result_complexity_n(r), error, median, ins, lo, hi);
 }
 
 static void fb__plugin_group_body(fb_bench *b, void *ctx) {
     ((const fb__instance *)ctx)->reg->fn(b);
 }
 
-static int fb__plugin_run(const char *name, double n, const fb__epoch_hook *hook,
-                          fb__plugin_result_fn result, void *ctx) {
+static int fb__plugin_run_sink(const char *name, double n, const fb__epoch_hook *hook,
+                               fb__plugin_sink sink) {
     fb__instance **all = NULL;
     char err[256];
     int rc = fb__registry_expand(fb__process_registry(), &all, err, sizeof err);
@@ -59,7 +66,6 @@ static int fb__plugin_run(const char *name, double n, const fb__epoch_hook *hook
         fb__instances_free(all);
         return FB_EINVAL;
     }
-    fb__plugin_sink sink = {result, ctx};
     fb_bench *b = fb_bench_new();
     if (!b || fb__bench_add_sink(b, fb__plugin_on_result, &sink) != FB_OK ||
         fb__bench_set_name(b, in->name) != FB_OK) {
@@ -81,8 +87,21 @@ static int fb__plugin_run(const char *name, double n, const fb__epoch_hook *hook
     return FB_OK;
 }
 
-static const fb__plugin_api fb__plugin_api_v1 = {
-    FB__PLUGIN_ABI, FB_VERSION_STRING, fb__plugin_identity, fb__plugin_list, fb__plugin_run,
+static int fb__plugin_run(const char *name, double n, const fb__epoch_hook *hook,
+                          fb__plugin_result_fn result, void *ctx) {
+    fb__plugin_sink sink = {result, NULL, ctx};
+    return fb__plugin_run_sink(name, n, hook, sink);
+}
+
+static int fb__plugin_run_counted(const char *name, double n, const fb__epoch_hook *hook,
+                                  fb__plugin_count_fn result, void *ctx) {
+    fb__plugin_sink sink = {NULL, result, ctx};
+    return fb__plugin_run_sink(name, n, hook, sink);
+}
+
+static const fb__plugin_api fb__plugin_api_now = {
+    FB__PLUGIN_ABI,  FB_VERSION_STRING, fb__plugin_identity,
+    fb__plugin_list, fb__plugin_run,    fb__plugin_run_counted,
 };
 
-const fb__plugin_api *fb__plugin_entry(void) { return &fb__plugin_api_v1; }
+const fb__plugin_api *fb__plugin_entry(void) { return &fb__plugin_api_now; }

@@ -6,6 +6,9 @@
  * it touches any other: abi (the layout of this struct and the meaning of
  * its functions) and version (the library's, FB_VERSION_STRING). Both stay
  * first in every future layout; a change to the rest raises FB__PLUGIN_ABI.
+ * A layout that only appends functions keeps every earlier one valid: the
+ * host accepts FB__PLUGIN_ABI_OLDEST..FB__PLUGIN_ABI and calls an appended
+ * function only when the plugin's abi has it.
  * Everything else is the plugin's own copy of the library: its registry,
  * its process state (where the epoch hook is installed), its clock. */
 #ifndef FB_PLUGIN_H
@@ -17,7 +20,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FB__PLUGIN_ABI 1u
+/* 1: identity, list, run. 2: run_counted appended (the count's spread). */
+#define FB__PLUGIN_ABI 2u
+#define FB__PLUGIN_ABI_OLDEST 1u
 /* The exported symbol's name, for dlsym. */
 #define FB__PLUGIN_ENTRY "fb__plugin_entry"
 
@@ -27,6 +32,14 @@
  * (NAN when timed). */
 typedef void (*fb__plugin_result_fn)(void *ctx, const char *name, double complexity_n,
                                      const char *error, double median_s, double instructions);
+
+/* The same for fb__plugin_api.run_counted, with the least and most
+ * instructions per unit of the counted pairs behind `instructions` (both
+ * equal to it when the count repeated exactly; NAN when timed or failed):
+ * fb_result_valgrind_spread, docs/valgrind.md "Counts that move". */
+typedef void (*fb__plugin_count_fn)(void *ctx, const char *name, double complexity_n,
+                                    const char *error, double median_s, double instructions,
+                                    double instructions_lo, double instructions_hi);
 
 typedef struct fb__plugin_api {
     unsigned abi;        /* FB__PLUGIN_ABI of the library that built the plugin */
@@ -45,6 +58,10 @@ typedef struct fb__plugin_api {
      * name. */
     int (*run)(const char *name, double n, const fb__epoch_hook *hook, fb__plugin_result_fn result,
                void *ctx);
+    /* abi >= 2: run, with each result's count spread too (a plugin of abi
+     * 1 has no such field: its counts are taken as exact). */
+    int (*run_counted)(const char *name, double n, const fb__epoch_hook *hook,
+                       fb__plugin_count_fn result, void *ctx);
 } fb__plugin_api;
 
 /* Exported from every copy of the library (not FB__PRIVATE): the one

@@ -97,6 +97,20 @@ static void fb__rc_pct(char *buf, size_t len, double pct) {
     }
 }
 
+void fb__change_counted_text(char *buf, size_t len, const fb__change *c) {
+    if (c->spread == FB__SPREAD_NONE) {
+        snprintf(buf, len, "exact");
+        return;
+    }
+    /* the counts moved between counted epochs: the change from one side's
+     * range to the other's */
+    char l[24], h[24];
+    fb__rc_pct(l, sizeof l, c->lo_pct);
+    fb__rc_pct(h, sizeof h, c->hi_pct);
+    snprintf(buf, len, "%s..%s, %s the spread", l, h,
+             c->spread == FB__SPREAD_WITHIN ? "within" : "beyond");
+}
+
 /* One row of the table. */
 static void fb__rc_print_row(FILE *f, const fb__change_row *w) {
     char tb[200], tn[200], ch[32], ci[80]; /* a number, its units, a 24-byte unit escaped */
@@ -110,17 +124,7 @@ static void fb__rc_print_row(FILE *f, const fb__change_row *w) {
             snprintf(ci, sizeof ci, "counted vs timed");
         } else {
             fb__rc_pct(ch, sizeof ch, c->change_pct);
-            if (c->spread == FB__SPREAD_NONE) {
-                snprintf(ci, sizeof ci, "exact");
-            } else {
-                /* the counts moved between counted epochs: the change
-                 * from one side's range to the other's */
-                char l[24], h[24];
-                fb__rc_pct(l, sizeof l, c->lo_pct);
-                fb__rc_pct(h, sizeof h, c->hi_pct);
-                snprintf(ci, sizeof ci, "%s..%s, %s the spread", l, h,
-                         c->spread == FB__SPREAD_WITHIN ? "within" : "beyond");
-            }
+            fb__change_counted_text(ci, sizeof ci, c);
         }
     } else if (w->kind == FB__CHANGE_ROW_FEW) {
         snprintf(ci, sizeof ci, "fewer than 2 pairs");

@@ -10,7 +10,11 @@
  *   AB_HOSTILE    1: Exit calls exit(0), Hang never returns, Many makes
  *                 300 runs in one function, Group reports in its run's
  *                 name whether its threads may use more than one CPU
- *   AB_BADNAME    1: a benchmark name of 1100 bytes (the runner refuses it) */
+ *   AB_BADNAME    1: a benchmark name of 1100 bytes (the runner refuses it)
+ *   AB_SPREAD     1: Moving, whose count moves from epoch to epoch (for
+ *                 -valgrind's spread), and NameBreak, two runs whose names
+ *                 differ only after a line break; 2: the same with Moving
+ *                 doing 10% more work */
 #if defined(AB_HOSTILE) && AB_HOSTILE
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <sched.h>
@@ -37,6 +41,9 @@
 #endif
 #ifndef AB_BADNAME
 #define AB_BADNAME 0
+#endif
+#ifndef AB_SPREAD
+#define AB_SPREAD 0
 #endif
 
 /* the fake clock: 10 ns per unit of work done by an op */
@@ -188,6 +195,38 @@ FB__CONSTRUCTOR(ab_register_long) {
     for (size_t i = 0; i + 1 < sizeof ab_long_name; ++i) ab_long_name[i] = 'L';
     ab_long_reg.name = ab_long_name;
     fb__register(&ab_long_reg);
+}
+#endif
+
+#if AB_SPREAD
+#include <unistd.h>
+
+/* Moving: each epoch's setup picks the work of the epoch's ops, 1000 (1100
+ * with AB_SPREAD 2) plus 0..6 units, starting from the process id, so that
+ * two processes running the same code count different medians: the count
+ * moves between epochs of the same iterations, as a shuffled input's does. */
+static unsigned ab_epoch;
+static int ab_moving_units;
+static void ab_moving_setup(void *ctx) {
+    (void)ctx;
+    if (!ab_epoch) ab_epoch = (unsigned)getpid();
+    ++ab_epoch;
+    ab_moving_units = (AB_SPREAD == 2 ? 1100 : 1000) + (int)(ab_epoch % 7);
+}
+static void ab_moving_op(void *ctx) { ab_work(ctx, ab_moving_units); }
+FB_BENCHMARK(Moving) {
+    ab_clock c = {0};
+    ab_fake(b, &c);
+    fb_set_setup(b, ab_moving_setup, NULL);
+    fb_run(b, "Moving", ab_moving_op, &c);
+}
+
+/* two runs whose names differ only after a line break */
+FB_BENCHMARK(NameBreak) {
+    ab_clock c = {0};
+    ab_fake(b, &c);
+    FB_RUN(b, "NameBreak\nsmall") { ab_work(&c, 3); }
+    FB_RUN(b, "NameBreak\nlarge") { ab_work(&c, 300); }
 }
 #endif
 

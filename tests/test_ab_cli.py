@@ -13,7 +13,11 @@ browser test is tests/test_ab_browser.py); a crash, exit(0) and a hang
 (-timeout) as error rows with and without -isolate, the rest compared;
 SIGTERM ending the hung child; 300 runs in one function; a thread group not
 pinned; nothing in common under -fail_on_slower (exit 3); outputs checked
-with the runner's rules; -valgrind's exact counts (when valgrind is there); the plain
+with the runner's rules; -rounds too few for any verdict (refused, or said in
+each row); -valgrind's exact counts, counts that move compared by their
+spread (A/A same within it, 10% more work slower beyond it, in the table,
+markdown, JSON and HTML), a plugin of interface 1 (exact counts), runs paired
+by whole names (a line break in one) (when valgrind is there); the plain
 compiler recipe (cc -shared -fPIC suite.c + the build's library); and every
 bad input: one line `femtobench: error: ...`, exit status 2, nothing run."""
 import html.parser
@@ -31,8 +35,9 @@ BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SOURCE = os.environ.get("FB_SOURCE_DIR", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 AB = os.path.join(BUILD, "femtobench-ab")
 T = os.path.join(BUILD, "tests")
-OLD, NEW, CRASH, HOSTILE, BADNAME = (os.path.join(T, f"ab_{v}.so") for v in
-                                     ("old", "new", "crash", "hostile", "badname"))
+OLD, NEW, CRASH, HOSTILE, BADNAME, SPREAD, SPREAD_MORE = (
+    os.path.join(T, f"ab_{v}.so")
+    for v in ("old", "new", "crash", "hostile", "badname", "spread", "spread_more"))
 failures = []
 
 if not os.path.exists(AB):
@@ -162,6 +167,20 @@ try:
     rc, out, err = run(OLD, NEW, "-rounds=6", "-filter=Slow", "-threshold=20")
     check(rc == 0 and ("| 6 | unsure |" in out or "| 6 | same |" in out),
           f"-rounds=6 -threshold=20: {out}")
+    # rounds too few for any verdict at the family's confidence (two runs:
+    # 97.5% each, 7 rounds kept; an odd count keeps one less) are refused
+    # up front; the fewest that decide do decide
+    bad([OLD, NEW, "-rounds=6", "-filter=Slow|Steady"], "-rounds=6: too few",
+        "2 benchmarks", "-rounds=8")
+    bad([OLD, NEW, "-rounds=7", "-filter=Slow|Steady"], "-rounds=7: too few")
+    bad([OLD, NEW, "-rounds=7"], "-rounds=7: too few", "6 benchmarks")
+    rc, out, err = run(OLD, NEW, "-rounds=8", "-filter=Slow|Steady", "-fail_on_slower")
+    check(rc == 3 and "| 8 | slower |" in out, f"-rounds=8, two benchmarks: {rc} {out}")
+    # a family larger than its functions (two runs in one) is known only
+    # after the run: each row says why it is unsure
+    rc, out, err = run(OLD, NEW, "-rounds=6", "-filter=Two")
+    check(rc == 0 and out.count("none: 6 rounds kept, 7 needed") == 2,
+          f"-rounds=6, two runs in one function: {rc} {out}")
 
     # -asymptote: each benchmark once per N, matched by name and N
     rc, out, err = run(OLD, NEW, "-filter=Slow|Fam", "-asymptote=10,100", "-output_json=" + js)
@@ -329,6 +348,58 @@ try:
             check(rc == 1 and "exited before it finished" in (v.get("Exit", {}).get("error") or "")
                   and v.get("Steady", {}).get("verdict") == "same",
                   f"-valgrind -isolate exit(0): {rc} {v}")
+            # a count that moves between epochs (Moving: each process starts
+            # its epochs' work at its own pid): the same code twice is `same`
+            # within the spread, in every output; 10% more work is `slower`
+            # beyond it; exact counts stay exact
+            smd, spage = os.path.join(tmp, "spread.md"), os.path.join(tmp, "spread.html")
+            for i in range(3):
+                rc, out, err = run(SPREAD, SPREAD, "-valgrind", "-filter=Moving|Steady",
+                                   "-output_json=" + js, "-output_md=" + smd,
+                                   "-output_html=" + spage)
+                doc, v = verdicts(js)
+                m = v.get("Moving", {})
+                check(rc == 0 and m.get("verdict") == "same" and m.get("spread") == "within" and
+                      m["old_instructions_low"] < m["old_instructions_high"] and
+                      m["low_pct"] < 0 < m["high_pct"], f"-valgrind A/A, a count that moves: {rc} {m}")
+                st = v.get("Steady", {})
+                check(st.get("verdict") == "same" and st.get("spread") == "exact" and
+                      st["old_instructions_low"] == st["old_instructions_high"] ==
+                      st["old_instructions"], f"-valgrind A/A, exact: {st}")
+                row = [l for l in out.splitlines() if l.startswith("| Moving ")]
+                check(len(row) == 1 and "within the spread" in row[0] and row[0].endswith("| same |"),
+                      f"-valgrind A/A table: {out}")
+                check(any(l.startswith("| Steady ") and "| exact |" in l for l in out.splitlines()),
+                      f"-valgrind A/A table, exact: {out}")
+                with open(smd) as f:
+                    check("within the spread" in f.read(), "-valgrind A/A markdown")
+                with open(spage) as f:
+                    check("within the spread" in f.read(), "-valgrind A/A html")
+            rc, out, err = run(SPREAD, SPREAD_MORE, "-valgrind", "-filter=Moving|Steady",
+                               "-output_json=" + js, "-fail_on_slower")
+            doc, v = verdicts(js)
+            m = v.get("Moving", {})
+            check(rc == 3 and m.get("verdict") == "slower" and m.get("spread") == "beyond" and
+                  m["low_pct"] > 5 and v.get("Steady", {}).get("verdict") == "same",
+                  f"-valgrind A/B, a count that moves: {rc} {m}")
+            check(any(l.startswith("| Moving ") and "beyond the spread" in l and "slower" in l
+                      for l in out.splitlines()), f"-valgrind A/B table: {out}")
+            # a plugin of interface 1 (no spread): its counts stay exact
+            abi1 = os.path.join(T, "ab_fake_abi1.so")
+            rc, out, err = run(abi1, abi1, "-valgrind", "-output_json=" + js)
+            doc, v = verdicts(js)
+            c = v.get("Counted", {})
+            check(rc == 0 and c.get("verdict") == "same" and c.get("spread") == "exact" and
+                  c["old_instructions"] == c["old_instructions_high"] == 42,
+                  f"-valgrind, a plugin of interface 1: {rc} {err} {v}")
+            # names that differ only after a line break are paired whole
+            rc, out, err = run(SPREAD, SPREAD, "-valgrind", "-filter=NameBreak",
+                               "-output_json=" + js)
+            doc, v = verdicts(js)
+            check(rc == 0 and sorted(v) == ["NameBreak\nlarge", "NameBreak\nsmall"] and
+                  all(b["verdict"] == "same" and b["change_pct"] == 0 and
+                      b["old_instructions"] == b["new_instructions"] for b in v.values()),
+                  f"-valgrind, names with a line break: {rc} {err} {v}")
     else:
         print("no valgrind (or an ASan build): -valgrind not checked")
 
@@ -349,6 +420,8 @@ try:
     bad([OLD, os.path.join(T, "ab_fake_version.so")], "built with femtobench 9.9.0",
         "rebuild the plugin")
     bad([os.path.join(T, "ab_fake_missing.so"), OLD], "cannot load", "undefined symbol")
+    bad([OLD, os.path.join(T, "ab_fake_abi_next.so")], "plugin interface 3",
+        "plugin interfaces 1 to 2", "rebuild the plugin")
     if os.path.exists(os.path.join(T, "ab_fake_m32.so")):
         bad([os.path.join(T, "ab_fake_m32.so"), OLD], "cannot load", "wrong ELF class")
     bad([OLD, NEW, "-rounds=5"], "-rounds")

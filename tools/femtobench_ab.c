@@ -346,12 +346,13 @@ static int fba_load(fba_side *s, const char *load_path) {
     s->api = entry();
     unsigned host_major = FB_VERSION_MAJOR, host_minor = FB_VERSION_MINOR, major = 0, minor = 0;
     if (!s->api || !s->api->version || sscanf(s->api->version, "%u.%u", &major, &minor) != 2 ||
-        s->api->abi != FB__PLUGIN_ABI || major != host_major || minor != host_minor)
+        s->api->abi < FB__PLUGIN_ABI_OLDEST || s->api->abi > FB__PLUGIN_ABI ||
+        major != host_major || minor != host_minor)
         return fb__opts_error(
             "%s: built with femtobench %s (plugin interface %u); this "
-            "femtobench-ab is %s (plugin interface %u): rebuild the plugin with it",
+            "femtobench-ab is %s (plugin interfaces %u to %u): rebuild the plugin with it",
             s->path, s->api && s->api->version ? s->api->version : "?", s->api ? s->api->abi : 0u,
-            FB_VERSION_STRING, FB__PLUGIN_ABI);
+            FB_VERSION_STRING, FB__PLUGIN_ABI_OLDEST, FB__PLUGIN_ABI);
     /* a plugin that claims this interface but lacks a function of it
      * would crash at the first call */
     if (!s->api->identity || !s->api->list || !s->api->run)
@@ -422,6 +423,9 @@ typedef struct fba_row {
     size_t n_lr;               /* kept log ratios */
     double lr[FBA_MAX_ROUNDS]; /* ln(t_new / t_old), kept rounds */
     fb__change change;         /* filled at the end (needs the family's size) */
+    /* -valgrind: the least and most of each side's counted pairs (both the
+     * count when it repeated exactly) */
+    double ins_old_lo, ins_old_hi, ins_new_lo, ins_new_hi;
 } fba_row;
 
 typedef struct fba_rows {
@@ -447,6 +451,7 @@ static fba_row *fba_rows_add(fba_rows *rs, const char *name, double n, fba_kind 
         snprintf(r->label, sizeof r->label, "%s", name);
     r->kind = kind;
     r->t_old = r->t_new = r->ins_old = r->ins_new = NAN;
+    r->ins_old_lo = r->ins_old_hi = r->ins_new_lo = r->ins_new_hi = NAN;
     rs->v[rs->n++] = r;
     return r;
 }
@@ -840,16 +845,60 @@ typedef struct fba_counts {
     FILE *f;
 } fba_counts;
 
+/* A name or an error in a count line: a backslash, tab, newline or carriage
+ * return escaped, so that a line holds the whole name whatever it contains
+ * and the parent pairs the runs by their whole names. */
+static void fba_put_escaped(FILE *f, const char *s) {
+    for (; *s; ++s) {
+        const char *e = *s == '\\'   ? "\\\\"
+                        : *s == '\t' ? "\\t"
+                        : *s == '\n' ? "\\n"
+                        : *s == '\r' ? "\\r"
+                                     : NULL;
+        if (e)
+            fputs(e, f);
+        else
+            fputc(*s, f);
+    }
+}
+
+/* Undoes fba_put_escaped into out (len bytes, truncated to fit). */
+static void fba_unescape(const char *s, char *out, size_t len) {
+    size_t k = 0;
+    for (; *s && k + 1 < len; ++s) {
+        char ch = *s;
+        if (ch == '\\' && s[1]) {
+            ++s;
+            ch = *s == 't' ? '\t' : *s == 'n' ? '\n' : *s == 'r' ? '\r' : *s;
+        }
+        out[k++] = ch;
+    }
+    out[k] = '\0';
+}
+
 static void fba_count_result(void *ctx, const char *name, double n, const char *error, double med,
-                             double ins) {
+                             double ins, double lo, double hi) {
     fba_counts *c = ctx;
     (void)med;
-    /* one line per run: the instructions per unit (or "error"), N, the name
-     * (and the error), tab-separated */
-    if (error)
-        fprintf(c->f, "error\t%.17g\t%s\t%s\n", n, name, error);
-    else
-        fprintf(c->f, "%.17g\t%.17g\t%s\n", ins, n, name);
+    /* one line per run, tab-separated: "count", the instructions per unit,
+     * the least and most of its counted pairs, N and the name; or "error",
+     * N, the name and the error */
+    if (error) {
+        fprintf(c->f, "error\t%.17g\t", n);
+        fba_put_escaped(c->f, name);
+        fputc('\t', c->f);
+        fba_put_escaped(c->f, error);
+    } else {
+        fprintf(c->f, "count\t%.17g\t%.17g\t%.17g\t%.17g\t", ins, lo, hi, n);
+        fba_put_escaped(c->f, name);
+    }
+    fputc('\n', c->f);
+}
+
+/* A plugin of interface 1 reports no spread: its counts are exact. */
+static void fba_count_result_v1(void *ctx, const char *name, double n, const char *error,
+                                double med, double ins) {
+    fba_count_result(ctx, name, n, error, med, ins, ins, ins);
 }
 
 /* The -valgrind child: counts one side's selected benchmarks into a file. */
@@ -858,19 +907,25 @@ static int fba_count_side(const fba_side *s, const fba_opts *o, const fba_names 
     fba_counts c = {fopen(path, "w")};
     if (!c.f) return fb__opts_error("-valgrind: cannot write '%s': %s", path, strerror(errno));
     setvbuf(c.f, NULL, _IOLBF, 0); /* every line out before the next run: it may crash */
+    bool spread = s->api->abi >= 2 && s->api->run_counted;
     size_t n_ns = o->n_asymptote ? o->n_asymptote : 1;
     for (size_t i = 0; i < sel->n; ++i) {
         if (fba_names_find(&s->benches, sel->v[i]) < 0) continue;
         if (o->only && strcmp(o->only, sel->v[i]) != 0) continue;
         for (size_t k = 0; k < n_ns; ++k) {
-            fprintf(c.f, "begin\t0\t%s\n", sel->v[i]); /* the benchmark about to run */
-            s->api->run(sel->v[i], o->n_asymptote ? o->asymptote[k] : 0, NULL, fba_count_result,
-                        &c);
+            fputs("begin\t", c.f); /* the benchmark about to run */
+            fba_put_escaped(c.f, sel->v[i]);
+            fputc('\n', c.f);
+            double n = o->n_asymptote ? o->asymptote[k] : 0;
+            if (spread)
+                s->api->run_counted(sel->v[i], n, NULL, fba_count_result, &c);
+            else
+                s->api->run(sel->v[i], n, NULL, fba_count_result_v1, &c);
         }
     }
     /* the last line: a child that ends without it (a benchmark that called
      * exit(0)) did not finish, whatever its exit status */
-    fprintf(c.f, "end\t0\t-\n");
+    fputs("end\n", c.f);
     return fclose(c.f) == 0 ? 0 : 1;
 }
 
@@ -878,7 +933,7 @@ typedef struct fba_count_line {
     char name[FBA_NAME_MAX];
     double n;
     char error[FBA_ERROR_MAX];
-    double ins;
+    double ins, ins_lo, ins_hi; /* the count, and the least and most of its pairs */
 } fba_count_line;
 
 /* One side's counts, read from its children's files. */
@@ -889,29 +944,40 @@ typedef struct fba_counted {
     bool ended;                    /* the last child wrote its end line */
 } fba_counted;
 
+/* Splits line at its tabs into at most max fields; returns how many. */
+static size_t fba_fields(char *line, char **field, size_t max) {
+    size_t k = 0;
+    while (k < max) {
+        field[k++] = line;
+        char *tab = strchr(line, '\t');
+        if (!tab) break;
+        *tab = '\0';
+        line = tab + 1;
+    }
+    return k;
+}
+
 /* Appends a child's counts file to c. */
 static void fba_read_counts(const char *path, fba_counted *c) {
     c->last_begin[0] = '\0';
     c->ended = false;
     FILE *f = fopen(path, "r");
     if (!f) return;
-    char line[FBA_NAME_MAX + FBA_ERROR_MAX + 64];
+    static char line[2 * (FBA_NAME_MAX + FBA_ERROR_MAX) + 160]; /* every byte escaped */
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = '\0';
-        char *tab = strchr(line, '\t');
-        if (!tab) continue;
-        *tab = '\0';
-        char *name = strchr(tab + 1, '\t');
-        if (!name) continue;
-        *name++ = '\0';
-        if (strcmp(line, "end") == 0) {
+        char *fl[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+        size_t nf = fba_fields(line, fl, 6);
+        if (strcmp(fl[0], "end") == 0) {
             c->ended = true;
             continue;
         }
-        if (strcmp(line, "begin") == 0) {
-            snprintf(c->last_begin, sizeof c->last_begin, "%s", name);
+        if (strcmp(fl[0], "begin") == 0 && nf == 2) {
+            fba_unescape(fl[1], c->last_begin, sizeof c->last_begin);
             continue;
         }
+        bool error = strcmp(fl[0], "error") == 0 && nf >= 3;
+        if (!error && !(strcmp(fl[0], "count") == 0 && nf == 6)) continue;
         if (c->n == c->cap) {
             size_t cap = c->cap ? 2 * c->cap : 32;
             fba_count_line *v = realloc(c->v, cap * sizeof *v);
@@ -921,15 +987,18 @@ static void fba_read_counts(const char *path, fba_counted *c) {
         }
         fba_count_line *l = &c->v[c->n++];
         memset(l, 0, sizeof *l);
-        l->n = strtod(tab + 1, NULL);
-        char *err = strcmp(line, "error") == 0 ? strchr(name, '\t') : NULL;
-        if (err) *err++ = '\0';
-        snprintf(l->name, sizeof l->name, "%s", name);
-        if (strcmp(line, "error") == 0) {
-            snprintf(l->error, sizeof l->error, "%s", err ? err : "failed");
-            l->ins = NAN;
+        if (error) {
+            l->n = strtod(fl[1], NULL);
+            fba_unescape(fl[2], l->name, sizeof l->name);
+            if (nf > 3) fba_unescape(fl[3], l->error, sizeof l->error);
+            if (!l->error[0]) snprintf(l->error, sizeof l->error, "failed");
+            l->ins = l->ins_lo = l->ins_hi = NAN;
         } else {
-            l->ins = strtod(line, NULL);
+            l->ins = strtod(fl[1], NULL);
+            l->ins_lo = strtod(fl[2], NULL);
+            l->ins_hi = strtod(fl[3], NULL);
+            l->n = strtod(fl[4], NULL);
+            fba_unescape(fl[5], l->name, sizeof l->name);
         }
     }
     fclose(f);
@@ -1051,8 +1120,16 @@ static int fba_valgrind(const fba_opts *o, const fba_side *sides, const fba_name
                 break;
             }
             const fba_count_line *lo = s == 0 ? l : other, *ln = s == 0 ? other : l;
-            if (lo) row->ins_old = lo->ins;
-            if (ln) row->ins_new = ln->ins;
+            if (lo) {
+                row->ins_old = lo->ins;
+                row->ins_old_lo = lo->ins_lo;
+                row->ins_old_hi = lo->ins_hi;
+            }
+            if (ln) {
+                row->ins_new = ln->ins;
+                row->ins_new_lo = ln->ins_lo;
+                row->ins_new_hi = ln->ins_hi;
+            }
             const fba_count_line *bad = lo && lo->error[0] ? lo : ln && ln->error[0] ? ln : NULL;
             if (bad) {
                 row->kind = FBA_ERROR;
@@ -1287,11 +1364,27 @@ static int fba_run_all(const fba_side *sides, const fba_opts *o, const fba_names
 
 /* ------------------------------------------------------------- verdicts */
 
+/* The fewest kept rounds whose sign-test interval exists at each row's
+ * confidence when `family` runs are compared (1 - 0.05 / family): fewer
+ * can only give `unsure`. Asked of fb__cmp_interval itself, so that the two
+ * never disagree. */
+static size_t fba_rounds_needed(size_t family) {
+    double confidence = 1.0 - (1.0 - FBA_FAMILY_CONFIDENCE) / (double)(family ? family : 1);
+    static double v[FBA_MAX_ROUNDS];
+    for (size_t n = 1; n <= FBA_MAX_ROUNDS; ++n) {
+        double m, lo, hi;
+        memset(v, 0, n * sizeof *v);
+        if (fb__cmp_interval(v, n, confidence, &m, &lo, &hi)) return n;
+    }
+    return FBA_MAX_ROUNDS + 1;
+}
+
 typedef struct fba_report {
     const fba_opts *o;
     fba_rows *rows;
     double confidence; /* of each row's interval */
     size_t paired;     /* the family: rows with an interval */
+    size_t needed;     /* the fewest kept rounds that give one (fba_rounds_needed) */
     size_t counts[FB__V_COUNT];
     size_t errors;
     double wall_s;
@@ -1302,6 +1395,7 @@ static void fba_judge(fba_report *rep) {
     rep->paired = 0;
     for (size_t i = 0; i < rows->n; ++i) rep->paired += rows->v[i]->kind == FBA_PAIRED;
     rep->confidence = 1.0 - (1.0 - FBA_FAMILY_CONFIDENCE) / (double)(rep->paired ? rep->paired : 1);
+    rep->needed = fba_rounds_needed(rep->paired);
     for (size_t i = 0; i < rows->n; ++i) {
         fba_row *r = rows->v[i];
         fb__change *c = &r->change;
@@ -1316,7 +1410,8 @@ static void fba_judge(fba_report *rep) {
         }
         if (r->kind == FBA_PAIRED) {
             if (rep->o->valgrind)
-                fb__change_counted(r->ins_old, r->ins_new, c);
+                fb__change_counted_spread(r->ins_old, r->ins_old_lo, r->ins_old_hi, r->ins_new,
+                                          r->ins_new_lo, r->ins_new_hi, c);
             else
                 fb__change_paired(r->lr, r->n_lr, rep->confidence, rep->o->threshold_pct, c);
         }
@@ -1344,7 +1439,9 @@ static void fba_summary(FILE *f, const fba_report *rep) {
     if (rep->errors) fprintf(f, "%s %zu failed", first ? "" : ",", rep->errors);
     if (!total) fputs(" none", f);
     if (rep->o->valgrind)
-        fputs(" (instructions counted under Callgrind: any difference is a change)", f);
+        fputs(" (instructions counted under Callgrind: exact counts compared exactly, counts that "
+              "move by their spread)",
+              f);
     else
         fprintf(f, " (threshold %g%%, family-wise 95%%, %ld rounds)", rep->o->threshold_pct,
                 rep->o->rounds);
@@ -1387,9 +1484,10 @@ static void fba_cell(FILE *f, const char *s) {
 static void fba_table(FILE *f, const fba_report *rep) {
     bool vg = rep->o->valgrind;
     if (vg)
-        fputs("| benchmark | old (instructions) | new (instructions) | change | verdict |\n"
-              "|:--|--:|--:|--:|:--|\n",
-              f);
+        fputs(
+            "| benchmark | old (instructions) | new (instructions) | change | spread | verdict |\n"
+            "|:--|--:|--:|--:|:--|:--|\n",
+            f);
     else
         fprintf(f,
                 "| benchmark | old | new | change | interval (%.4g%%) | rounds | verdict |\n"
@@ -1403,16 +1501,21 @@ static void fba_table(FILE *f, const fba_report *rep) {
         fputs(" | ", f);
         if (vg) {
             if (isfinite(r->ins_old))
-                fprintf(f, "%.6g", r->ins_old);
+                fprintf(f, "%.10g", r->ins_old);
             else
                 fputs("-", f);
             fputs(" | ", f);
             if (isfinite(r->ins_new))
-                fprintf(f, "%.6g", r->ins_new);
+                fprintf(f, "%.10g", r->ins_new);
             else
                 fputs("-", f);
             fputs(" | ", f);
             fba_num(f, c->change_pct, "%");
+            fputs(" | ", f);
+            char note[80] = "-";
+            if (r->kind == FBA_PAIRED && isfinite(c->change_pct))
+                fb__change_counted_text(note, sizeof note, c);
+            fputs(note, f);
         } else {
             fba_time(f, r->t_old);
             fputs(" | ", f);
@@ -1426,6 +1529,9 @@ static void fba_table(FILE *f, const fba_report *rep) {
                 fputs(", ", f);
                 fba_num(f, c->hi_pct, "");
                 fputs("]%", f);
+            } else if (r->kind == FBA_PAIRED && r->n_lr < rep->needed) {
+                /* no interval can exist: say why the verdict is unsure */
+                fprintf(f, "none: %zu rounds kept, %zu needed", r->n_lr, rep->needed);
             } else {
                 fputs("-", f);
             }
@@ -1521,6 +1627,19 @@ static int fba_write_json(void *ctx, FILE *f) {
         fba_json_kfinite(&j, "new_s", r->t_new);
         fba_json_kfinite(&j, "old_instructions", r->ins_old);
         fba_json_kfinite(&j, "new_instructions", r->ins_new);
+        /* the least and most of each side's counted pairs (equal to the
+         * count when exact), and whether the verdict took them into account */
+        fba_json_kfinite(&j, "old_instructions_low", r->ins_old_lo);
+        fba_json_kfinite(&j, "old_instructions_high", r->ins_old_hi);
+        fba_json_kfinite(&j, "new_instructions_low", r->ins_new_lo);
+        fba_json_kfinite(&j, "new_instructions_high", r->ins_new_hi);
+        if (r->kind == FBA_PAIRED && o->valgrind && isfinite(r->change.change_pct))
+            fb__json_kstr(&j, "spread",
+                          r->change.spread == FB__SPREAD_NONE     ? "exact"
+                          : r->change.spread == FB__SPREAD_WITHIN ? "within"
+                                                                  : "beyond");
+        else
+            fb__json_knull(&j, "spread");
         fba_json_kfinite(&j, "change_pct", r->change.change_pct);
         fba_json_kfinite(&j, "low_pct", r->change.lo_pct);
         fba_json_kfinite(&j, "high_pct", r->change.hi_pct);
@@ -1618,6 +1737,31 @@ static int fba_write_html(void *ctx, FILE *f) {
                     n, names, ratio, lo, hi);
     fb__html_change_bars(f, "Change of each benchmark (new against old)", n, names, t_old, t_new,
                          pct, lo_pct, hi_pct, verdict);
+    if (vg) { /* the counts, and what each verdict made of their spreads */
+        fputs("<section class=\"change\">\n<h2>Instructions counted under Callgrind</h2>\n"
+              "<table class=\"change\">\n<thead><tr><th class=\"name\">benchmark</th>"
+              "<th>old</th><th>new</th><th class=\"name\">spread</th>"
+              "<th class=\"name\">verdict</th></tr></thead>\n<tbody>\n",
+              f);
+        for (size_t i = 0; i < n; ++i) {
+            const fba_row *r = rep->rows->v[i];
+            char note[80] = "-";
+            if (r->kind == FBA_PAIRED && isfinite(r->change.change_pct))
+                fb__change_counted_text(note, sizeof note, &r->change);
+            fputs("<tr><td class=\"name\"><code>", f);
+            fba_html_text(f, r->label);
+            fputs("</code></td><td>", f);
+            if (isfinite(r->ins_old)) fprintf(f, "%.10g", r->ins_old);
+            fputs("</td><td>", f);
+            if (isfinite(r->ins_new)) fprintf(f, "%.10g", r->ins_new);
+            fputs("</td><td class=\"name\">", f);
+            fba_html_text(f, note);
+            fputs("</td><td class=\"name\">", f);
+            fba_html_text(f, fba_verdict(r));
+            fputs("</td></tr>\n", f);
+        }
+        fputs("</tbody></table>\n</section>\n", f);
+    }
     fputs("</main>\n</body>\n</html>\n", f);
     free(names);
     free(v);
@@ -1688,6 +1832,25 @@ static int fba_measure_and_report(fba_opts *o, fba_side *sides, const char *cons
         goto done;
     }
 
+    if (!o->valgrind && !o->counts_to) {
+        /* rounds too few for any verdict: with K runs compared each row's
+         * interval is at 1 - 0.05 / K, and an odd count of rounds keeps one
+         * less (as many old-first as new-first rounds are kept) */
+        size_t family = 0;
+        for (size_t i = 0; i < sel.n; ++i)
+            family += fba_names_find(&sides[0].benches, sel.v[i]) >= 0 &&
+                      fba_names_find(&sides[1].benches, sel.v[i]) >= 0;
+        family *= o->n_asymptote ? o->n_asymptote : 1;
+        size_t needed = fba_rounds_needed(family), kept = (size_t)o->rounds & ~(size_t)1;
+        if (kept < needed) {
+            rc = fb__opts_error("-rounds=%ld: too few to decide anything for %zu benchmarks: "
+                                "family-wise 95%% needs %zu rounds kept, and an odd count keeps "
+                                "one less; use -rounds=%zu or more",
+                                o->rounds, family, needed, needed + (needed & 1));
+            goto done;
+        }
+    }
+
     if (o->counts_to) { /* the -valgrind child: one side's counts */
         rc = fba_count_side(&sides[o->side_only == 1 ? 1 : 0], o, &sel, o->counts_to);
         goto done;
@@ -1707,7 +1870,7 @@ static int fba_measure_and_report(fba_opts *o, fba_side *sides, const char *cons
         }
     }
 
-    fba_report rep = {o, &rows, 0, 0, {0}, 0, 0};
+    fba_report rep = {o, &rows, 0, 0, 0, {0}, 0, 0};
     fba_judge(&rep);
     rep.wall_s = fba_now_s() - t0;
     fputc('\n', o->table);
