@@ -11,11 +11,3 @@ const char *fb__cli_range(double v, double lo, double hi, const char *unit, char
     snprintf(why, len, "out of range (%s to %s%s%s)", a, b, *unit ? " " : "", unit);
     return why;
 }
-
-void fb__cli_put_line(FILE *f, const char *s) {
-    for (const unsigned char *p = (const unsigned char *)s; *p; ++p)
-        if (*p < 0x20 || *p == 0x7f)
-            fprintf(f, "\\x%02x", *p);
-        else
-            fputc(*p, f);
-}

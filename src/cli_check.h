@@ -16,7 +16,5 @@
  * unit)") in why. */
 FB__PRIVATE const char *fb__cli_range(double v, double lo, double hi, const char *unit, char *why,
                                       size_t len);
-/* Writes s with every control character shown as \xNN: one line, always. */
-FB__PRIVATE void fb__cli_put_line(FILE *f, const char *s);
 
 #endif

@@ -156,7 +156,7 @@ int fb__opts_error(const char *fmt, ...) {
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
     fputs("femtobench: error: ", stderr);
-    fb__cli_put_line(stderr, line);
+    fb__put_line(stderr, line);
     fputc('\n', stderr);
     return 2;
 }

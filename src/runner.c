@@ -64,13 +64,13 @@ typedef struct fb__collector {
  * \xNN: a name or a message with a line break never makes a second line. */
 static void fb__runner_say(const char *head, const char *a, const char *b, const char *msg) {
     fputs(head, stderr);
-    fb__cli_put_line(stderr, a);
+    fb__put_line(stderr, a);
     if (b) {
         fputc('/', stderr);
-        fb__cli_put_line(stderr, b);
+        fb__put_line(stderr, b);
     }
     fputs(": ", stderr);
-    fb__cli_put_line(stderr, msg);
+    fb__put_line(stderr, msg);
     fputc('\n', stderr);
 }
 

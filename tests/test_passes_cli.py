@@ -126,7 +126,10 @@ def comparisons_over_passes(p):
     for a in over:
         check(abs(over[a]["median"] / meds[a] - 1) < 1e-9, f"JSON over_passes {a}: {over[a]} vs {meds[a]}")
     ratio = over.get("two", {}).get("ratio", {})
-    check(ratio.get("passes") == 3 and 0.3 < ratio.get("median", 0) < 0.7 and ratio.get("faster") == 0
+    # "two" does twice the work of "one": its ratio (t_one / t_two) is under
+    # 1 in every pass, whatever the build (-O0 under ASan) or the load makes
+    # of the loop around it; the summary's own numbers must agree
+    check(ratio.get("passes") == 3 and 0 < ratio.get("median", 0) < 1 and ratio.get("faster") == 0
           and ratio["min"] <= ratio["median"] <= ratio["max"],
           f"JSON over_passes: two against one over the passes {ratio}")
     check(re.search(r"^- `pair/two` relative to `one`: [\d.]+% \(the median of 3 passes; ", out, re.M),
