@@ -58,13 +58,15 @@ def norm(x, key="", ctx=False):
         return "number"
     if isinstance(x, list) and key == "measurements":  # one per epoch: their fields
         return sorted({k for m in x for k in m})
+    if isinstance(x, list) and key == "warnings":
+        # the load warning says how busy the machine was when each ran (before
+        # the general list case, which would otherwise take the warnings too)
+        x = [w for w in x if not str(w.get("what", "") if isinstance(w, dict) else w)
+             .startswith("high system load")]
+        return [norm(v, key, ctx) for v in x]
     if isinstance(x, list):
         if all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)) for v in x):
             return "numbers"  # per-epoch values: their count is the measurement's
-        return [norm(v, key, ctx) for v in x]
-    if isinstance(x, list) and key == "warnings":
-        # the load warning says how busy the machine was when each ran
-        x = [w for w in x if not str(w.get("what", "")).startswith("high system load")]
         return [norm(v, key, ctx) for v in x]
     if isinstance(x, dict):
         return {k: norm(v, k, ctx) for k, v in x.items() if k not in MARKS}
