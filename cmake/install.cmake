@@ -79,6 +79,7 @@ install(FILES
   ${PROJECT_BINARY_DIR}/femtobench-config.cmake
   ${PROJECT_BINARY_DIR}/femtobench-config-version.cmake
   ${CMAKE_CURRENT_LIST_DIR}/femtobench-plugin.cmake
+  ${CMAKE_CURRENT_LIST_DIR}/femtobench-layout-pad.c
   ${CMAKE_CURRENT_LIST_DIR}/femtobench-discover.cmake
   ${CMAKE_CURRENT_LIST_DIR}/femtobench-discover-tests.cmake
   DESTINATION ${FB_CMAKE_DIR})

@@ -31,6 +31,7 @@ static int fb__plugin_list(void (*each)(void *ctx, const char *name), void *ctx,
 typedef struct fb__plugin_sink {
     fb__plugin_result_fn fn;        /* run's callback, or NULL */
     fb__plugin_count_fn counted_fn; /* run_counted's, or NULL */
+    fb__plugin_row_fn row_fn;       /* run_described's, or NULL */
     void *ctx;
 } fb__plugin_sink;
 
@@ -46,7 +47,16 @@ static void fb__plugin_on_result(void *ctx, const fb_bench *b, const fb_result *
     }
     double lo = NAN, hi = NAN;
     if (!error) fb_result_valgrind_spread(r, &lo, &hi);
-    s->counted_fn(s->ctx, fb_result_name(r), fb_result_complexity_n(r), error, median, ins, lo, hi);
+    if (s->counted_fn) {
+        s->counted_fn(s->ctx, fb_result_name(r), fb_result_complexity_n(r), error, median, ins, lo,
+                      hi);
+        return;
+    }
+    const char *unit = fb_result_unit(r);
+    fb__plugin_row row = {
+        sizeof row, fb_result_name(r),  fb_result_complexity_n(r), error, median, ins, lo,
+        hi,         fb_result_batch(r), unit ? unit : ""};
+    s->row_fn(s->ctx, &row);
 }
 
 static void fb__plugin_group_body(fb_bench *b, void *ctx) {
@@ -89,19 +99,25 @@ static int fb__plugin_run_sink(const char *name, double n, const fb__epoch_hook 
 
 static int fb__plugin_run(const char *name, double n, const fb__epoch_hook *hook,
                           fb__plugin_result_fn result, void *ctx) {
-    fb__plugin_sink sink = {result, NULL, ctx};
+    fb__plugin_sink sink = {result, NULL, NULL, ctx};
     return fb__plugin_run_sink(name, n, hook, sink);
 }
 
 static int fb__plugin_run_counted(const char *name, double n, const fb__epoch_hook *hook,
                                   fb__plugin_count_fn result, void *ctx) {
-    fb__plugin_sink sink = {NULL, result, ctx};
+    fb__plugin_sink sink = {NULL, result, NULL, ctx};
+    return fb__plugin_run_sink(name, n, hook, sink);
+}
+
+static int fb__plugin_run_described(const char *name, double n, const fb__epoch_hook *hook,
+                                    fb__plugin_row_fn result, void *ctx) {
+    fb__plugin_sink sink = {NULL, NULL, result, ctx};
     return fb__plugin_run_sink(name, n, hook, sink);
 }
 
 static const fb__plugin_api fb__plugin_api_now = {
-    FB__PLUGIN_ABI,  FB_VERSION_STRING, fb__plugin_identity,
-    fb__plugin_list, fb__plugin_run,    fb__plugin_run_counted,
+    FB__PLUGIN_ABI, FB_VERSION_STRING,      fb__plugin_identity,      fb__plugin_list,
+    fb__plugin_run, fb__plugin_run_counted, fb__plugin_run_described,
 };
 
 const fb__plugin_api *fb__plugin_entry(void) { return &fb__plugin_api_now; }

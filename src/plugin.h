@@ -20,8 +20,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* 1: identity, list, run. 2: run_counted appended (the count's spread). */
-#define FB__PLUGIN_ABI 2u
+/* 1: identity, list, run. 2: run_counted appended (the count's spread).
+ * 3: run_described appended (each result as a struct, with its batch and
+ * unit: femtobench-ab reports in the suite's own units). */
+#define FB__PLUGIN_ABI 3u
 #define FB__PLUGIN_ABI_OLDEST 1u
 /* The exported symbol's name, for dlsym. */
 #define FB__PLUGIN_ENTRY "fb__plugin_entry"
@@ -40,6 +42,21 @@ typedef void (*fb__plugin_result_fn)(void *ctx, const char *name, double complex
 typedef void (*fb__plugin_count_fn)(void *ctx, const char *name, double complexity_n,
                                     const char *error, double median_s, double instructions,
                                     double instructions_lo, double instructions_hi);
+
+/* One finished run of fb__plugin_api.run_described: size is
+ * sizeof(fb__plugin_row) of the library that built the plugin (a later one
+ * appends fields: read only those within size). */
+typedef struct fb__plugin_row {
+    size_t size;
+    const char *name;
+    double complexity_n;
+    const char *error;                                     /* NULL when measured */
+    double median_s;                                       /* per unit */
+    double instructions, instructions_lo, instructions_hi; /* NAN when timed */
+    double batch;     /* fb_set_batch: units per op (1 when unset) */
+    const char *unit; /* fb_set_unit: "byte", ...; "" when unset (an op) */
+} fb__plugin_row;
+typedef void (*fb__plugin_row_fn)(void *ctx, const fb__plugin_row *row);
 
 typedef struct fb__plugin_api {
     unsigned abi;        /* FB__PLUGIN_ABI of the library that built the plugin */
@@ -62,6 +79,9 @@ typedef struct fb__plugin_api {
      * 1 has no such field: its counts are taken as exact). */
     int (*run_counted)(const char *name, double n, const fb__epoch_hook *hook,
                        fb__plugin_count_fn result, void *ctx);
+    /* abi >= 3: run, each result as an fb__plugin_row. */
+    int (*run_described)(const char *name, double n, const fb__epoch_hook *hook,
+                         fb__plugin_row_fn result, void *ctx);
 } fb__plugin_api;
 
 /* Exported from every copy of the library (not FB__PRIVATE): the one

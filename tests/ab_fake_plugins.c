@@ -19,11 +19,11 @@
 
 #if defined(AB_FAKE_NULLS)
 static const fb__plugin_api ab_fake_api = {
-    FB__PLUGIN_ABI, FB_VERSION_STRING, NULL, NULL, NULL, NULL};
+    FB__PLUGIN_ABI, FB_VERSION_STRING, NULL, NULL, NULL, NULL, NULL};
 const fb__plugin_api *fb__plugin_entry(void) { return &ab_fake_api; }
 #elif defined(AB_FAKE_ABI_NEXT)
 static const fb__plugin_api ab_fake_api = {
-    FB__PLUGIN_ABI + 1, FB_VERSION_STRING, NULL, NULL, NULL, NULL};
+    FB__PLUGIN_ABI + 1, FB_VERSION_STRING, NULL, NULL, NULL, NULL, NULL};
 const fb__plugin_api *fb__plugin_entry(void) { return &ab_fake_api; }
 #elif defined(AB_FAKE_ABI1)
 /* interface 1's layout: the fields of fb__plugin_api before run_counted */
@@ -56,7 +56,7 @@ const fb__plugin_api *fb__plugin_entry(void) {
     return (const fb__plugin_api *)(const void *)&ab_fake_api;
 }
 #elif defined(AB_FAKE_VERSION)
-static const fb__plugin_api ab_fake_api = {FB__PLUGIN_ABI, "9.9.0", NULL, NULL, NULL, NULL};
+static const fb__plugin_api ab_fake_api = {FB__PLUGIN_ABI, "9.9.0", NULL, NULL, NULL, NULL, NULL};
 const fb__plugin_api *fb__plugin_entry(void) { return &ab_fake_api; }
 #elif defined(AB_FAKE_MISSING)
 int ab_fake_no_such_symbol(void);

@@ -14,7 +14,11 @@
  *   AB_SPREAD     1: Moving, whose count moves from epoch to epoch (for
  *                 -valgrind's spread), and NameBreak, two runs whose names
  *                 differ only after a line break; 2: the same with Moving
- *                 doing 10% more work */
+ *                 doing 10% more work
+ *   AB_PLACED     1: Placed does work that depends on where its code lies: 20
+ * units and one more for each 16 bytes of its function's address within 128,
+ * the fake clock's stand-in for a loop whose speed depends on its
+ * alignment (femtobench-ab's layouts, tests/test_ab_layouts.py). */
 #if defined(AB_HOSTILE) && AB_HOSTILE
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <sched.h>
@@ -44,6 +48,9 @@
 #endif
 #ifndef AB_SPREAD
 #define AB_SPREAD 0
+#endif
+#ifndef AB_PLACED
+#define AB_PLACED 0
 #endif
 
 /* the fake clock: 10 ns per unit of work done by an op */
@@ -119,6 +126,21 @@ FB_BENCHMARK(Removed) {
     ab_clock c = {0};
     ab_fake(b, &c);
     FB_RUN(b, "Removed") { ab_work(&c, 5); }
+}
+#endif
+
+#if AB_PLACED
+/* after Added / Removed: a build with the other one moves it */
+static int ab_placed_units(void) {
+    uintptr_t at = (uintptr_t)ab_placed_units; /* this function's address */
+    return 20 + (int)((at >> 4) % 8);
+}
+
+FB_BENCHMARK(Placed) {
+    ab_clock c = {0};
+    ab_fake(b, &c);
+    int units = ab_placed_units();
+    FB_RUN(b, "Placed") { ab_work(&c, units); }
 }
 #endif
 

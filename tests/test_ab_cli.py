@@ -101,7 +101,7 @@ try:
         check(b["verdict"] == "same", f"A/A: {name} is {b['verdict']}")
         check(b["change_pct"] == 0 and b["low_pct"] == 0 and b["high_pct"] == 0,
               f"A/A: {name}: {b}")
-        check(b["rounds"] == 50 and b["rounds_used"] == 50, f"A/A: {name}: rounds {b}")
+        check(b["rounds"] == 64 and b["rounds_used"] == 64, f"A/A: {name}: rounds {b}")
     check(doc["summary"]["same"] == len(RUNS) and doc["context"]["mode"] == "timed",
           f"A/A: summary {doc['summary']}")
     # the fake clock's exact times: 10 ns per unit of work
@@ -124,7 +124,8 @@ try:
           f"old/new: Slow's numbers {slow}")
     check(v["Added"]["old_s"] is None and v["Added"]["new_s"] > 0, f"new: {v['Added']}")
     check(doc["summary"] == {"faster": 0, "slower": 1, "same": 6, "unsure": 0, "new": 1,
-                             "gone": 1, "error": 0}, f"summary {doc['summary']}")
+                             "gone": 1, "layout-sensitive": 0, "error": 0},
+          f"summary {doc['summary']}")
     # family-wise 95% over the 7 paired runs (Bonferroni)
     check(abs(doc["context"]["confidence"] - (1 - 0.05 / 7)) < 1e-12,
           f"confidence {doc['context']['confidence']}")
@@ -196,7 +197,7 @@ try:
                        env={"FEMTOBENCH_CONFIG": "warmup=5"})
     doc, v = verdicts(js)
     check(rc == 0 and v["Slow"]["verdict"] == "slower" and v["Steady"]["verdict"] == "same" and
-          v["Slow"]["rounds_used"] == 50 and abs(v["Slow"]["change_pct"] - 10) < 1e-9,
+          v["Slow"]["rounds_used"] == 64 and abs(v["Slow"]["change_pct"] - 10) < 1e-9,
           f"warmup=5: {rc} {v}")
 
     # -isolate: the crash is an error row, the rest is compared
@@ -420,8 +421,8 @@ try:
     bad([OLD, os.path.join(T, "ab_fake_version.so")], "built with femtobench 9.9.0",
         "rebuild the plugin")
     bad([os.path.join(T, "ab_fake_missing.so"), OLD], "cannot load", "undefined symbol")
-    bad([OLD, os.path.join(T, "ab_fake_abi_next.so")], "plugin interface 3",
-        "plugin interfaces 1 to 2", "rebuild the plugin")
+    bad([OLD, os.path.join(T, "ab_fake_abi_next.so")], "plugin interface 4",
+        "plugin interfaces 1 to 3", "rebuild the plugin")
     if os.path.exists(os.path.join(T, "ab_fake_m32.so")):
         bad([os.path.join(T, "ab_fake_m32.so"), OLD], "cannot load", "wrong ELF class")
     bad([OLD, NEW, "-rounds=5"], "-rounds")

@@ -175,6 +175,9 @@ CM
     out=$(FEMTOBENCH_SUPPRESS_WARNINGS=1 "$prefix/bin/femtobench-ab" "$tmp/pb/suite.so" \
         "$tmp/pb/suite.so" -min_time=1) || { printf '%s\n' "$out" >&2; fail "femtobench-ab on the plugin"; }
     grep -q '^| Add |' <<<"$out" || { printf '%s\n' "$out" >&2; fail "femtobench-ab: no Add row"; }
+    # the layout variants, built from the installed padding object, found beside the plugin
+    [ -f "$tmp/pb/suite.layout7.so" ] || fail "femtobench_add_plugin built no layout variants"
+    grep -q '8 layouts a side' <<<"$out" || { printf '%s\n' "$out" >&2; fail "femtobench-ab: not 8 layouts a side"; }
     ok "femtobench_add_plugin (find_package) and the installed femtobench-ab"
 fi
 

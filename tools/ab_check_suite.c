@@ -1,9 +1,13 @@
-/* The demo-size suite behind tools/ab_check.py (docs/ab.md): six benchmarks
- * from about 5 ns to 0.5 ms. AB_CHECK_SLOW_PCT makes Chain's work that many
- * percent longer (a longer dependent chain: its time grows in proportion),
- * the change femtobench-ab must find; every other benchmark is the same
- * code in both builds. Built as a plugin and as a runner from this one
- * source. */
+/* The demo-size suite behind tools/ab_check.py and tools/ab_layout_check.py
+ * (docs/ab.md): nine benchmarks from about 0.3 ns to 0.5 ms.
+ * AB_CHECK_SLOW_PCT makes the work of Chain and Mem that many percent longer
+ * with more code (a second loop after the first, as a real edit adds work:
+ * the code after it moves), the change femtobench-ab must find; every other
+ * benchmark is the same code in both builds. AB_CHECK_DROP_UNRELATED
+ * removes the benchmark Unrelated (first in the file: everything after it
+ * moves), the edit that must change no verdict. Add40 and Fixed are small
+ * loops whose speed depends on where the linker puts them. Built as a
+ * plugin and as a runner from this one source. */
 #include "femtobench.h"
 
 #include <stdint.h>
@@ -21,6 +25,36 @@ static uint64_t ab_mix(uint64_t x) {
     return x;
 }
 
+#ifndef AB_CHECK_DROP_UNRELATED
+FB_BENCHMARK(Unrelated) {
+    uint64_t x = 5;
+    FB_RUN(b, "Unrelated") {
+        for (int i = 0; i < 100; ++i) x = x * 3 + (uint64_t)i;
+        fb_do_not_optimize(x);
+    }
+}
+#endif
+
+FB_BENCHMARK(Fixed) {
+    uint64_t x = 1;
+    FB_RUN(b, "Fixed") {
+        x += 3;
+        fb_do_not_optimize(x);
+    }
+}
+
+FB_BENCHMARK(Add40) {
+    uint64_t x = 1;
+    int n = 40;
+    fb_do_not_optimize(n);
+    FB_RUN(b, "Add40") {
+        for (int i = 0; i < n; ++i) {
+            x += (uint64_t)i;
+            fb_do_not_optimize(x);
+        }
+    }
+}
+
 FB_BENCHMARK(Tiny) {
     uint64_t x = 1;
     FB_RUN(b, "Tiny") {
@@ -29,14 +63,35 @@ FB_BENCHMARK(Tiny) {
     }
 }
 
-/* a dependent chain of 2000 (+ the slowdown) multiply-xorshift steps */
+/* a dependent chain of 2000 multiply-xorshift steps (and the slowdown's
+ * steps in a second loop: more work and more code) */
 FB_BENCHMARK(Chain) {
     uint64_t x = 7;
-    int steps = 2000 + 2000 * AB_CHECK_SLOW_PCT / 100;
+    int steps = 2000;
     fb_do_not_optimize(steps);
     FB_RUN(b, "Chain") {
         for (int i = 0; i < steps; ++i) x = ab_mix(x + (uint64_t)i);
+#if AB_CHECK_SLOW_PCT
+        for (int i = 0; i < 2000 * AB_CHECK_SLOW_PCT / 100; ++i) x = ab_mix(x ^ (uint64_t)i);
+#endif
         fb_do_not_optimize(x);
+    }
+}
+
+/* memory-bound: a sum streamed from 1 MiB, beyond the level-2 cache (and the
+ * slowdown's share more, in a second loop) */
+#define AB_STREAM (1u << 17)
+static uint64_t ab_stream[AB_STREAM + AB_STREAM / 10];
+FB_BENCHMARK(Mem) {
+    for (uint32_t i = 0; i < AB_STREAM + AB_STREAM / 10; ++i) ab_stream[i] = i;
+    FB_RUN(b, "Mem") {
+        uint64_t s = 0;
+        for (uint32_t i = 0; i < AB_STREAM; ++i) s += ab_stream[i];
+#if AB_CHECK_SLOW_PCT
+        for (uint32_t i = 0; i < AB_STREAM / 100 * AB_CHECK_SLOW_PCT; ++i)
+            s ^= ab_stream[AB_STREAM + i];
+#endif
+        fb_do_not_optimize(s);
     }
 }
 

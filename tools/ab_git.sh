@@ -251,8 +251,13 @@ fi
 configure "base $base_short" "$tmp/src" "$tmp/build" "$work/base.log"
 has_target "$tmp/build" "$target" || die "$base ($base_short) has no target '$target'"
 
-build_targets new "$build" "$work/new.log" "$target" ${ab_target:+"$ab_target"}
-build_targets "base $base_short" "$tmp/build" "$work/base.log" "$target"
+# the layout variants beside each plugin (femtobench_add_plugin's
+# <target>_layouts), where the side's femtobench makes them
+layouts_new=() layouts_base=()
+has_target "$build" "${target}_layouts" && layouts_new=("${target}_layouts")
+has_target "$tmp/build" "${target}_layouts" && layouts_base=("${target}_layouts")
+build_targets new "$build" "$work/new.log" "$target" "${layouts_new[@]}" ${ab_target:+"$ab_target"}
+build_targets "base $base_short" "$tmp/build" "$work/base.log" "$target" "${layouts_base[@]}"
 new=$(find "$build" -name "$target.so" -type f 2>/dev/null | head -n 1)
 old=$(find "$tmp/build" -name "$target.so" -type f 2>/dev/null | head -n 1)
 [ -n "$old" ] || die "$base ($base_short): target '$target' made no $target.so (is it a femtobench_add_plugin target?)"

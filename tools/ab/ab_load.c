@@ -1,0 +1,242 @@
+/* femtobench-ab: the plugins: checked, loaded (a file given twice from a copy), listed; the rows
+ * (docs/ab.md; tools/ab/ab.h). */
+#define _GNU_SOURCE /* sched_setaffinity, CPU_SET, sched_getcpu, strsignal */
+
+#include "ab.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------- plugins */
+
+void fba_names_add(void *ctx, const char *name) {
+    fba_names *s = ctx;
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 16;
+        char **v = realloc(s->v, cap * sizeof *v);
+        if (!v) {
+            s->oom = true;
+            return;
+        }
+        s->v = v;
+        s->cap = cap;
+    }
+    char *c = fb__strdup(name);
+    if (!c) {
+        s->oom = true;
+        return;
+    }
+    s->v[s->n++] = c;
+}
+
+long fba_names_find(const fba_names *s, const char *name) {
+    for (size_t i = 0; i < s->n; ++i)
+        if (strcmp(s->v[i], name) == 0) return (long)i;
+    return -1;
+}
+
+void fba_names_free(fba_names *s) {
+    for (size_t i = 0; i < s->n; ++i) free(s->v[i]);
+    free(s->v);
+    memset(s, 0, sizeof *s);
+}
+
+const char *const fba_side_name[2] = {"old", "new"};
+
+/* Copies src to a new temporary file (its name into out). */
+static int fba_copy(const char *src, char *out, size_t len, char *why, size_t wlen) {
+    const char *tmp = fb__process_tmpdir() ? fb__process_tmpdir() : "/tmp";
+    snprintf(out, len, "%s/femtobench-ab.XXXXXX", tmp);
+    int to = mkstemp(out);
+    if (to < 0) {
+        snprintf(why, wlen, "cannot copy it to %s (to load it twice): %s", tmp, strerror(errno));
+        out[0] = '\0';
+        return -1;
+    }
+    int from = open(src, O_RDONLY);
+    char buf[65536];
+    ssize_t n = from < 0 ? -1 : 0;
+    while (from >= 0 && (n = read(from, buf, sizeof buf)) > 0)
+        if (write(to, buf, (size_t)n) != n) {
+            n = -1;
+            break;
+        }
+    int e = errno;
+    if (from >= 0) close(from);
+    if (close(to) != 0 || n < 0) {
+        snprintf(why, wlen, "cannot copy it to %.200s (to load it twice): %s", out, strerror(e));
+        unlink(out);
+        out[0] = '\0';
+        return -1;
+    }
+    return 0;
+}
+
+/* Checks and loads one plugin; 0, or 2 after the error line. */
+static int fba_load(fba_side *s, const char *load_path) {
+    char head[20];
+    int fd = open(s->path, O_RDONLY);
+    if (fd < 0) return fb__opts_error("%s: cannot open: %s", s->path, strerror(errno));
+    ssize_t got = read(fd, head, sizeof head);
+    close(fd);
+    if (got < (ssize_t)sizeof head || memcmp(head, "\177ELF", 4) != 0)
+        return fb__opts_error(
+            "%s: not a shared object (no ELF header); build the suite as a plugin "
+            "(docs/ab.md)",
+            s->path);
+    unsigned type = (unsigned char)head[16] | (unsigned)(unsigned char)head[17] << 8;
+    if (head[5] == 2) type = (unsigned char)head[17] | (unsigned)(unsigned char)head[16] << 8;
+    if (type != 3) /* ET_DYN */
+        return fb__opts_error("%s: not a shared object (an ELF %s); build the suite as a plugin "
+                              "(docs/ab.md)",
+                              s->path,
+                              type == 2   ? "executable"
+                              : type == 1 ? "object file"
+                                          : "file");
+    dlerror();
+    s->dl = dlopen(load_path, RTLD_NOW | RTLD_LOCAL);
+    if (!s->dl) {
+        const char *e = dlerror();
+        /* dlerror starts with the path it was given (maybe the copy's): the
+         * user knows the file by its own name, given once */
+        size_t lp = strlen(load_path);
+        const char *colon = e && strncmp(e, load_path, lp) == 0 && e[lp] == ':' ? e + lp + 1 : e;
+        while (colon && *colon == ' ') ++colon;
+        return fb__opts_error("%s: cannot load: %s", s->path, colon ? colon : "unknown reason");
+    }
+    const fb__plugin_api *(*entry)(void);
+    void *sym = dlsym(s->dl, FB__PLUGIN_ENTRY);
+    if (!sym)
+        return fb__opts_error(
+            "%s: not a femtobench plugin (no %s): link the suite with the femtobench "
+            "library as docs/ab.md shows",
+            s->path, FB__PLUGIN_ENTRY);
+    memcpy(&entry, &sym, sizeof entry); /* dlsym's object pointer as a function pointer */
+    s->api = entry();
+    unsigned host_major = FB_VERSION_MAJOR, host_minor = FB_VERSION_MINOR, major = 0, minor = 0;
+    if (!s->api || !s->api->version || sscanf(s->api->version, "%u.%u", &major, &minor) != 2 ||
+        s->api->abi < FB__PLUGIN_ABI_OLDEST || s->api->abi > FB__PLUGIN_ABI ||
+        major != host_major || minor != host_minor)
+        return fb__opts_error(
+            "%s: built with femtobench %s (plugin interface %u); this "
+            "femtobench-ab is %s (plugin interfaces %u to %u): rebuild the plugin with it",
+            s->path, s->api && s->api->version ? s->api->version : "?", s->api ? s->api->abi : 0u,
+            FB_VERSION_STRING, FB__PLUGIN_ABI_OLDEST, FB__PLUGIN_ABI);
+    /* a plugin that claims this interface but lacks a function of it
+     * would crash at the first call */
+    if (!s->api->identity || !s->api->list || !s->api->run)
+        return fb__opts_error("%s: its plugin interface (%u) lacks a function (identity, list or "
+                              "run is NULL): rebuild the plugin with this femtobench",
+                              s->path, s->api->abi);
+    char why[512];
+    int rc = s->api->list(fba_names_add, &s->benches, why, sizeof why);
+    if (rc != FB_OK) return fb__opts_error("%s: %s", s->path, why);
+    if (s->benches.oom) return fb__opts_error("out of memory");
+    /* the names the runner refuses (an older plugin's copy of the library
+     * may not check them) */
+    for (size_t i = 0; i < s->benches.n; ++i)
+        if (fb__select_bad_name(s->benches.v[i]))
+            return fb__opts_error("%s: benchmark name '%.40s...' %s", s->path, s->benches.v[i],
+                                  fb__select_bad_name(s->benches.v[i]));
+    return 0;
+}
+
+/* Loads every file of both sides (v[s * k + i]: side s, layout i). A
+ * file given more than once (the A/A check: the same file twice) is loaded
+ * from a temporary copy: dlopen would hand back the first, with its
+ * globals. Then: each side's layouts list the same benchmarks, and no two
+ * share a copy of the library. */
+int fba_load_all(fba_side *v, size_t k) {
+    size_t n = 2 * k;
+    struct stat *st = calloc(n, sizeof *st);
+    if (!st) return fb__opts_error("out of memory");
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; ++i)
+        if (stat(v[i].path, &st[i]) != 0)
+            rc = fb__opts_error("%s: cannot open: %s", v[i].path, strerror(errno));
+    for (size_t i = 0; i < n && !rc; ++i) {
+        const char *load = v[i].path;
+        for (size_t j = 0; j < i; ++j)
+            if (st[i].st_dev == st[j].st_dev && st[i].st_ino == st[j].st_ino) {
+                char why[512];
+                if (fba_copy(v[i].path, v[i].copy, sizeof v[i].copy, why, sizeof why) != 0) {
+                    rc = fb__opts_error("%s: %s", v[i].path, why);
+                    break;
+                }
+                load = v[i].copy;
+                break;
+            }
+        if (rc) break;
+        /* dlopen needs a slash to take a path as a path, not a library name */
+        char buf[4096];
+        if (!strchr(load, '/')) {
+            snprintf(buf, sizeof buf, "./%s", load);
+            load = buf;
+        }
+        rc = fba_load(&v[i], load);
+        if (v[i].copy[0]) unlink(v[i].copy); /* loaded (or not): not needed */
+    }
+    free(st);
+    for (size_t i = 0; i < n && !rc; ++i) {
+        const fba_side *first = &v[i < k ? 0 : k];
+        bool same = v[i].benches.n == first->benches.n;
+        for (size_t b = 0; same && b < first->benches.n; ++b)
+            same = strcmp(v[i].benches.v[b], first->benches.v[b]) == 0;
+        if (!same)
+            rc = fb__opts_error("%s: lists other benchmarks than %s: the layouts of one side "
+                                "must be builds of the same code (docs/ab.md)",
+                                v[i].path, first->path);
+        for (size_t j = 0; j < i && !rc; ++j)
+            if (v[i].api->identity() == v[j].api->identity())
+                rc = fb__opts_error("%s and %s share one copy of the femtobench library (linked "
+                                    "with libfemtobench.so?): link each plugin with the static "
+                                    "library (docs/ab.md)",
+                                    v[j].path, v[i].path);
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------- the rows */
+
+fba_row *fba_rows_add(fba_rows *rs, const char *name, double n, fba_kind kind) {
+    if (rs->n == rs->cap) {
+        size_t cap = rs->cap ? 2 * rs->cap : 16;
+        fba_row **v = realloc(rs->v, cap * sizeof *v);
+        if (!v) return NULL;
+        rs->v = v;
+        rs->cap = cap;
+    }
+    fba_row *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    snprintf(r->name, sizeof r->name, "%s", name);
+    r->n = n;
+    if (n > 0)
+        snprintf(r->label, sizeof r->label, "%.1024s N=%.15g", name, n);
+    else
+        snprintf(r->label, sizeof r->label, "%s", name);
+    r->kind = kind;
+    r->t_old = r->t_new = r->ins_old = r->ins_new = NAN;
+    r->ins_old_lo = r->ins_old_hi = r->ins_new_lo = r->ins_new_hi = NAN;
+    for (size_t l = 0; l < FBA_MAX_LAYOUTS; ++l) r->lay_old[l] = r->lay_new[l] = NAN;
+    r->batch[0] = r->batch[1] = 1;
+    rs->v[rs->n++] = r;
+    return r;
+}
+
+void fba_rows_free(fba_rows *rs) {
+    for (size_t i = 0; i < rs->n; ++i) free(rs->v[i]);
+    free(rs->v);
+    memset(rs, 0, sizeof *rs);
+}

@@ -1,0 +1,352 @@
+/* femtobench-ab: the paired rounds: blocks of each layout in two passes, two threads taking turns
+ * through the epoch hook; one benchmark's rows (docs/ab.md; tools/ab/ab.h). */
+#define _GNU_SOURCE /* sched_setaffinity, CPU_SET, sched_getcpu, strsignal */
+
+#include "ab.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ---------------------------------------------------------- paired rounds */
+
+static size_t fba_slot(const fba_pair *p, int side, size_t k) {
+    int first = (int)((k + p->parity) % 2);
+    return 2 * k + (side == first ? 0 : 1);
+}
+
+static bool fba_pair_begin(void *ctx, const char *name, uint64_t *iters, size_t *epochs) {
+    fba_hand *h = ctx;
+    fba_pair *p = h->p;
+    if (strcmp(name, p->run) != 0 || p->started[h->side]) return false;
+    p->started[h->side] = true;
+    *iters = p->iters;
+    *epochs = p->rounds;
+    return true;
+}
+
+static void fba_pair_epoch_begin(void *ctx, size_t k) {
+    fba_hand *h = ctx;
+    fba_pair *p = h->p;
+    pthread_mutex_lock(&p->lock);
+    while (p->slot != fba_slot(p, h->side, k) && !p->done[1 - h->side])
+        pthread_cond_wait(&p->turn, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+}
+
+static void fba_pair_epoch_end(void *ctx, size_t k, uint64_t iters, double elapsed_s,
+                               bool disturbed) {
+    fba_hand *h = ctx;
+    fba_pair *p = h->p;
+    if (k < FBA_MAX_EPOCHS) {
+        p->t[h->side][k] = iters ? elapsed_s / (double)iters : NAN;
+        p->switches[h->side][k] = disturbed ? 1.0 : 0.0;
+        p->got[h->side] = k + 1;
+    }
+    pthread_mutex_lock(&p->lock);
+    if (p->slot == fba_slot(p, h->side, k)) ++p->slot;
+    pthread_cond_broadcast(&p->turn);
+    /* until this side's next slot; after the last epoch the other side has
+     * run its last one by then too, or ends its run (done) */
+    size_t next = fba_slot(p, h->side, k + 1);
+    while (p->slot < next && !p->done[1 - h->side]) pthread_cond_wait(&p->turn, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+}
+
+static void fba_pair_done(fba_pair *p, int side) {
+    pthread_mutex_lock(&p->lock);
+    p->done[side] = true;
+    pthread_cond_broadcast(&p->turn);
+    pthread_mutex_unlock(&p->lock);
+}
+
+static void fba_pair_end(void *ctx, const char *name) {
+    fba_hand *h = ctx;
+    if (strcmp(name, h->p->run) == 0) fba_pair_done(h->p, h->side);
+}
+
+static void fba_pair_result(void *ctx, const char *name, double n, const char *error, double med,
+                            double ins) {
+    fba_hand *h = ctx;
+    (void)n;
+    (void)med;
+    (void)ins;
+    if (error && strcmp(name, h->p->run) == 0)
+        snprintf(h->p->error[h->side], FBA_ERROR_MAX, "%s", error);
+}
+
+static void *fba_pair_thread(void *arg) {
+    fba_hand *h = arg;
+    if (fba_is_group(h->p->bench))
+        fba_unpin();
+    else
+        fba_pin();
+    fb__epoch_hook hook = {h, fba_pair_begin, fba_pair_epoch_begin, fba_pair_epoch_end,
+                           fba_pair_end};
+    h->p->side[h->side]->api->run(h->p->bench, h->p->n, &hook, fba_pair_result, h);
+    fba_pair_done(h->p, h->side); /* also when the run never came */
+    return NULL;
+}
+
+/* One block: `rounds` paired rounds of one run with one layout of each side
+ * (two threads taking turns through the hook). Fills p->t, p->switches,
+ * p->got and p->error; ok[s]: side s's thread started. */
+static void fba_block(fba_pair *p, bool ok[2]) {
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->turn, NULL);
+    fba_hand hands[2] = {{p, 0}, {p, 1}};
+    pthread_t th[2];
+    for (int s = 0; s < 2; ++s) {
+        ok[s] = pthread_create(&th[s], NULL, fba_pair_thread, &hands[s]) == 0;
+        if (!ok[s]) fba_pair_done(p, s);
+    }
+    for (int s = 0; s < 2; ++s)
+        if (ok[s]) pthread_join(th[s], NULL);
+    pthread_cond_destroy(&p->turn);
+    pthread_mutex_destroy(&p->lock);
+}
+
+/* Leaves out a layout's disturbed rounds (unless fewer than half would
+ * remain), then the excess of old-first or new-first rounds (the side that
+ * goes first follows its own epoch: its caches are warm), the latest first.
+ * first[r]: the side that went first in round r. Returns how many. */
+static size_t fba_leave_out(const double *sw_old, const double *sw_new, const int *first, size_t n,
+                            size_t min_keep, bool *skip) {
+    size_t dropped = 0;
+    for (size_t r = 0; r < n; ++r) {
+        skip[r] = sw_old[r] >= 0.5 || sw_new[r] >= 0.5;
+        dropped += skip[r];
+    }
+    if (n - dropped < min_keep) {
+        memset(skip, 0, n * sizeof *skip);
+        dropped = 0;
+    }
+    size_t kept[2] = {0, 0};
+    for (size_t r = 0; r < n; ++r) kept[first[r]] += !skip[r];
+    /* balanced only while at least min_keep remain */
+    size_t excess = kept[0] > kept[1] ? kept[0] - kept[1] : kept[1] - kept[0];
+    if (kept[0] + kept[1] - excess < min_keep) return dropped;
+    for (size_t r = n; r-- > 0;) {
+        int k = first[r];
+        if (skip[r] || kept[k] <= kept[1 - k]) continue;
+        skip[r] = true;
+        kept[k]--;
+        dropped++;
+    }
+    return dropped;
+}
+
+/* Measures one run of bench on both sides into row: every layout pair
+ * (old layout i with new layout i) in each of the passes, a block of
+ * rounds each, the passes one after the other in time. */
+static void fba_measure_pair(const fba_side *sides, const fba_opts *o, const char *bench,
+                             double per_iter_s, fba_row *row) {
+    (void)sides;
+    size_t k_lay = o->layouts ? o->layouts : 1;
+    /* -min_time spread over the rounds; when one iteration is longer than
+     * that, fewer rounds (down to FBA_LONG_ROUNDS) of one iteration each */
+    double min_time_s = o->min_time_ms * 1e-3;
+    size_t total = (size_t)o->rounds;
+    if (per_iter_s * (double)total > min_time_s) {
+        double fit = floor(min_time_s / per_iter_s);
+        size_t floor_rounds = o->rounds < FBA_LONG_ROUNDS ? (size_t)o->rounds : FBA_LONG_ROUNDS;
+        total = fit > (double)floor_rounds ? (size_t)fit : floor_rounds;
+    }
+    /* two passes over the layouts (the halves in time), each layout's
+     * block at least two rounds (one old-first, one new-first); with too
+     * few rounds for that, one pass, and the halves in time are the first
+     * and the second half of the layouts */
+    size_t passes = k_lay >= FBA_MIN_RANDOM_LAYOUTS && total < 4 * k_lay ? 1 : 2;
+    size_t blocks = k_lay * passes;
+    /* the rounds spread over the blocks as evenly as they go (the first
+     * blocks one more), at least one a block */
+    size_t base = total / blocks, extra = total % blocks;
+    if (!base) {
+        base = 1;
+        extra = 0;
+    }
+    if ((base + 1) * blocks > FBA_MAX_ROUNDS) {
+        base = FBA_MAX_ROUNDS / blocks;
+        extra = 0;
+    }
+    double epoch_s = min_time_s / (double)total;
+    double n = per_iter_s > 0 ? ceil(epoch_s / per_iter_s) : 1;
+    uint64_t iters = n < 1 ? 1 : n > 1e10 ? (uint64_t)1e10 : (uint64_t)n;
+    row->iterations = iters;
+    row->layouts = k_lay;
+    row->passes = 2;                  /* the halves in time, as the judge sees them */
+    size_t cap = (base + 1) * passes; /* the most rounds of one layout */
+    double *t = malloc(4 * cap * k_lay * sizeof *t);
+    int *first = malloc(2 * cap * k_lay * sizeof *first);
+    fba_pair *p = calloc(1, sizeof *p);
+    size_t got_l[FBA_MAX_LAYOUTS] = {0};
+    if (!t || !first || !p) {
+        free(t);
+        free(first);
+        free(p);
+        row->kind = FBA_ERROR;
+        snprintf(row->error, sizeof row->error, "out of memory");
+        return;
+    }
+    /* per layout l: t_old, t_new, sw_old, sw_new, first side and pass at
+     * [l * cap + j] */
+    double *t_old = t, *t_new = t + cap * k_lay, *sw_old = t + 2 * cap * k_lay,
+           *sw_new = t + 3 * cap * k_lay;
+    int *pass_of = first + cap * k_lay;
+    size_t measured = 0, planned = 0;
+    for (size_t blk = 0; blk < blocks; ++blk) planned += base + (blk < extra);
+    for (size_t pass = 0; pass < passes && row->kind == FBA_PAIRED; ++pass)
+        for (size_t l = 0; l < k_lay && row->kind == FBA_PAIRED; ++l) {
+            size_t per = base + (pass * k_lay + l < extra);
+            memset(p, 0, sizeof *p);
+            p->run = row->name;
+            p->n = row->n;
+            /* a block of two rounds or more starts with one more, not
+             * used: both sides' setup ran just before it, in the order
+             * their threads started, so its first epoch finds the caches
+             * as the other side's setup left them */
+            size_t warm = per >= 2 ? 1 : 0;
+            p->rounds = per + warm;
+            p->iters = iters;
+            p->bench = bench;
+            p->side[0] = &o->all[l];
+            p->side[1] = &o->all[k_lay + l];
+            /* which side goes first: alternating from round to round,
+             * and from block to block (half the layouts start old-first) */
+            p->parity = (pass + l + got_l[l]) % 2;
+            bool ok[2];
+            fba_block(p, ok);
+            for (int s = 0; s < 2; ++s) {
+                if (!p->error[s][0] && ok[s]) continue;
+                row->kind = FBA_ERROR;
+                snprintf(row->error, sizeof row->error, "%s: %.240s", fba_side_name[s],
+                         ok[s] ? p->error[s] : "cannot start a thread");
+            }
+            /* the rounds are each side's last `per` epochs (a configured
+             * warmup comes first, paced too) */
+            if (row->kind == FBA_PAIRED && (p->got[0] < per || p->got[1] < per)) {
+                row->kind = FBA_ERROR;
+                snprintf(row->error, sizeof row->error,
+                         "%zu of %zu rounds measured (old %zu, new %zu)",
+                         measured + (p->got[0] < p->got[1] ? p->got[0] : p->got[1]), planned,
+                         p->got[0], p->got[1]);
+            }
+            if (row->kind != FBA_PAIRED) break;
+            for (size_t r = 0; r < per; ++r) {
+                size_t at = l * cap + got_l[l]++;
+                size_t e0 = p->got[0] - per + r, e1 = p->got[1] - per + r;
+                t_old[at] = p->t[0][e0];
+                t_new[at] = p->t[1][e1];
+                sw_old[at] = p->switches[0][e0];
+                sw_new[at] = p->switches[1][e1];
+                first[at] = (int)((r + warm + p->parity) % 2);
+                pass_of[at] = passes == 1 ? (int)(2 * l / k_lay) : (int)pass;
+            }
+            measured += per;
+        }
+    row->rounds = measured;
+    if (row->kind == FBA_PAIRED) {
+        bool skip[FBA_MAX_ROUNDS];
+        size_t kept = 0;
+        for (size_t l = 0; l < k_lay; ++l) {
+            size_t at = l * cap, nl = got_l[l];
+            /* with one layout, all its rounds as one sample: at least the
+             * sign test's fewest kept; with layouts, at least half of each */
+            size_t min_keep = k_lay >= FBA_MIN_RANDOM_LAYOUTS ? (nl + 1) / 2 : FBA_MIN_ROUNDS;
+            if (!min_keep) min_keep = 1;
+            row->dropped += fba_leave_out(sw_old + at, sw_new + at, first + at, nl, min_keep, skip);
+            double told[FBA_MAX_ROUNDS], tnew[FBA_MAX_ROUNDS];
+            size_t lk = 0;
+            for (size_t j = 0; j < nl; ++j) {
+                double a = t_old[at + j] / row->batch[0], b = t_new[at + j] / row->batch[1];
+                if (skip[j] || !(a > 0) || !(b > 0) || kept == FBA_MAX_ROUNDS) continue;
+                told[lk] = a;
+                tnew[lk] = b;
+                lk++;
+                row->lr[kept] = log(b) - log(a);
+                row->lr_layout[kept] = (unsigned char)l;
+                row->lr_pass[kept] = (unsigned char)pass_of[at + j];
+                kept++;
+            }
+            row->lay_old[l] = lk ? fb__median(told, lk) : NAN;
+            row->lay_new[l] = lk ? fb__median(tnew, lk) : NAN;
+        }
+        row->n_lr = kept;
+    }
+    free(t);
+    free(first);
+    free(p);
+}
+
+static void fba_calib_free(fba_calib *c) {
+    for (int s = 0; s < 2; ++s) {
+        fba_names_free(&c[s].runs);
+        free(c[s].run);
+    }
+    free(c);
+}
+
+/* One benchmark (an instance, as listed) on both sides: its runs' rows. */
+int fba_bench(const fba_side *sides, const fba_opts *o, const char *bench, double n, bool in_old,
+              bool in_new, fba_rows *rows) {
+    fba_calib *c = calloc(2, sizeof *c);
+    if (!c) return FB_ENOMEM;
+    if (in_old) fba_calibrate(&sides[0], bench, n, &c[0]);
+    if (in_new) fba_calibrate(&sides[1], bench, n, &c[1]);
+    for (int s = 0; s < 2; ++s)
+        for (size_t i = 0; i < c[s].runs.n; ++i) {
+            const char *run = c[s].runs.v[i];
+            long j = fba_names_find(&c[1 - s].runs, run);
+            if (s == 1 && j >= 0) continue; /* paired with old's */
+            fba_kind kind = j < 0 ? (s == 0 ? FBA_GONE : FBA_NEW) : FBA_PAIRED;
+            fba_row *row = fba_rows_add(rows, run, n, kind);
+            if (!row) {
+                fba_calib_free(c);
+                return FB_ENOMEM;
+            }
+            size_t i0 = s == 0 ? i : (size_t)(j < 0 ? 0 : j);
+            size_t i1 = s == 1 ? i : (size_t)(j < 0 ? 0 : j);
+            const fba_calib_run none = {NAN, "", 1, ""};
+            const fba_calib_run *k0 = i0 < c[0].runs.n ? &c[0].run[i0] : &none;
+            const fba_calib_run *k1 = i1 < c[1].runs.n ? &c[1].run[i1] : &none;
+            double t[2] = {k0->per_iter_s, k1->per_iter_s};
+            /* the suite's own units: times per unit (fb_set_batch) */
+            row->batch[0] = k0->batch > 0 ? k0->batch : 1;
+            row->batch[1] = k1->batch > 0 ? k1->batch : 1;
+            snprintf(row->unit, sizeof row->unit, "%s", kind == FBA_NEW ? k1->unit : k0->unit);
+            if (kind == FBA_GONE) row->t_old = t[0] / row->batch[0];
+            if (kind == FBA_NEW) row->t_new = t[1] / row->batch[1];
+            const char *err0 = k0->error;
+            const char *err1 = k1->error;
+            if (kind != FBA_PAIRED) {
+                const char *e = kind == FBA_GONE ? err0 : err1;
+                if (e[0]) {
+                    row->kind = FBA_ERROR;
+                    /* the side's error, cut to fit after "old: " */
+                    snprintf(row->error, sizeof row->error, "%s: %.240s",
+                             fba_side_name[kind == FBA_NEW], e);
+                }
+                continue;
+            }
+            if (err0[0] || err1[0]) {
+                row->kind = FBA_ERROR;
+                snprintf(row->error, sizeof row->error, "%s: %.240s", err0[0] ? "old" : "new",
+                         err0[0] ? err0 : err1);
+                continue;
+            }
+            fba_measure_pair(sides, o, bench, t[0] > t[1] || !(t[1] > 0) ? t[0] : t[1], row);
+        }
+    fba_calib_free(c);
+    return FB_OK;
+}
