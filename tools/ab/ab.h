@@ -62,6 +62,8 @@
 #define FBA_MAX_ROUNDS 1000
 /* the fewest rounds of a benchmark whose one iteration outlasts an epoch */
 #define FBA_LONG_ROUNDS 16
+/* the epochs below which a block starts with a round not used (ab_pair.c) */
+#define FBA_WARM_EPOCH_S 100e-6
 /* the epochs of a paired run the host keeps: its rounds, and room for the
  * warmup epochs a suite may configure (paced as well, before the rounds) */
 #define FBA_MAX_EPOCHS (FBA_MAX_ROUNDS + 64)

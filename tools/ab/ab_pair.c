@@ -215,8 +215,10 @@ static void fba_measure_pair(const fba_side *sides, const fba_opts *o, const cha
             /* a block of two rounds or more starts with one more, not
              * used: both sides' setup ran just before it, in the order
              * their threads started, so its first epoch finds the caches
-             * as the other side's setup left them */
-            size_t warm = per >= 2 ? 1 : 0;
+             * as the other side's setup left them (not for epochs of
+             * FBA_WARM_EPOCH_S or more: there the caches' state is a small
+             * part of the epoch, and one more would cost a long epoch) */
+            size_t warm = per >= 2 && (double)iters * per_iter_s < FBA_WARM_EPOCH_S ? 1 : 0;
             p->rounds = per + warm;
             p->iters = iters;
             p->bench = bench;
