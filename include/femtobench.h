@@ -52,6 +52,12 @@ typedef enum fb_measure {
     FB_BRANCHMISSES,       /* "branchmisses" */
     FB_PAGEFAULTS,         /* "pagefaults" */
     FB_CONTEXTSWITCHES,    /* "contextswitches" */
+    /* "cputime": seconds of the measuring thread's CPU time per iteration
+     * (CLOCK_THREAD_CPUTIME_ID; Windows: the thread's cycle time), read
+     * outside the timed region like the clock; a group of threads: the sum
+     * of the threads' CPU time over all their iterations. Time spent
+     * descheduled is wall time, not CPU time (docs/design.md, "CPU time") */
+    FB_CPUTIME,
     FB_MEASURE_COUNT
 } fb_measure;
 
@@ -93,7 +99,11 @@ void fb_set_min_epoch_iterations(fb_bench *b, uint64_t n); /* 1 */
 void fb_set_min_epoch_time(fb_bench *b, double seconds);
 void fb_set_max_epoch_time(fb_bench *b, double seconds);
 void fb_set_max_total_time(fb_bench *b, double seconds); /* budget per run */
-void fb_set_warmup(fb_bench *b, uint64_t iterations);    /* 0 */
+/* At least this much measured time per run (0, at most 60 s): more epochs
+ * of the usual length, never longer ones, so that a preemption stays one
+ * epoch the median leaves out (docs/design.md, "A longer run"). */
+void fb_set_min_time(fb_bench *b, double seconds);
+void fb_set_warmup(fb_bench *b, uint64_t iterations); /* 0 */
 void fb_set_relative(fb_bench *b, bool relative);
 void fb_set_time_unit(fb_bench *b, double seconds, const char *label); /* 1e-9 "ns" */
 void fb_set_output(fb_bench *b, FILE *out);                            /* stdout; NULL = silent */
@@ -313,9 +323,22 @@ uint64_t fb_result_iterations(const fb_result *r, size_t epoch);
 uint64_t fb_result_total_iterations(const fb_result *r);
 double fb_result_total_s(const fb_result *r); /* time in recorded epochs */
 bool fb_result_unstable(const fb_result *r);  /* err% >= 5 */
-/* The median per iteration is within 2x of a loop holding only
- * fb_do_not_optimize: the op may have been deleted by the compiler. */
+/* The median CPU time per unit (seconds; fb_result_median(r, FB_CPUTIME)
+ * divided by the batch), over the same epochs as the wall-clock median;
+ * NAN when the thread's CPU time could not be read (a custom clock). */
+double fb_result_cpu_median(const fb_result *r);
+/* Too few undisturbed epochs remained (fewer than 3), so the statistics
+ * use descheduled ones: the value holds time the thread spent off the CPU. */
+bool fb_result_descheduled(const fb_result *r);
+/* The median per iteration is under a quarter of a loop holding only
+ * fb_do_not_optimize: the loop did not run the op once an iteration, the
+ * compiler deleted it (a body deleted entirely ends the run with an error
+ * row instead: its time does not grow with iterations). */
 bool fb_result_optimized_away(const fb_result *r);
+/* The median per iteration is within 2x of a loop holding only
+ * fb_do_not_optimize: at the loop's resolution, where one add and a body the
+ * compiler reduced to the barrier cost the same (docs/design.md). */
+bool fb_result_at_loop_resolution(const fb_result *r);
 /* The epochs are under 100 clock resolutions: the clock's step is > 1%. */
 bool fb_result_unresolved(const fb_result *r);
 

@@ -331,6 +331,16 @@ void fb_set_max_epoch_time(fb_bench *b, double s) {
 void fb_set_max_total_time(fb_bench *b, double s) {
     fb__bench_set_key(b, FB__K_MAX_TOTAL_TIME, s, "fb_set_max_total_time");
 }
+void fb_set_min_time(fb_bench *b, double s) {
+    /* the runner's -min_time replaces it (fb__bench_set_min_time) */
+    if (!b) return;
+    if (!(s >= 0) || s > 60) {
+        double now = isnan(s) ? b->cfg.min_time_s : s < 0 ? 0 : 60;
+        fb__bench_diag(b, "fb_set_min_time(%g): out of range (0 to 60 s); using %g s", s, now);
+        s = now;
+    }
+    b->cfg.min_time_s = s;
+}
 void fb_set_warmup(fb_bench *b, uint64_t n) {
     fb__bench_set_key(b, FB__K_WARMUP, (double)n, "fb_set_warmup");
 }
@@ -377,6 +387,11 @@ void fb__bench_set_disturbance(fb_bench *b, fb__disturb_fn fn, void *ctx) {
     b->disturb_ctx = ctx;
     b->disturb_set = true;
 }
+void fb__bench_set_cpu_clock(fb_bench *b, fb_clock_fn fn, void *ctx) {
+    b->cpu_clock = fn;
+    b->cpu_clock_ctx = ctx;
+    b->cpu_clock_set = true;
+}
 void fb__bench_set_probe(fb_bench *b, fb__probe_fn fn, void *ctx) {
     b->probe = fn;
     b->probe_ctx = ctx;
@@ -398,6 +413,7 @@ int fb__bench_set_name(fb_bench *b, const char *name) {
 }
 void fb__bench_set_pass(fb_bench *b, unsigned pass) { b->cfg.pass = pass; }
 void fb__bench_set_min_time(fb_bench *b, double seconds) { b->cfg.min_time_s = seconds; }
+void fb__bench_set_total_iterations(fb_bench *b, double n) { b->cfg.total_iterations = n; }
 void fb__bench_drop_sinks(fb_bench *b) { b->n_sinks = 0; }
 void fb__bench_drop_comparison_sinks(fb_bench *b) { b->n_cmp_sinks = 0; }
 void fb__bench_drop_fits(fb_bench *b) {

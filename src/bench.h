@@ -47,6 +47,9 @@ FB__PRIVATE void fb__bench_set_disturbance(fb_bench *b, fb__disturb_fn fn, void 
  * src/marks.c). */
 FB__PRIVATE void fb__bench_set_empty_loop(fb_bench *b, double seconds);
 /* Injects the core probe of b's runs (NULL: none; src/probe.c). */
+/* Injects the thread CPU clock of b's runs (NULL: none), in ns; tests use
+ * it beside the fake clock to declare epochs descheduled (wall > CPU). */
+FB__PRIVATE void fb__bench_set_cpu_clock(fb_bench *b, fb_clock_fn fn, void *ctx);
 FB__PRIVATE void fb__bench_set_probe(fb_bench *b, fb__probe_fn fn, void *ctx);
 
 /* The value of key k for the next run (all layers). */
@@ -102,11 +105,14 @@ FB__PRIVATE const fb__change_view *fb__bench_change(const fb_bench *b);
 FB__PRIVATE void fb__bench_set_change(fb_bench *b, fb__change_view *v);
 /* The runner's settings of a fresh bench: the registered name FB_RUN(b,
  * NULL) runs under (FB_OK, or FB_ENOMEM and left unset), the -repetitions pass,
- * the -min_time spread over the epochs; no sinks at all, the live table
+ * the -min_time (more epochs: src/rounds.c); no sinks at all, the live table
  * included (its rows are printed elsewhere), and no comparison sinks. */
 FB__PRIVATE int fb__bench_set_name(fb_bench *b, const char *name);
 FB__PRIVATE void fb__bench_set_pass(fb_bench *b, unsigned pass);
 FB__PRIVATE void fb__bench_set_min_time(fb_bench *b, double seconds);
+/* The runner's --benchmark_min_time=<n>x: n iterations in all, split over
+ * the run's epochs (0: none). */
+FB__PRIVATE void fb__bench_set_total_iterations(fb_bench *b, double n);
 FB__PRIVATE void fb__bench_drop_sinks(fb_bench *b);
 FB__PRIVATE void fb__bench_drop_comparison_sinks(fb_bench *b);
 /* Forgets the stored complexity fits (a sanity check measures too little to fit). */

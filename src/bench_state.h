@@ -29,6 +29,11 @@ struct fb_bench {
     fb__disturb_fn disturb;
     void *disturb_ctx;
     bool disturb_set;
+    /* the thread's CPU clock (src/clock.h); default: the system's, none
+     * with a custom clock; tests inject one beside the fake clock */
+    fb_clock_fn cpu_clock;
+    void *cpu_clock_ctx;
+    bool cpu_clock_set;
     /* the core probe (src/probe.c); default: the calibration
      * kernel, none with a custom clock */
     fb__probe_fn probe;

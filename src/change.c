@@ -9,7 +9,9 @@
  * speed": a whole process can land in a slow or fast episode of a shared
  * machine. So the interval is then widened by the runs' own instability
  * (err%, the spread of their epochs) and by a floor for the run-to-run
- * noise that no single run shows; see fb__change_compare.
+ * noise that no single run shows; see fb__change_compare. A change table's
+ * one-process row (fb__change_one_process) then takes as its change the
+ * ratio of the two runs' medians, the values the table shows beside it.
  *
  * All of it is pure: no clock, no I/O; tests/test_change.c checks it with
  * known inputs. */
@@ -379,13 +381,31 @@ void fb__change_between_t(const double *old_s, size_t m, const double *now_s, si
     fb__change_verdict(out, threshold_pct);
 }
 
+/* The log of the median of s[0..n) (NAN when empty or out of memory). */
+static double fb__change_median_log(const double *s, size_t n) {
+    double *v = n ? malloc(n * sizeof *v) : NULL;
+    if (!v) return NAN;
+    memcpy(v, s, n * sizeof *v);
+    double med = fb__change_log_s(fb__median(v, n));
+    free(v);
+    return med;
+}
+
 void fb__change_one_process(const double *old_s, size_t m, double old_err_pct, const double *now_s,
                             size_t n, double now_err_pct, double threshold_pct, fb__change *out) {
     fb__change_compare(old_s, m, old_err_pct, now_s, n, now_err_pct, threshold_pct, out);
     if (isnan(out->shift)) return;
+    /* the change is the ratio of the two processes' medians, the values the
+     * table shows beside it (the Hodges-Lehmann shift is another estimator
+     * and would not be their ratio); the interval stays the one over the
+     * epochs, stretched to hold it should it lie outside */
+    double mo = fb__change_median_log(old_s, m), mn = fb__change_median_log(now_s, n);
+    if (!isnan(mo) && !isnan(mn)) out->shift = mn - mo;
+    if (out->shift < out->lo) out->lo = out->shift;
+    if (out->shift > out->hi) out->hi = out->shift;
     /* one process a side: the interval covers this pair of processes only;
-     * the next pair can sit anywhere within the largest difference measured
-     * between two processes of one binary, so widen by it on both sides */
+     * the next pair can sit anywhere within the floor fitted on pairs of
+     * processes of one binary (src/change.h), so widen by it on both sides */
     double f = log1p(FB__CHANGE_PROCESS_FLOOR_PCT / 100);
     out->lo -= f;
     out->hi += f;

@@ -113,15 +113,36 @@ static bool fb__cv_counted(const fb__cv_group *g) {
     return true;
 }
 
-/* The median over the group's processes of each one's median time per unit
- * (or exact count when counted); NAN when failed or on no memory. */
-static double fb__cv_value(const fb__cv_group *g, bool counted) {
+/* The geometric mean of s[0..n) with a time of 0 counted as 1 fs, as
+ * fb__change_between takes it: the value whose ratio is the change. */
+static double fb__cv_geomean(const double *s, size_t n) {
+    if (!n) return NAN;
+    double sum = 0;
+    for (size_t k = 0; k < n; ++k) sum += log(s[k] > 1e-15 ? s[k] : 1e-15);
+    return exp(sum / (double)n);
+}
+
+/* The median over the group's processes of each one's exact count per
+ * unit; NAN when failed or on no memory. */
+static double fb__cv_count(const fb__cv_group *g) {
     if (!g || !g->n || fb__cv_failed(g)) return NAN;
     double *v = malloc(g->n * sizeof *v);
     if (!v) return NAN;
-    for (size_t k = 0; k < g->n; ++k)
-        v[k] = counted ? g->e[k].r->ins_per_unit : g->e[k].r->median_s;
+    for (size_t k = 0; k < g->n; ++k) v[k] = g->e[k].r->ins_per_unit;
     double m = fb__median(v, g->n);
+    free(v);
+    return m;
+}
+
+/* The geometric mean over the group's processes of each one's median time
+ * per unit (one process: its median); NAN when failed or on no memory. */
+static double fb__cv_time(const fb__cv_group *g) {
+    if (!g || !g->n || fb__cv_failed(g)) return NAN;
+    if (g->n == 1) return g->e[0].r->median_s;
+    double *v = malloc(g->n * sizeof *v);
+    if (!v) return NAN;
+    for (size_t k = 0; k < g->n; ++k) v[k] = g->e[k].r->median_s;
+    double m = fb__cv_geomean(v, g->n);
     free(v);
     return m;
 }
@@ -129,13 +150,13 @@ static double fb__cv_value(const fb__cv_group *g, bool counted) {
 /* The side of a row from its group (NULL: absent). FB_OK or FB_ENOMEM. */
 static int fb__cv_side_value(const fb__cv_group *g, fb__change_side *s) {
     memset(s, 0, sizeof *s);
-    s->median_s = s->ins_per_unit = s->ins_lo = s->ins_hi = NAN;
+    s->value_s = s->ins_per_unit = s->ins_lo = s->ins_hi = NAN;
     if (!g) return FB_OK;
     s->present = true;
     s->failed = fb__cv_failed(g);
     s->counted = fb__cv_counted(g);
-    s->median_s = fb__cv_value(g, false);
-    s->ins_per_unit = fb__cv_value(g, true);
+    s->value_s = fb__cv_time(g);
+    s->ins_per_unit = fb__cv_count(g);
     s->ins_lo = s->ins_hi = s->ins_per_unit;
     for (size_t k = 0; s->counted && !s->failed && k < g->n; ++k) {
         const fb__bl_record *r = g->e[k].r;
@@ -229,10 +250,15 @@ static int fb__cv_compare(fb__change_row *row, const fb__cv_group *o, const fb__
         double *vo = NULL, *vn = NULL;
         size_t m, n;
         rc = fb__cv_values(o, w, paired, &vo, &m, &vn, &n);
-        if (rc == FB_OK)
+        if (rc == FB_OK) {
             fb__change_between_t(vo, m, vn, n, paired,
                                  fb__cv_t(tc, fb__change_between_df(m, n, paired)), threshold_pct,
                                  c);
+            /* the values shown are those the change was computed from: with
+             * pairs, over the processes that have a pair */
+            row->old.value_s = fb__cv_geomean(vo, m);
+            row->now.value_s = fb__cv_geomean(vn, n);
+        }
         free(vo);
         free(vn);
     }
@@ -320,16 +346,19 @@ static void fb__cv_contexts(fb__change_view *v, const fb__bl_context *a, const f
  * over one process a side (widened by the floor between processes). */
 static void fb__cv_method(fb__change_view *v) {
     if (v->n_between)
-        snprintf(v->method[v->n_method++], sizeof v->method[0],
-                 "between processes (%s): baseline %zu, now %zu; the median of each process; "
-                 "95%% family-wise over %zu benchmark%s",
-                 v->paired ? "alternating runs, paired" : "t interval, pooled spread",
-                 v->processes_old, v->processes_now, v->n_between, v->n_between == 1 ? "" : "s");
+        snprintf(
+            v->method[v->n_method++], sizeof v->method[0],
+            "between processes (%s): baseline %zu, now %zu; each side the geometric mean of its "
+            "processes' medians; "
+            "95%% family-wise over %zu benchmark%s",
+            v->paired ? "alternating runs, paired" : "t interval, pooled spread", v->processes_old,
+            v->processes_now, v->n_between, v->n_between == 1 ? "" : "s");
     if (v->n_one)
         snprintf(v->method[v->n_method++], sizeof v->method[0],
                  "one process a side for %zu benchmark%s: the spread between processes is "
-                 "unknown, so the interval is widened by the largest difference measured between "
-                 "two processes of one binary (%.0f%%) and only a larger change gets a verdict; "
+                 "unknown, so the interval is widened by the floor between processes (%.0f%%, "
+                 "fitted on held-out pairs of processes of one binary) and only a larger change "
+                 "gets a verdict; "
                  "run both sides with -repetitions=5, or femtobench-compare -run OLD NEW",
                  v->n_one, v->n_one == 1 ? "" : "s", FB__CHANGE_PROCESS_FLOOR_PCT);
 }

@@ -87,4 +87,25 @@ uint64_t fb__clock_now_ns(void) {
     return fb__clock_qpc_ns(w->qpc_hz);
 }
 
+/* The thread's CPU time: its cycle count (QueryThreadCycleTime counts TSC
+ * ticks while the thread runs) scaled like the clock where the TSC is the
+ * clock; else GetThreadTimes' kernel + user time (100 ns units, updated at
+ * the scheduler's tick: coarse, but it still tells a descheduled epoch). */
+uint64_t fb__clock_cpu_ns(void) {
+    const fb__clock_win *w = fb__clock_win_get();
+    HANDLE th = GetCurrentThread();
+#if FB_HAVE_RDTSC
+    ULONG64 cycles;
+    if (w->use_tsc && QueryThreadCycleTime(th, &cycles))
+        return (uint64_t)((double)cycles * w->ns_per_tick);
+#else
+    (void)w;
+#endif
+    FILETIME created, exited, kernel, user;
+    if (!GetThreadTimes(th, &created, &exited, &kernel, &user)) return FB__CLOCK_CPU_UNKNOWN;
+    uint64_t k = ((uint64_t)kernel.dwHighDateTime << 32) | kernel.dwLowDateTime;
+    uint64_t u = ((uint64_t)user.dwHighDateTime << 32) | user.dwLowDateTime;
+    return (k + u) * 100u;
+}
+
 #endif /* FB_HAVE_WINDOWS */

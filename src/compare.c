@@ -102,7 +102,7 @@ void fb__cmp_alt_done(fb__cmp *c, uint64_t left) {
     struct fb__cmp_state *s = c->s;
     fb__epoch_out o;
     fb__epoch_stop(&s->ep, s->n, &o); /* manual time and excluded regions applied */
-    if (s->phase == FB__CMP_MEASURE) s->perf_lost |= s->ep.perf_mask & ~o.known;
+    if (s->phase == FB__CMP_MEASURE) s->perf_lost |= (s->ep.perf_mask | s->ep.cpu_mask) & ~o.known;
     s->timing = false;
     s->spent_s += o.elapsed_s;
     if (s->phase == FB__CMP_DONE) return; /* failed inside the epoch */

@@ -72,7 +72,7 @@ static fb_result *fb__cmp_result(struct fb__cmp_state *s, size_t i, size_t round
     }
     res->epochs = rounds;
     res->iterations = malloc(rounds * sizeof *res->iterations);
-    res->has = FB__BIT(FB_ELAPSED) | (s->ep.perf_mask & ~s->perf_lost);
+    res->has = FB__BIT(FB_ELAPSED) | ((s->ep.perf_mask | s->ep.cpu_mask) & ~s->perf_lost);
     for (int m = 0; m < FB_MEASURE_COUNT; ++m) {
         if (!(res->has & FB__BIT(m))) continue;
         res->values[m] = malloc(rounds * sizeof(double));

@@ -250,9 +250,12 @@ void fb__cmp_setup(struct fb__cmp_state *s) {
         return;
     }
     for (int m = 1; m < FB_MEASURE_COUNT; ++m)
-        if (s->ep.perf_mask & FB__BIT(m)) {
+        if ((s->ep.perf_mask | s->ep.cpu_mask) & FB__BIT(m)) {
             s->counts[m] = calloc(cells, sizeof(double));
-            if (!s->counts[m]) s->ep.perf_mask &= ~FB__BIT(m);
+            if (!s->counts[m]) {
+                s->ep.perf_mask &= ~FB__BIT(m);
+                s->ep.cpu_mask &= ~FB__BIT(m);
+            }
         }
     if (fb__process_callgrind()->exact) {
         /* -valgrind: each alternative counted exactly, one after the other
@@ -324,8 +327,8 @@ void fb__cmp_advance(struct fb__cmp_state *s, const fb__epoch_out *o) {
         size_t cell = s->cur * s->rounds_max + s->round;
         s->ticks_ns[cell] = o->ticks_ns;
         s->disturbed[cell] = o->disturbed;
-        for (int m = 1; m < FB_MEASURE_COUNT; ++m)
-            if (s->ep.perf_mask & FB__BIT(m)) s->counts[m][cell] = o->counts[m];
+        for (int m = 1; m < FB_MEASURE_COUNT; ++m) /* the counters, the CPU time */
+            if ((s->ep.perf_mask | s->ep.cpu_mask) & FB__BIT(m)) s->counts[m][cell] = o->counts[m];
         if (++s->pos == s->k) {
             s->pos = 0;
             bool block_end = ++s->round % s->k == 0;

@@ -11,12 +11,22 @@
 #endif
 
 uint64_t fb__disturb_thread(void *ctx) {
-    (void)ctx;
+    uint64_t *voluntary = ctx;
+    if (voluntary) *voluntary = FB__DISTURB_UNKNOWN;
 #if FB_HAVE_LINUX
     struct rusage u;
-    if (getrusage(RUSAGE_THREAD, &u) == 0 && u.ru_nivcsw >= 0) return (uint64_t)u.ru_nivcsw;
+    if (getrusage(RUSAGE_THREAD, &u) == 0 && u.ru_nivcsw >= 0) {
+        if (voluntary && u.ru_nvcsw >= 0) *voluntary = (uint64_t)u.ru_nvcsw;
+        return (uint64_t)u.ru_nivcsw;
+    }
 #endif
     return FB__DISTURB_UNKNOWN;
+}
+
+bool fb__disturb_off_cpu(double wall_s, double cpu_s) {
+    double margin = FB__OFF_CPU_FRAC * wall_s;
+    if (margin < FB__OFF_CPU_MIN_S) margin = FB__OFF_CPU_MIN_S;
+    return wall_s - cpu_s > margin;
 }
 
 /* Drops the epochs that have `bit` when enough others remain. */

@@ -17,8 +17,22 @@ typedef uint64_t (*fb__disturb_fn)(void *ctx);
 #define FB__DISTURB_UNKNOWN UINT64_MAX
 
 /* The default source: getrusage(RUSAGE_THREAD)'s ru_nivcsw (Linux), else
- * FB__DISTURB_UNKNOWN. */
+ * FB__DISTURB_UNKNOWN. ctx, when not NULL, is a uint64_t that receives the
+ * voluntary context switches (ru_nvcsw) of the same read, FB__DISTURB_UNKNOWN
+ * when unknown: an epoch in which they grew blocked on its own (a sleep, a
+ * lock, I/O), so its wall time exceeding its CPU time says nothing about
+ * being descheduled. */
 FB__PRIVATE uint64_t fb__disturb_thread(void *ctx);
+
+/* An epoch whose wall time exceeds the thread's CPU time by more than
+ * FB__OFF_CPU_FRAC of the wall time and at least FB__OFF_CPU_MIN_S was
+ * descheduled (off the CPU: waiting while another thread ran, or the host
+ * running something else on the vCPU). The margin keeps the CPU clock's
+ * own jitter (a few microseconds on a 250 us epoch, measured) from flagging
+ * epochs of an idle machine. */
+#define FB__OFF_CPU_FRAC 0.02
+#define FB__OFF_CPU_MIN_S 10e-6
+FB__PRIVATE bool fb__disturb_off_cpu(double wall_s, double cpu_s);
 
 /* Per-epoch flags of a result (struct fb_result's epoch_flags). */
 enum {

@@ -4,9 +4,9 @@
  * does everything around one epoch, always in the same order:
  *
  *   manual time reset | hook epoch_begin | probe (first epoch) | setup |
- *   disturbance | counters | clock | Callgrind on | the caller's loop |
- *   Callgrind off | clock | counters | disturbance | teardown | manual time
- *   | hook epoch_end
+ *   (a group's barrier) | disturbance | CPU clock | counters | clock | Callgrind on | the
+ *   caller's loop | Callgrind off | clock | counters | CPU clock |
+ *   disturbance | teardown | manual time | hook epoch_end
  *
  * so that the timed region holds nothing but the loop, and what the hook
  * sees is what the result stores (the time given by manual timing, or the
@@ -26,6 +26,11 @@
 static uint64_t fb__epoch_default_clock(void *ctx) {
     (void)ctx;
     return fb__clock_now_ns();
+}
+
+static uint64_t fb__epoch_default_cpu(void *ctx) {
+    (void)ctx;
+    return fb__clock_cpu_ns();
 }
 
 bool fb__epoch_refuse(fb_bench *b, const char *what, const char *name) {
@@ -79,8 +84,32 @@ int fb__epoch_open(fb__epoch *e, fb_bench *b, char *name, int callsite) {
      * thread's context switches and the calibration kernel; none under a
      * custom clock, whose time neither a deschedule nor the host disturbs */
     e->disturb = b->disturb_set ? b->disturb : b->clock ? NULL : fb__disturb_thread;
-    e->disturb_ctx = b->disturb_set ? b->disturb_ctx : NULL;
-    e->disturb_known = e->disturb != NULL;
+    e->disturb_ctx = b->disturb_set ? b->disturb_ctx : e->disturb ? &e->voluntary : NULL;
+    e->voluntary = e->voluntary_before = FB__DISTURB_UNKNOWN;
+    /* the thread's CPU clock: injected, else the system's when it could
+     * be read at calibration; none under a custom clock */
+    e->cpu = b->cpu_clock_set                                   ? b->cpu_clock
+             : b->clock || !(e->clock_info.cpu_overhead_s >= 0) ? NULL
+                                                                : fb__epoch_default_cpu;
+    e->cpu_ctx = b->cpu_clock_set ? b->cpu_clock_ctx : NULL;
+    if (b->cpu_clock_set || b->clock) e->clock_info.cpu_overhead_s = 0;
+    e->cpu_mask = e->cpu ? FB__BIT(FB_CPUTIME) : 0;
+    /* with counters, their enable and disable calls (system calls too) lie
+     * between the two CPU clock reads: what they add is measured here, once
+     * per context, the fastest of 5 epochs around nothing */
+    if (e->cpu == fb__epoch_default_cpu && e->perf_mask) {
+        uint64_t best = UINT64_MAX;
+        double counts[FB_MEASURE_COUNT];
+        for (int i = 0; i < 5; ++i) {
+            uint64_t c0 = fb__clock_cpu_ns();
+            fb__perf_begin(e->perf);
+            fb__perf_end(e->perf, 0, e->shape, counts);
+            uint64_t c1 = fb__clock_cpu_ns();
+            if (c1 >= c0 && c1 != FB__CLOCK_CPU_UNKNOWN && c1 - c0 < best) best = c1 - c0;
+        }
+        if (best != UINT64_MAX) e->clock_info.cpu_overhead_s = (double)best * 1e-9;
+    }
+    e->disturb_known = e->disturb != NULL || e->cpu != NULL;
     e->probe = b->probe_set ? b->probe : b->clock ? NULL : fb__probe_core;
     e->probe_ctx = b->probe_set ? b->probe_ctx : NULL;
     e->probe_before = e->probe_after = NAN;
@@ -117,9 +146,15 @@ void fb__epoch_start(fb__epoch *e) {
         e->probe_before = e->probe(e->probe_ctx);
     }
     fb__setup_before_epoch(e->b); /* untimed: before the counters and the clock */
-    if (e->disturb) e->disturb_before = e->disturb(e->disturb_ctx);
     /* a group: broken, the epoch still runs; the barrier after it says so */
     if (e->group) (void)fb__group_wait(e->group);
+    /* after the barrier: waiting there is neither the epoch's time nor a
+     * disturbance of it (a blocked wait is a voluntary switch) */
+    if (e->disturb) {
+        e->disturb_before = e->disturb(e->disturb_ctx);
+        e->voluntary_before = e->voluntary;
+    }
+    if (e->cpu) e->cpu0_ns = e->cpu(e->cpu_ctx); /* a system call: before the counters */
     if (e->perf_mask) fb__perf_begin(e->perf);
     e->t0_ns = e->clock(e->clock_ctx);   /* last thing before the loop */
     if (e->vg) fb__vg_loop_start(e->vg); /* Callgrind: collect from here */
@@ -133,6 +168,7 @@ void fb__epoch_stop(fb__epoch *e, uint64_t n, fb__epoch_out *out) {
         fb__perf_end(e->perf, n, e->shape, out->counts);
         out->known = e->perf_mask & fb__perf_last_known(e->perf);
     }
+    uint64_t cpu1 = e->cpu ? e->cpu(e->cpu_ctx) : FB__CLOCK_CPU_UNKNOWN;
     if (e->disturb) { /* outside the timed region */
         uint64_t after = e->disturb(e->disturb_ctx);
         if (after == FB__DISTURB_UNKNOWN || e->disturb_before == FB__DISTURB_UNKNOWN)
@@ -151,6 +187,24 @@ void fb__epoch_stop(fb__epoch *e, uint64_t n, fb__epoch_out *out) {
     if (e->b->manual.on || e->b->manual.excluded_ns) {
         out->elapsed_s = fb__manual_epoch_time(e->b, out->elapsed_s);
         out->ticks_ns = (uint64_t)(out->elapsed_s * 1e9 + 0.5);
+    }
+    /* the thread's CPU time over the epoch, its read's own cost taken off.
+     * Not under manual timing or excluded regions: the time kept is then
+     * not the clock's, and the CPU time of a region cannot be taken apart */
+    if (e->cpu && cpu1 != FB__CLOCK_CPU_UNKNOWN && e->cpu0_ns != FB__CLOCK_CPU_UNKNOWN &&
+        cpu1 >= e->cpu0_ns && !e->b->manual.on && !e->b->manual.excluded_ns) {
+        double cpu_s = (double)(cpu1 - e->cpu0_ns) * 1e-9 - e->clock_info.cpu_overhead_s;
+        out->counts[FB_CPUTIME] = cpu_s > 0 ? cpu_s : 0;
+        out->known |= FB__BIT(FB_CPUTIME);
+        /* wall time the thread did not run: descheduled, by the guest's
+         * scheduler or the host, for any length of time. An op that blocks
+         * on its own (a voluntary context switch: a sleep, a lock, I/O), or
+         * a thread of a group with more threads than CPUs, is off the CPU
+         * by design: not counted as descheduled */
+        bool blocked =
+            e->voluntary != e->voluntary_before || (e->group && fb__group_oversubscribed(e->group));
+        if (!blocked && fb__disturb_off_cpu(out->elapsed_s, out->counts[FB_CPUTIME]))
+            out->disturbed = true;
     }
     size_t k = e->index++;
     if (e->hook && e->hook->epoch_end)

@@ -48,9 +48,19 @@ typedef struct fb__epoch {
     fb__clock_info clock_info;
     fb__perf *perf; /* NULL: counters off */
     fb__mask perf_mask;
+    /* the thread's CPU clock (src/clock.h), read right outside the two
+     * clock reads; NULL: none (a custom clock, unless tests inject one).
+     * cpu_mask is FB__BIT(FB_CPUTIME) when it is read, else 0 */
+    fb_clock_fn cpu;
+    void *cpu_ctx;
+    fb__mask cpu_mask;
+    uint64_t cpu0_ns;       /* the CPU clock at the start of the epoch in progress */
     fb__disturb_fn disturb; /* NULL: none */
     void *disturb_ctx;
     uint64_t disturb_before;
+    /* the default source's voluntary context switches (its ctx): the
+     * latest read, and the one before the epoch in progress */
+    uint64_t voluntary, voluntary_before;
     bool disturb_known; /* every epoch's source could be read */
     fb__probe_fn probe; /* NULL: none */
     void *probe_ctx;
@@ -75,8 +85,12 @@ typedef struct fb__epoch_out {
     uint64_t ticks_ns; /* the clock's difference (0 when it went back), or
                         * the manual time in ns (src/manual.c) */
     double elapsed_s;  /* ticks_ns in seconds: what a result stores */
+    /* the counters, and counts[FB_CPUTIME]: the thread's CPU time in
+     * seconds over the epoch (its read overhead taken off) */
     double counts[FB_MEASURE_COUNT];
-    fb__mask known; /* the counters read in this epoch (perf_mask when all) */
+    fb__mask known; /* the measures read in this epoch (perf_mask | cpu_mask when all) */
+    /* descheduled: the context switches grew, or the wall time exceeds the
+     * CPU time by more than the margin of src/disturb.h */
     bool disturbed;
     int clock_step; /* the clock's own reading: 1 advanced, 0 stood still, -1 went back */
 } fb__epoch_out;

@@ -9,6 +9,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#if FB_HAVE_POSIX
+#include <unistd.h>
+#endif
 
 #if FB_HAVE_THREADS
 #include <pthread.h>
@@ -16,6 +19,9 @@
 
 struct fb__group {
     size_t n;
+    /* more threads than online CPUs: some always wait for a core, so a
+     * thread's wall time above its CPU time is the group's own doing */
+    bool oversubscribed;
 #if FB_HAVE_THREADS
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -52,6 +58,7 @@ void fb__group_combine(const fb__group_slot *slots, size_t n, fb__group_epoch *o
 }
 
 size_t fb__group_size(const fb__group *g) { return g ? g->n : 1; }
+bool fb__group_oversubscribed(const fb__group *g) { return g && g->oversubscribed; }
 
 fb__group_slot *fb__group_slot_at(fb__group *g, size_t i) { return &g->slots[i]; }
 
@@ -173,6 +180,10 @@ static fb__group *fb__group_new(size_t n) {
     fb__group *g = calloc(1, sizeof *g);
     if (!g) return NULL;
     g->n = n;
+#if FB_HAVE_POSIX && defined(_SC_NPROCESSORS_ONLN)
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    g->oversubscribed = cpus > 0 && n > (size_t)cpus;
+#endif
     g->slots = calloc(n, sizeof *g->slots);
     if (!g->slots) {
         free(g);

@@ -49,6 +49,9 @@ typedef struct fb__group fb__group;
 
 /* The group of b (NULL outside one), its size and b's index in it. */
 FB__PRIVATE size_t fb__group_size(const fb__group *g);
+/* More threads than online CPUs (false off POSIX): the epoch routine then
+ * does not take a thread's wall time above its CPU time for a deschedule. */
+FB__PRIVATE bool fb__group_oversubscribed(const fb__group *g);
 /* A barrier of every thread of the group. False when the group is broken:
  * a thread's body returned, or failed to start a run, while the others
  * wait; then every later wait returns false at once. */

@@ -6,14 +6,19 @@
 #include <math.h>
 
 void fb__marks_compute(fb_result *r) {
-    r->optimized_away = r->unresolved = false;
+    r->optimized_away = r->at_loop_resolution = r->unresolved = false;
     if (r->error || r->vg || !r->used) return;     /* nothing timed, or counted exactly */
     double median = r->summary[FB_ELAPSED].median; /* per iteration, whatever the batch */
     if (!isfinite(median)) return;
-    /* the empty loop's cost per iteration is the least any op can cost in
-     * FB_RUN's loop: an op within a small factor of it did no measurable work */
-    if (r->empty_loop_s > 0 && median < FB__EMPTY_LOOP_FACTOR * r->empty_loop_s)
+    /* the empty loop's cost per iteration is the least a body run once an
+     * iteration can cost in FB_RUN's loop: well below it, the body was not
+     * run (deleted, the loop folded); within a small factor of it, the time
+     * is the loop's own, which one add or a body reduced to the barrier
+     * cost alike, so it is said as that and not as a deleted op */
+    if (r->empty_loop_s > 0 && median < FB__DELETED_FACTOR * r->empty_loop_s)
         r->optimized_away = true;
+    else if (r->empty_loop_s > 0 && median < FB__LOOP_RESOLUTION_FACTOR * r->empty_loop_s)
+        r->at_loop_resolution = true;
     /* a typical epoch: the median time per iteration times the mean
      * iterations of an epoch (the counts of one run differ by < 20%) */
     double iters = r->epochs ? (double)r->total_iterations / (double)r->epochs : 0;

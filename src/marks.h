@@ -8,12 +8,19 @@
 #include "result.h"
 
 /* An op whose median time per iteration is below this many times the cost of
- * a loop holding only fb_do_not_optimize is marked "optimized away?". In 40
- * runs under load 14 an empty body measured 0.99-1.55x that cost, a 1-add
- * body 0.99-1.65x (no more measurable than nothing), a deleted 4 KiB copy
- * 1.17x, a real one 119-187x (docs/design.md, "An op that was optimized
+ * a loop holding only fb_do_not_optimize is marked "at the loop's
+ * resolution": in 40 runs under load 14 an empty body measured 0.99-1.55x
+ * that cost, a 1-add body 0.99-1.65x, a 4 KiB copy the compiler deleted to
+ * its barrier 1.17x, a real one 119-187x; one add is real work that the
+ * loop cannot time apart from itself, so the mark says where the time is,
+ * not that the op is gone (docs/design.md, "An op that was optimized
  * away"). */
-#define FB__EMPTY_LOOP_FACTOR 2.0
+#define FB__LOOP_RESOLUTION_FACTOR 2.0
+/* Below this fraction of the empty loop the loop did not run the body once
+ * an iteration (no body costs less than the loop around it, and one add
+ * stays >= 0.5x even when the empty loop was timed in a slow episode of the
+ * core, which doubles it): "optimized away?". */
+#define FB__DELETED_FACTOR 0.25
 /* Epochs shorter than this many clock resolutions are not resolved: the
  * clock's step is more than 1% of each epoch. */
 #define FB__RESOLVED_MULTIPLE 100.0

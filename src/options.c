@@ -58,7 +58,9 @@ static const fb__opt_spec fb__opt_specs[] = {
      "family's instances together, the same split on every machine (one CI job each)",
      FB__G_SELECT},
     {"min_time", true, "<ms>",
-     "minimum measured time per benchmark in milliseconds, spread over its epochs", FB__G_MEASURE},
+     "minimum measured time per benchmark in milliseconds: more epochs of the usual length, "
+     "never longer ones, so that a preemption stays one epoch the median leaves out",
+     FB__G_MEASURE},
     {"sanity_check", false, "",
      "run each selected benchmark once (one epoch of one iteration), print no table", FB__G_SELECT},
     {"asymptote", true, "<n1,n2,...>",
@@ -110,8 +112,9 @@ static const fb__opt_spec fb__opt_specs[] = {
      FB__G_GB},
     {"benchmark_list_tests", FB__V_BOOL, "[=true]", "as -list", FB__G_GB},
     {"benchmark_min_time", true, "<t>[s]|<n>x",
-     "minimum time of each epoch in seconds (GB's per-repetition time), or <n>x: n iterations "
-     "per epoch",
+     "measured time per benchmark in seconds (times --benchmark_repetitions), as -min_time: "
+     "more epochs, not longer ones; <n>x: n iterations in all, split over the epochs (with "
+     "--benchmark_repetitions: n per epoch, GB's per repetition)",
      FB__G_GB},
     {"benchmark_repetitions", true, "<n>",
      "n epochs, and -gbench_rows=repetitions (GB: n runs, each a row, then aggregates)", FB__G_GB},

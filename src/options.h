@@ -40,7 +40,8 @@ typedef struct fb__opts {
     bool gb_stdout;                    /* --benchmark_format=json */
     const char *gb_out_format;         /* --benchmark_out_format, NULL: json */
     double epochs;                     /* --benchmark_repetitions; 0: not given */
-    double min_epoch_time_s;           /* --benchmark_min_time=<t>[s]; < 0: not given */
+    double min_epoch_time_s;           /* --benchmark_min_time=<t>[s] (a total, as -min_time;
+                                        * the name is the flag's); < 0: not given */
     double epoch_iterations;           /* --benchmark_min_time=<n>x; 0: not given */
     int valgrind;                      /* 0, 1 = -valgrind, 2 = -valgrind=cache */
     /* -context=key=value (src/context.c; its pairs in every file),

@@ -61,7 +61,7 @@ static void fb__rc_time(char *buf, size_t len, const fb__change_side *sd) {
         snprintf(buf, len, "%s ins/%s", num, unit);
         return;
     }
-    double s = sd->median_s;
+    double s = sd->value_s;
     if (isnan(s)) {
         snprintf(buf, len, "?");
         return;
@@ -75,8 +75,8 @@ static void fb__rc_time(char *buf, size_t len, const fb__change_side *sd) {
         s *= 1e3, u = "ms";
     if (s >= 1e15) /* grouped digits would pass the cell: exponent form */
         fb__fmt_double(num, sizeof num, s, 4);
-    else
-        fb__fmt_grouped(num, sizeof num, s, 2);
+    else /* under 1 ns: 4 decimals, so that the change reads as the ratio of the two */
+        fb__fmt_grouped(num, sizeof num, s, s < 1 ? 4 : 2);
     /* the unit is the benchmark's: keep the cell bounded */
     snprintf(buf, len, "%s %s/%s", num, u, unit);
 }

@@ -188,8 +188,14 @@ void fb__comparison_summary(FILE *f, const fb_comparison *c) {
         if (r->error) continue;
         if (r->optimized_away) {
             fb__md_code(f, r->name);
-            fputs(" costs no more than an empty loop: optimized away? Keep its result alive "
+            fputs(" costs less than an empty loop: optimized away? Keep its result alive "
                   "with fb_do_not_optimize()\n",
+                  f);
+        }
+        if (r->at_loop_resolution) {
+            fb__md_code(f, r->name);
+            fputs(" is at the loop's resolution (within 2x of an empty loop): its ratio measures "
+                  "the loop as much as the op\n",
                   f);
         }
         if (r->unresolved) {

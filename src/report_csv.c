@@ -167,9 +167,12 @@ static void fb__csv_row(FILE *f, const fb_result *r, const fb_comparison *cmp, s
         if (cmp && !r->error && alt) fb__csv_num(f, fb_comparison_high(cmp, alt));
         fputc(',', f);
         /* the result's marks (src/marks.c), space-separated */
-        if (r->optimized_away) fputs(r->unresolved ? "optimized_away " : "optimized_away", f);
-        if (r->unresolved) fputs("unresolved", f);
-        if (r->vg && !r->error && r->vg->wild) fputs("unsteady_count", f);
+        const char *sep = "";
+        if (r->optimized_away) fputs("optimized_away", f), sep = " ";
+        if (r->at_loop_resolution) fprintf(f, "%sat_loop_resolution", sep), sep = " ";
+        if (r->unresolved) fprintf(f, "%sunresolved", sep), sep = " ";
+        if (fb_result_descheduled(r)) fprintf(f, "%sdescheduled", sep), sep = " ";
+        if (r->vg && !r->error && r->vg->wild) fprintf(f, "%sunsteady_count", sep);
     }
 }
 
@@ -180,6 +183,18 @@ static void fb__csv_row(FILE *f, const fb_result *r, const fb_comparison *cmp, s
 static bool fb__csv_any_group(const fb_bench *b) {
     for (size_t i = 0; i < fb_result_count(b); ++i)
         if (fb_result_at(b, i)->threads) return true;
+    return false;
+}
+
+/* Some result of b has the thread's CPU time (FB_CPUTIME). */
+static bool fb__csv_any_cpu(const fb_bench *b) {
+    for (size_t i = 0; i < fb_result_count(b); ++i)
+        if (fb_result_has(fb_result_at(b, i), FB_CPUTIME)) return true;
+    for (size_t c = 0; c < fb_comparison_count(b); ++c) {
+        const fb_comparison *cmp = fb_comparison_at(b, c);
+        for (size_t a = 0; a < fb_comparison_size(cmp); ++a)
+            if (fb_result_has(fb_comparison_result(cmp, a), FB_CPUTIME)) return true;
+    }
     return false;
 }
 
@@ -207,6 +222,17 @@ static void fb__csv_extra(FILE *f, const fb_bench *b, const fb_result *r,
             fprintf(f, ",%u", r->vg->pairs);
         } else {
             fputs(",,,", f);
+        }
+    }
+    /* the thread's CPU time per unit (a group: summed over its threads,
+     * per iteration of any thread), over the epochs the median uses; the
+     * column only when some result has it (never under a custom clock) */
+    if (fb__csv_any_cpu(b)) {
+        if (!r) {
+            fputs(",cpu_ns_per_unit", f);
+        } else {
+            fputc(',', f);
+            if (!r->error) fb__csv_num(f, fb_result_cpu_median(r) * 1e9);
         }
     }
     /* groups of threads (src/group.h): their size and the range of the

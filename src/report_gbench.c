@@ -84,7 +84,11 @@ static int fb__gb_passes(fb__json *j, const fb_bench *b, size_t s, const fb__gb_
         }
         fb__json_ku64(j, "iterations", iters);
         double med = ps->over[FB_ELAPSED].v[FB__SPREAD_MEDIAN];
-        fb__gb_times(j, &w, med * t_scale);
+        /* the CPU time over passes is per unit (src/passes.h): per call again */
+        double cpu_call = ps->all[FB_CPUTIME]
+                              ? ps->over[FB_CPUTIME].v[FB__SPREAD_MEDIAN] * first->config.batch
+                              : NAN;
+        fb__gb_times(j, &w, med * t_scale, cpu_call * t_scale);
         fb__gb_rate(j, first, med);
         fb__gb_ucounters(j, first, med);
         for (int m = 1; m < FB_MEASURE_COUNT; ++m)
@@ -104,7 +108,8 @@ static int fb__gb_passes(fb__json *j, const fb_bench *b, size_t s, const fb__gb_
         fb__json_ku64(j, "repetition_index", index++);
         fb__json_ku64(j, "threads", fb_result_threads(r));
         fb__json_ku64(j, "iterations", r->total_iterations);
-        fb__gb_times(j, &w, r->summary[FB_ELAPSED].median * t_scale);
+        fb__gb_times(j, &w, r->summary[FB_ELAPSED].median * t_scale,
+                     fb_result_median(r, FB_CPUTIME) * t_scale);
         fb__gb_rate(j, r, r->summary[FB_ELAPSED].median);
         fb__gb_ucounters(j, r, r->summary[FB_ELAPSED].median);
         for (int m = 1; m < FB_MEASURE_COUNT; ++m)
@@ -123,7 +128,10 @@ static int fb__gb_passes(fb__json *j, const fb_bench *b, size_t s, const fb__gb_
             fb__json_kstr(j, "aggregate_name", aggs[a]);
             fb__json_kstr(j, "aggregate_unit", "time");
             fb__json_ku64(j, "iterations", timed);
-            fb__gb_times(j, &w, ps->gb_time.v[a]);
+            double cpu = ps->all[FB_CPUTIME]
+                             ? ps->over[FB_CPUTIME].v[a] * first->config.batch * t_scale
+                             : NAN;
+            fb__gb_times(j, &w, ps->gb_time.v[a], cpu);
             if (has_rate) fb__json_knum(j, rate_key, ps->rate.v[a]);
             for (int m = 1; m < FB_MEASURE_COUNT; ++m)
                 if (ps->all[m]) fb__gb_counter(j, (fb_measure)m, ps->over[m].v[a]);

@@ -30,8 +30,12 @@ FB__PRIVATE char *fb__gb_run_name(const fb_result *r);
  * when out of memory. */
 FB__PRIVATE char *fb__gb_series_name(const fb_bench *b, size_t s);
 FB__PRIVATE void fb__gb_head(fb__json *j, const fb__gb_row *w, const char *suffix, bool aggregate);
-FB__PRIVATE void fb__gb_times(fb__json *j, const fb__gb_row *w, double t);
+/* real_time t (wall) and cpu_time cpu (the thread's CPU time; a group:
+ * summed over its threads, as GB sums its threads' CPU time); cpu NAN
+ * (not measured) writes t in both, as before CPU time was read. */
+FB__PRIVATE void fb__gb_times(fb__json *j, const fb__gb_row *w, double t, double cpu);
 FB__PRIVATE void fb__gb_label(fb__json *j, const fb_result *r);
+/* A counter column; FB_CPUTIME is not one (it is cpu_time). */
 FB__PRIVATE void fb__gb_counter(fb__json *j, fb_measure m, double v);
 FB__PRIVATE void fb__gb_ucounters(fb__json *j, const fb_result *r, double s_per_call);
 FB__PRIVATE void fb__gb_rate(fb__json *j, const fb_result *r, double s_per_call);

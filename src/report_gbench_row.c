@@ -65,9 +65,9 @@ void fb__gb_head(fb__json *j, const fb__gb_row *w, const char *suffix, bool aggr
     fb__json_ku64(j, "repetitions", w->repetitions);
 }
 
-void fb__gb_times(fb__json *j, const fb__gb_row *w, double t) {
+void fb__gb_times(fb__json *j, const fb__gb_row *w, double t, double cpu) {
     fb__json_knum(j, "real_time", t);
-    fb__json_knum(j, "cpu_time", t);
+    fb__json_knum(j, "cpu_time", isfinite(cpu) ? cpu : t);
     fb__json_kstr(j, "time_unit", w->unit);
 }
 
@@ -78,6 +78,10 @@ void fb__gb_label(fb__json *j, const fb_result *r) {
         fb__json_kstr(j, "label", "optimized away? not resolved by the clock");
     else if (r->optimized_away)
         fb__json_kstr(j, "label", "optimized away?");
+    else if (r->at_loop_resolution && r->unresolved)
+        fb__json_kstr(j, "label", "at the loop's resolution; not resolved by the clock");
+    else if (r->at_loop_resolution)
+        fb__json_kstr(j, "label", "at the loop's resolution");
     else if (r->unresolved)
         fb__json_kstr(j, "label", "not resolved by the clock");
 }
@@ -85,7 +89,7 @@ void fb__gb_label(fb__json *j, const fb_result *r) {
 /* Counters are plain numbers to the tools: a counter with no finite value
  * (never scheduled, NAN) is left out of the row rather than written null. */
 void fb__gb_counter(fb__json *j, fb_measure m, double v) {
-    if (isfinite(v)) fb__json_knum(j, fb_measure_name(m), v);
+    if (m != FB_CPUTIME && isfinite(v)) fb__json_knum(j, fb_measure_name(m), v);
 }
 
 /* User counters (fb_counter) as GB writes state.counters: a number per
@@ -133,7 +137,7 @@ void fb__gb_error_row(fb__json *j, const fb_result *r, fb__gb_row w) {
     fb__json_kbool(j, "error_occurred", true);
     fb__json_kstr(j, "error_message", r->error ? r->error : "no time was measured");
     fb__json_ku64(j, "iterations", 0);
-    fb__gb_times(j, &w, 0);
+    fb__gb_times(j, &w, 0, NAN);
     fb__json_end_obj(j);
 }
 
@@ -152,7 +156,7 @@ void fb__gb_counted(fb__json *j, const fb_result *r, fb__gb_row *w) {
      * times (compare.py, a dashboard, a gate) compares exact counts; the
      * label says so (docs/formats.md) */
     w->unit = "ns";
-    fb__gb_times(j, w, fb_result_valgrind(r, FB_VG_INSTRUCTIONS));
+    fb__gb_times(j, w, fb_result_valgrind(r, FB_VG_INSTRUCTIONS), NAN);
     fb__json_kstr(j, "label", "valgrind: real_time and cpu_time are instructions per call, not ns");
     for (int m = 0; m < FB_VG_MEASURE_COUNT; ++m) {
         double v = fb_result_valgrind(r, (fb_vg_measure)m) / r->config.batch;
@@ -191,7 +195,7 @@ int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row, int ro
         fb__json_ku64(j, "repetition_index", 0);
         fb__json_ku64(j, "threads", fb_result_threads(r));
         fb__json_ku64(j, "iterations", r->total_iterations);
-        fb__gb_times(j, &w, el->median * t_scale);
+        fb__gb_times(j, &w, el->median * t_scale, fb_result_median(r, FB_CPUTIME) * t_scale);
         fb__gb_rate(j, r, el->median);
         fb__gb_ucounters(j, r, el->median);
         for (int m = 1; m < FB_MEASURE_COUNT; ++m)
@@ -214,7 +218,8 @@ int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row, int ro
         fb__json_ku64(j, "repetition_index", index++);
         fb__json_ku64(j, "threads", fb_result_threads(r));
         fb__json_ku64(j, "iterations", r->iterations[e]);
-        fb__gb_times(j, &w, r->values[FB_ELAPSED][e] * t_scale);
+        fb__gb_times(j, &w, r->values[FB_ELAPSED][e] * t_scale,
+                     fb_result_value(r, FB_CPUTIME, e) * t_scale);
         fb__gb_rate(j, r, r->values[FB_ELAPSED][e]);
         fb__gb_ucounters(j, r, r->values[FB_ELAPSED][e]);
         for (int m = 1; m < FB_MEASURE_COUNT; ++m)
@@ -243,7 +248,13 @@ int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row, int ro
             const struct fb__summary *s = &r->summary[m];
             double v = a == 0 ? s->mean * scale : a == 1 ? s->median * scale : s->stddev * scale;
             if (m == FB_ELAPSED) {
-                fb__gb_times(j, &w, v);
+                const struct fb__summary *c =
+                    fb_result_has(r, FB_CPUTIME) ? &r->summary[FB_CPUTIME] : NULL;
+                double cpu = !c       ? NAN
+                             : a == 0 ? c->mean * t_scale
+                             : a == 1 ? c->median * t_scale
+                                      : c->stddev * t_scale;
+                fb__gb_times(j, &w, v, cpu);
                 if (has_rate) fb__json_knum(j, fb__gb_rate_key(r), r->rate_epochs.v[a]);
             } else {
                 fb__gb_counter(j, (fb_measure)m, v);

@@ -174,7 +174,7 @@ static void fb__html_comparison(FILE *f, const fb_comparison *c, bool passes) {
     fb__html_forest(f, title, n, names, v, v + n, v + 2 * n);
     for (size_t i = 0; i < n; ++i) {
         const fb_result *r = fb_comparison_result(c, i);
-        if (!r || !(r->optimized_away || r->unresolved)) continue;
+        if (!r || !(r->optimized_away || r->at_loop_resolution || r->unresolved)) continue;
         fputs("<p class=\"marks\"><code>", f);
         fb__svg_text(f, names[i]);
         fputs("</code>:", f);
@@ -214,7 +214,7 @@ static void fb__html_verdicts(FILE *f, const fb__change_view *v) {
  * Callgrind has no time and no bar; an interval of too few epochs none. */
 static void fb__html_baseline(FILE *f, const fb__change_view *v) {
     int *verdict = malloc(v->n * sizeof *verdict);
-    const char **names = malloc(v->n * sizeof *names);
+    const char **names = malloc(2 * v->n * sizeof *names);
     double *col = malloc(5 * v->n * sizeof *col);
     if (!verdict || !names || !col) {
         free(verdict);
@@ -222,6 +222,7 @@ static void fb__html_baseline(FILE *f, const fb__change_view *v) {
         free(col);
         return;
     }
+    const char **units = names + v->n; /* each row's unit, after the names */
     double *base_s = col, *now_s = col + v->n, *pct = col + 2 * v->n, *lo = col + 3 * v->n,
            *hi = col + 4 * v->n;
     for (size_t i = 0; i < v->n; ++i) {
@@ -229,8 +230,9 @@ static void fb__html_baseline(FILE *f, const fb__change_view *v) {
         bool counted = w->kind == FB__CHANGE_ROW_COUNTED;
         bool few = isinf(w->change.lo) || isinf(w->change.hi);
         names[i] = w->name;
-        base_s[i] = counted ? NAN : w->old.median_s;
-        now_s[i] = counted ? NAN : w->now.median_s;
+        units[i] = w->now.present ? w->now.unit : w->old.unit;
+        base_s[i] = counted ? NAN : w->old.value_s;
+        now_s[i] = counted ? NAN : w->now.value_s;
         pct[i] = w->change.change_pct;
         lo[i] = few ? NAN : w->change.lo_pct;
         hi[i] = few ? NAN : w->change.hi_pct;
@@ -281,7 +283,7 @@ static void fb__html_baseline(FILE *f, const fb__change_view *v) {
     }
     fb__html_verdicts(f, v);
     /* the verdicts before the picture of them: the table is the answer */
-    fb__html_change_table(f, v->n, names, base_s, now_s, pct, lo, hi, verdict);
+    fb__html_change_table(f, v->n, names, base_s, now_s, units, pct, lo, hi, verdict);
     fb__html_change_chart(f, title, v->n, names, pct, lo, hi, verdict);
     fputs("</section>\n", f);
     free(verdict);

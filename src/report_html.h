@@ -107,10 +107,13 @@ FB__PRIVATE void fb__html_change_chart(FILE *f, const char *title, size_t n,
                                        const char *const *names, const double *change_pct,
                                        const double *lo_pct, const double *hi_pct,
                                        const int *verdict);
+/* units[i] (NULL: none known) is row i's unit, shown after the times as
+ * in the terminal ("485.5 ps/byte"); fb__html_change_bars passes none. */
 FB__PRIVATE void fb__html_change_table(FILE *f, size_t n, const char *const *names,
                                        const double *baseline_s, const double *now_s,
-                                       const double *change_pct, const double *lo_pct,
-                                       const double *hi_pct, const int *verdict);
+                                       const char *const *units, const double *change_pct,
+                                       const double *lo_pct, const double *hi_pct,
+                                       const int *verdict);
 
 /* The report's style sheet (the text inside <style>), for other pages
  * that draw the same charts (femtobench-ab's). */

@@ -79,13 +79,22 @@ bool fb__html_same(const char *a, const char *b) {
 /* The result's marks (src/marks.c) as hints after its name. */
 void fb__html_marks(FILE *f, const fb_result *r) {
     if (r->optimized_away)
-        fputs(" <span class=\"hint\">optimized away? it costs no more than a loop holding only "
-              "<code>fb_do_not_optimize</code></span>",
+        fputs(" <span class=\"hint\">optimized away? it costs under a quarter of a loop holding "
+              "only <code>fb_do_not_optimize</code></span>",
+              f);
+    if (r->at_loop_resolution)
+        fputs(" <span class=\"hint\">at the loop's resolution: within 2x of a loop holding only "
+              "<code>fb_do_not_optimize</code>, as one add is</span>",
               f);
     if (r->unresolved)
         fputs(" <span class=\"hint\">not resolved by the clock: its epochs are under 100 clock "
               "resolutions</span>",
               f);
+    if (fb_result_descheduled(r)) /* the value holds time off the CPU */
+        fprintf(f,
+                " <span class=\"hint\">descheduled: %zu of %zu epochs were off the CPU and too "
+                "few others remained; the value includes time spent waiting</span>",
+                r->disturbed, r->epochs);
     if (r->thread_median_s && r->threads > 1) { /* a group of threads: each one's own time */
         double lo, hi;
         char l[64], h[64];

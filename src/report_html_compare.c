@@ -233,27 +233,39 @@ void fb__html_change_chart(FILE *f, const char *title, size_t n, const char *con
     }
 }
 
+/* A side's time per unit in a cell: "485.5 ps/byte" (the benchmark's unit
+ * escaped), "-" when not a number; with no unit known, seconds alone. */
+static void fb__hc_time_cell(FILE *f, double s, const char *unit) {
+    char num[64];
+    fb__svg_si(num, sizeof num, s, "s", 4);
+    fprintf(f, "<td>%s", num);
+    if (isfinite(s) && unit && unit[0]) {
+        fputc('/', f);
+        fb__svg_text_max(f, unit, FB__H_TEXT_MAX); /* as the results table's header */
+    }
+    fputs("</td>", f);
+}
+
 void fb__html_change_table(FILE *f, size_t n, const char *const *names, const double *baseline_s,
-                           const double *now_s, const double *change_pct, const double *lo_pct,
-                           const double *hi_pct, const int *verdict) {
+                           const double *now_s, const char *const *units, const double *change_pct,
+                           const double *lo_pct, const double *hi_pct, const int *verdict) {
     fputs("<table class=\"change\">\n<thead><tr><th class=\"name\">benchmark</th><th>baseline</th>"
           "<th>now</th><th>change</th><th>interval low</th><th>interval high</th>"
           "<th class=\"name\">verdict</th></tr></thead>\n<tbody>\n",
           f);
     for (size_t i = 0; i < n; ++i) {
-        char bs[64], ns[64], c[64], a[64], b[64];
-        fb__svg_si(bs, sizeof bs, baseline_s[i], "s", 4);
-        fb__svg_si(ns, sizeof ns, now_s[i], "s", 4);
+        char c[64], a[64], b[64];
         fb__hc_pct(c, sizeof c, change_pct[i]);
         fb__hc_pct(a, sizeof a, lo_pct[i]);
         fb__hc_pct(b, sizeof b, hi_pct[i]);
         const char *vd = fb__hc_verdict(verdict[i]);
         fprintf(f, "<tr class=\"verdict-%s\"><td class=\"name\"><code>", vd);
         fb__svg_text(f, names[i]);
-        fprintf(f,
-                "</code></td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>"
-                "<td class=\"name\">%s</td></tr>\n",
-                bs, ns, c, a, b, vd);
+        fputs("</code></td>", f);
+        fb__hc_time_cell(f, baseline_s[i], units ? units[i] : NULL);
+        fb__hc_time_cell(f, now_s[i], units ? units[i] : NULL);
+        fprintf(f, "<td>%s</td><td>%s</td><td>%s</td><td class=\"name\">%s</td></tr>\n", c, a, b,
+                vd);
     }
     fputs("</tbody></table>\n", f);
 }
@@ -265,6 +277,7 @@ void fb__html_change_bars(FILE *f, const char *title, size_t n, const char *cons
     fb__svg_text(f, title);
     fputs("</h2>\n", f);
     fb__html_change_chart(f, title, n, names, change_pct, lo_pct, hi_pct, verdict);
-    fb__html_change_table(f, n, names, baseline_s, now_s, change_pct, lo_pct, hi_pct, verdict);
+    fb__html_change_table(f, n, names, baseline_s, now_s, NULL, change_pct, lo_pct, hi_pct,
+                          verdict);
     fputs("</section>\n", f);
 }

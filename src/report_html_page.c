@@ -147,7 +147,7 @@ void fb__html_header(FILE *f, const fb_bench *b, const fb__sysinfo *si) {
     fb__mask any = 0;
     for (size_t i = 0; i < n; ++i) any |= fb_result_at(b, i)->has;
     for (int m = FB_ELAPSED + 1; m < FB_MEASURE_COUNT; ++m)
-        if (any & FB__BIT(m))
+        if ((any & FB__BIT(m)) && m != FB_CPUTIME) /* CPU time is a column, not a counter */
             snprintf(counters + strlen(counters), sizeof counters - strlen(counters), "%s%s",
                      counters[0] ? ", " : "on: ", fb_measure_name((fb_measure)m));
     fb__html_context_row(f, "counters", counters[0] ? counters : "off or unavailable");
@@ -191,7 +191,10 @@ void fb__html_legend(FILE *f) {
           "unless all values lie within a factor of 2.</dd>\n"
           "<dt>err%</dt><dd>the median absolute percentage error of the epochs around the "
           "median: half of the epochs lie within it. 5% or more marks a row unstable (orange "
-          "name, shaded row) with a hint.</dd>\n"
+          "name, shaded row) with a hint. It is the spread inside this process, <b>not</b> "
+          "where the next process lands: on a shared machine the next process's median moved "
+          "0.6x to 200x err% (docs/performance.md). For that spread run several processes "
+          "(<code>-repetitions=5</code>: the summary's \"between passes\").</dd>\n"
           "<dt>table</dt><dd>the markdown table's columns: time and rate per unit (medians), "
           "err%, counters per unit where available, total seconds measured.</dd>\n"
           "<dt>complexity</dt><dd>median time per call (under -valgrind: exact instructions "

@@ -20,6 +20,7 @@ enum {
     FB__HC_TIME,
     FB__HC_RATE,
     FB__HC_ERR,
+    FB__HC_CPU, /* the thread's CPU time per unit (a group: per thread) */
     FB__HC_INS,
     FB__HC_CYC,
     FB__HC_IPC,
@@ -37,6 +38,8 @@ static bool fb__html_has_col(const fb_result *r, int c) {
         return r->config.relative;
     case FB__HC_N:
         return r->config.complexity_n > 0;
+    case FB__HC_CPU:
+        return fb_result_has(r, FB_CPUTIME);
     case FB__HC_INS:
         return fb_result_has(r, FB_INSTRUCTIONS);
     case FB__HC_CYC:
@@ -82,8 +85,16 @@ void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t m, boo
             fb__svg_text_max(f, r0->config.unit, FB__H_TEXT_MAX);
             fputs("/s", f);
             break;
-        case FB__HC_ERR:
-            fputs("err%", f);
+        case FB__HC_ERR: /* what it is not, where the reader looks (the legend says more) */
+            fputs("<abbr title=\"the spread of this process's epochs, not of the next "
+                  "process\">err%</abbr>",
+                  f);
+            break;
+        case FB__HC_CPU:
+            fputs("CPU ", f);
+            fb__svg_text(f, r0->config.time_unit_label);
+            fputc('/', f);
+            fb__svg_text_max(f, r0->config.unit, FB__H_TEXT_MAX);
             break;
         case FB__HC_INS:
         case FB__HC_CYC:
@@ -151,6 +162,9 @@ void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t m, boo
             case FB__HC_ERR:
                 fb__html_cell(f, r->summary[FB_ELAPSED].err_pct, 1, "%");
                 break;
+            case FB__HC_CPU:
+                fb__html_cell(f, fb_result_cpu_median(r) / r->config.time_unit_s, 2, "");
+                break;
             case FB__HC_INS:
                 fb__html_cell(f, r->summary[FB_INSTRUCTIONS].median / r->config.batch, 2, "");
                 break;
@@ -190,15 +204,17 @@ void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t m, boo
             fputs(" <span class=\"errmsg\">error: ", f);
             fb__svg_text(f, r->error ? r->error : "not measured");
             fputs("</span>", f);
-        } else if (unstable) {
-            double avg = r->epochs ? (double)r->total_iterations / (double)r->epochs : 0;
-            char a[64], s[64];
-            fb__svg_fixed(a, sizeof a, avg, 1, false);
-            fb__svg_fixed(s, sizeof s, ceil(avg * 10), 0, false);
+        } else if (unstable && r->disturbed && !fb_result_descheduled(r)) {
+            /* the machine's doing: longer epochs would only be hit more */
             fprintf(f,
-                    " <span class=\"hint\">unstable with ~%s iters; increase "
-                    "<code>min_epoch_iterations</code> to e.g. %s</span>",
-                    a, s);
+                    " <span class=\"hint\">unstable: %zu of %zu epochs were descheduled (wall &gt; "
+                    "CPU time, or a context switch); the median uses the other %zu</span>",
+                    r->disturbed, r->epochs, r->used);
+        } else if (unstable) {
+            fputs(" <span class=\"hint\">unstable: its epochs disagree; more epochs "
+                  "(<code>-min_time</code>) or passes (<code>-repetitions</code>) show whether the "
+                  "median holds</span>",
+                  f);
         }
         if (ok) fb__html_marks(f, r);
         fputs("</td></tr>\n", f);

@@ -220,6 +220,9 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
     /* marks derived from the result's own numbers (src/marks.c) */
     fb__json_kbool(j, "optimized_away", r->optimized_away);
     fb__json_kbool(j, "unresolved", r->unresolved);
+    /* disturbed epochs the statistics had to keep (too few others): the
+     * value holds time the thread spent off the CPU */
+    fb__json_ku64(j, "descheduled", r->descheduled);
     fb__json_ku64(j, "epochs", r->epochs);
     fb__json_ku64(j, "total_iterations", r->total_iterations);
     fb__json_knum(j, "total_s", r->total_s);

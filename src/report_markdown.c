@@ -273,6 +273,17 @@ static const fb_result *fb__md_baseline(const fb_bench *b) {
     return NULL;
 }
 
+/* The CPU time is shown beside the wall-clock median when they differ by
+ * FB__MD_CPU_DIFF or more (either way): the time column is then not what
+ * the thread spent running the op (waiting for a core, sleeping, I/O, or
+ * time the CPU clock does not see). Within it they say the same. */
+#define FB__MD_CPU_DIFF 0.05
+static bool fb__md_cpu_differs(const fb_result *r, double cpu_per_unit) {
+    double wall = fb_result_median(r, FB_ELAPSED) / r->config.batch;
+    if (!isfinite(cpu_per_unit) || !(wall > 0)) return false;
+    return fabs(wall - cpu_per_unit) >= FB__MD_CPU_DIFF * fmax(wall, cpu_per_unit);
+}
+
 static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base, bool quiet) {
     if (r->error) {
         for (int c = 0; c < FB__COLS; ++c)
@@ -363,15 +374,36 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
     fputs("| ", f);
     bool unstable = fb_result_unstable(r) && !quiet;
     bool slow = r->slow_core && !quiet; /* measured in a slow episode of the core */
+    /* descheduled epochs the statistics had to keep: never suppressed, the
+     * value holds time the thread spent off the CPU */
+    bool desched = fb_result_descheduled(r);
+    if (desched) fputs(":warning: ", f);
     if (unstable) fputs(":wavy_dash: ", f);
     if (slow) fputs(":snail: ", f);
     fb__md_put_code(f, r->name);
-    if (unstable) {
-        double avg = r->epochs ? (double)r->total_iterations / (double)r->epochs : 0;
-        char a[64], e[64]; /* '.' whatever the locale (src/numfmt.c) */
-        fb__fmt_fixed(a, sizeof a, avg, 1);
-        fb__fmt_fixed(e, sizeof e, ceil(avg * 10), 0);
-        fprintf(f, " (Unstable with ~%s iters. Increase `min_epoch_iterations` to e.g. %s)", a, e);
+    double cpu = fb_result_cpu_median(r); /* seconds per unit; NAN when not read */
+    char cpu_txt[64] = "";
+    if (isfinite(cpu)) fb__fmt_grouped(cpu_txt, sizeof cpu_txt, cpu / r->config.time_unit_s, 2);
+    if (desched) {
+        fprintf(f,
+                " (descheduled: %zu of %zu epochs were off the CPU and too few others remained: "
+                "the value includes time spent waiting",
+                r->disturbed, r->epochs);
+        if (cpu_txt[0])
+            fprintf(f, "; CPU time %s %s/%s", cpu_txt, r->config.time_unit_label, r->config.unit);
+        fputc(')', f);
+    } else if (unstable && r->disturbed) {
+        /* the cause is the machine: longer epochs would only be hit more */
+        fprintf(f,
+                " (Unstable: %zu of %zu epochs were descheduled (wall > CPU time, or a context "
+                "switch); the median uses the other %zu)",
+                r->disturbed, r->epochs, r->used);
+    } else if (unstable) {
+        /* more epochs, not longer ones: a longer epoch holds more of the
+         * machine's interruptions and a preemption hides in it */
+        fputs(" (Unstable: its epochs disagree; more epochs (-min_time) or passes "
+              "(-repetitions) show whether the median holds)",
+              f);
     }
     if (r->thread_median_s && r->threads > 1) { /* a group: each thread's own time */
         double lo, hi;
@@ -379,8 +411,22 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
         fb__result_thread_range(r, &lo, &hi);
         fb__fmt_fixed(l, sizeof l, lo / r->config.time_unit_s / r->config.batch, 2);
         fb__fmt_fixed(h, sizeof h, hi / r->config.time_unit_s / r->config.batch, 2);
-        fprintf(f, " (%zu threads, each %s..%s %s/%s)", r->threads, l, h, r->config.time_unit_label,
-                r->config.unit);
+        fprintf(f, " (%zu threads, each %s..%s %s/%s wall", r->threads, l, h,
+                r->config.time_unit_label, r->config.unit);
+        /* CPU time per thread: the same at every thread count for the same
+         * work per call (docs/threads.md) */
+        if (cpu_txt[0])
+            fprintf(f, "; CPU %s %s/%s a thread", cpu_txt, r->config.time_unit_label,
+                    r->config.unit);
+        fputc(')', f);
+    } else if (cpu_txt[0] && !desched && fb__md_cpu_differs(r, cpu)) {
+        fprintf(f, " (CPU time %s %s/%s", cpu_txt, r->config.time_unit_label, r->config.unit);
+        if (cpu > 0) {
+            char ratio[64];
+            fb__fmt_fixed(ratio, sizeof ratio, per_unit / cpu, 2);
+            fprintf(f, ": wall %sx it", ratio);
+        }
+        fputc(')', f);
     }
     if (slow) {
         char c[64]; /* '.' whatever the locale (src/numfmt.c) */
@@ -391,14 +437,21 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
     }
     /* marks from the result's own numbers (src/marks.c); never suppressed:
      * they say the value is not the op's */
-    if (r->optimized_away) {
+    if (r->optimized_away || r->at_loop_resolution) {
         char v[64], e[64];
         fb__fmt_fixed(v, sizeof v, fb_result_median(r, FB_ELAPSED) * 1e9, 2);
         fb__fmt_fixed(e, sizeof e, r->empty_loop_s * 1e9, 2);
-        fprintf(f,
-                " (optimized away? %s ns per iteration, about what a loop holding only "
-                "fb_do_not_optimize costs: %s ns)",
-                v, e);
+        if (r->optimized_away)
+            fprintf(f,
+                    " (optimized away? %s ns per iteration, under a quarter of a loop holding "
+                    "only fb_do_not_optimize: %s ns)",
+                    v, e);
+        else
+            fprintf(f,
+                    " (at the loop's resolution: %s ns per iteration, within 2x of a loop "
+                    "holding only fb_do_not_optimize, %s ns: one add costs that much, and so "
+                    "does a body the compiler deleted)",
+                    v, e);
     }
     if (r->unresolved)
         fputs(" (not resolved by the clock: its epochs are under 100 clock resolutions)", f);

@@ -6,8 +6,8 @@
 
 const char *fb_measure_name(fb_measure m) {
     static const char *const names[FB_MEASURE_COUNT] = {
-        "elapsed",      "instructions", "cpucycles",      "branchinstructions",
-        "branchmisses", "pagefaults",   "contextswitches"};
+        "elapsed",      "instructions", "cpucycles",       "branchinstructions",
+        "branchmisses", "pagefaults",   "contextswitches", "cputime"};
     return (unsigned)m < FB_MEASURE_COUNT ? names[m] : NULL;
 }
 
@@ -40,6 +40,10 @@ bool fb_result_has(const fb_result *r, fb_measure m) {
 static const fb__summary *fb__sum(const fb_result *r, fb_measure m) {
     return fb_result_has(r, m) ? &r->summary[m] : NULL;
 }
+double fb_result_cpu_median(const fb_result *r) {
+    return fb__sum(r, FB_CPUTIME) ? fb__sum(r, FB_CPUTIME)->median / r->config.batch : NAN;
+}
+bool fb_result_descheduled(const fb_result *r) { return !r->error && r->descheduled > 0; }
 double fb_result_median(const fb_result *r, fb_measure m) {
     return fb__sum(r, m) ? fb__sum(r, m)->median : NAN;
 }
@@ -67,6 +71,7 @@ uint64_t fb_result_iterations(const fb_result *r, size_t epoch) {
 uint64_t fb_result_total_iterations(const fb_result *r) { return r->total_iterations; }
 double fb_result_total_s(const fb_result *r) { return r->total_s; }
 bool fb_result_optimized_away(const fb_result *r) { return r && r->optimized_away; }
+bool fb_result_at_loop_resolution(const fb_result *r) { return r && r->at_loop_resolution; }
 bool fb_result_unresolved(const fb_result *r) { return r && r->unresolved; }
 bool fb_result_unstable(const fb_result *r) {
     return !r->error && r->epochs > 1 && r->summary[FB_ELAPSED].err_pct >= 5.0;

@@ -63,17 +63,23 @@ struct fb_result {
     bool disturb_known;         /* a disturbance source was read for every epoch */
     size_t disturbed;           /* epochs during which the thread was descheduled */
     size_t used;                /* epochs the statistics use (not FB__EPOCH_DROPPED) */
-    size_t epochs_asked;        /* the run's `epochs` setting */
-    bool epochs_explicit;       /* `epochs` set by code, FEMTOBENCH_CONFIG or the runner */
-    int stopped_by;             /* FB__STOP_* */
-    unsigned rounds;            /* times the run lengthened its epochs after a high err% */
-    double probe[2];            /* the core probe before and after the run (NAN: none) */
-    bool slow_core;             /* a probe was >= FB__PROBE_SLOW: measured in a slow episode */
-    unsigned remeasured;        /* times the run started again after a slow episode */
-    /* derived once by fb__stats_compute (src/marks.c): the median is within
-     * FB__EMPTY_LOOP_FACTOR of the empty loop; the epochs are shorter than
-     * FB__RESOLVED_MULTIPLE clock resolutions */
+    /* derived once by fb__stats_compute: disturbed epochs the statistics use
+     * (kept because fewer than FB__DISTURB_MIN_KEPT others remained); the
+     * row is then marked as holding time spent off the CPU */
+    size_t descheduled;
+    size_t epochs_asked;  /* the run's `epochs` setting */
+    bool epochs_explicit; /* `epochs` set by code, FEMTOBENCH_CONFIG or the runner */
+    int stopped_by;       /* FB__STOP_* */
+    unsigned rounds;      /* times the run lengthened its epochs after a high err% */
+    double probe[2];      /* the core probe before and after the run (NAN: none) */
+    bool slow_core;       /* a probe was >= FB__PROBE_SLOW: measured in a slow episode */
+    unsigned remeasured;  /* times the run started again after a slow episode */
+    /* derived once by fb__stats_compute (src/marks.c): the median is below
+     * FB__DELETED_FACTOR of the empty loop (optimized away), or within
+     * FB__LOOP_RESOLUTION_FACTOR of it (at the loop's resolution); the epochs
+     * are shorter than FB__RESOLVED_MULTIPLE clock resolutions */
     bool optimized_away;
+    bool at_loop_resolution;
     bool unresolved;
     /* derived once by fb__stats_compute */
     fb__summary summary[FB_MEASURE_COUNT];

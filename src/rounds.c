@@ -44,6 +44,25 @@ void fb__rounds_begin(fb__rounds *s, const fb__layer *layers, const fb__config *
     s->stopped_by = FB__STOP_EPOCHS;
 }
 
+void fb__rounds_min_time(fb__rounds *s, double min_time_s) {
+    if (!(min_time_s > 0)) return;
+    s->min_time_s = min_time_s;
+    s->asked0 = s->asked;
+    s->may_lengthen = false; /* more epochs, never longer ones */
+    if (s->budget_s < 1.5 * min_time_s) s->budget_s = 1.5 * min_time_s;
+    if (s->max_total_s < 1.5 * min_time_s) s->max_total_s = 1.5 * min_time_s;
+}
+
+/* min_time: the epochs the round needs, from the mean undisturbed epoch so
+ * far (plan_elapsed_s over the clean epochs), never fewer than asked0. */
+static void fb__rounds_grow(fb__rounds *s, const fb__rounds_progress *p) {
+    if (!(s->min_time_s > 0) || s->clean == 0 || !(p->plan_elapsed_s > 0)) return;
+    double mean = p->plan_elapsed_s / (double)s->clean;
+    double need = ceil(s->min_time_s / mean);
+    if (need > FB__MIN_TIME_MAX_EPOCHS) need = FB__MIN_TIME_MAX_EPOCHS;
+    s->asked = need > (double)s->asked0 ? (size_t)need : s->asked0;
+}
+
 void fb__rounds_fix(fb__rounds *s, size_t epochs) {
     s->asked = epochs;
     s->epochs_explicit = true;
@@ -109,6 +128,7 @@ bool fb__rounds_done(fb__rounds *s, const fb__rounds_progress *p, double *target
     *new_round = false;
     if (s->stopped_by != FB__STOP_EPOCHS) return true; /* out of memory */
     if (s->fixed) return p->epochs - s->start >= s->asked;
+    fb__rounds_grow(s, p);
     fb__rounds_rebudget(s, p);
     /* the round has its epochs (disturbed ones do not count) */
     if (s->clean >= s->asked) return !(*new_round = fb__rounds_lengthen(s, p, target_s));

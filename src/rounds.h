@@ -20,6 +20,11 @@ typedef struct fb__rounds {
     double max_total_s; /* max_total_time */
     double max_epoch_s; /* max_epoch_time */
     uint64_t min_iters;
+    /* min_time (the key or the runner's -min_time): the round records
+     * epochs until its undisturbed ones hold this much time, `asked`
+     * growing with it from asked0 (at most FB__MIN_TIME_MAX_EPOCHS) */
+    double min_time_s;
+    size_t asked0;
     size_t start, clean; /* the current round: its first epoch, its undisturbed epochs */
     unsigned rounds;     /* rounds of longer epochs added */
     int stopped_by;      /* FB__STOP_* (src/result.h) */
@@ -40,6 +45,11 @@ typedef struct fb__rounds_progress {
  * epochs itself (no epoch_iterations, no -min_time). */
 FB__PRIVATE void fb__rounds_begin(fb__rounds *s, const fb__layer *layers, const fb__config *c,
                                   double budget_s, bool automatic);
+/* A longer run is more epochs, not longer ones: at least min_time_s of
+ * undisturbed epochs of the usual length, the budget raised to 1.5 x that
+ * (src/run_plan.c calls it when min_time is set). */
+#define FB__MIN_TIME_MAX_EPOCHS 100000
+FB__PRIVATE void fb__rounds_min_time(fb__rounds *s, double min_time_s);
 /* Fixes the run at exactly `epochs` recorded epochs: disturbed ones are
  * flagged, not replaced; no budget, no lengthening (an outside scheduler,
  * src/epoch_hook.h, fixed them). */

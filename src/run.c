@@ -179,11 +179,13 @@ static void fb__run_record(struct fb__run *r, uint64_t n, const fb__epoch_out *o
     fb__rounds_epoch(&r->rounds, o->disturbed);
     /* a counter unknown in one epoch (never scheduled, or a read error) is
      * dropped from the whole result rather than poisoning its median */
-    r->perf_lost |= r->ep.perf_mask & ~o->known;
+    fb__mask measured = r->ep.perf_mask | r->ep.cpu_mask;
+    r->perf_lost |= measured & ~o->known;
     r->iterations[i] = n;
     r->values[FB_ELAPSED][i] = o->elapsed_s / (double)n;
     for (int m = 1; m < FB_MEASURE_COUNT; ++m)
-        if (r->ep.perf_mask & FB__BIT(m)) r->values[m][i] = o->counts[m] / (double)n;
+        if (measured & FB__BIT(m))
+            r->values[m][i] = (o->known & FB__BIT(m)) ? o->counts[m] / (double)n : NAN;
     double sched_s = r->threads ? r->sched_s : o->elapsed_s;
     if (!o->disturbed) {
         r->plan_iters += per_thread; /* the schedule plans iterations per thread */

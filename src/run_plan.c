@@ -13,6 +13,7 @@
 #include "setup.h" /* the argument in the name */
 #include "valgrind.h"
 
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,11 +88,20 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
     /* what the epoch hook fixed replaces the configuration */
     if (e->hook_iters) cfg[FB__K_EPOCH_ITERATIONS] = (double)e->hook_iters;
     if (e->hook_epochs) cfg[FB__K_EPOCHS] = (double)e->hook_epochs;
+    /* --benchmark_min_time=<n>x: n iterations in all, over at most the
+     * epochs asked for, each of the same count (Google Benchmark's total,
+     * measured as epochs so that a preemption stays one epoch) */
+    if (e->config.total_iterations >= 1 && !e->hook_iters && !e->hook_epochs) {
+        double n = e->config.total_iterations;
+        double epochs = cfg[FB__K_EPOCHS] >= 1 ? cfg[FB__K_EPOCHS] : 1;
+        if (epochs > n) epochs = n;
+        cfg[FB__K_EPOCHS] = epochs;
+        cfg[FB__K_EPOCH_ITERATIONS] = ceil(n / epochs);
+    }
     r->epochs_max = cfg[FB__K_EPOCHS] >= 1 ? (size_t)cfg[FB__K_EPOCHS] : 1;
-    /* the runner's -min_time: spread over the epochs this run really has */
-    if (e->config.min_time_s > 0 &&
-        cfg[FB__K_MIN_EPOCH_TIME] < e->config.min_time_s / (double)r->epochs_max)
-        cfg[FB__K_MIN_EPOCH_TIME] = e->config.min_time_s / (double)r->epochs_max;
+    /* min_time (fb_set_min_time, or the runner's -min_time): more epochs
+     * of the usual length (src/rounds.c), never longer ones */
+    double min_time_s = e->hook_epochs ? 0 : e->config.min_time_s; /* a scheduler's are fixed */
     double target = e->clock_info.resolution_s * cfg[FB__K_CLOCK_RESOLUTION_MULTIPLE];
     if (target > cfg[FB__K_MAX_EPOCH_TIME]) target = cfg[FB__K_MAX_EPOCH_TIME];
     if (target < cfg[FB__K_MIN_EPOCH_TIME]) target = cfg[FB__K_MIN_EPOCH_TIME];
@@ -110,7 +120,8 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
     r->exact_iters = (uint64_t)cfg[FB__K_EPOCH_ITERATIONS];
     /* explicit epochs, lengthening (src/rounds.c) */
     fb__rounds_begin(&r->rounds, b->layers, &e->config, r->budget_s,
-                     !r->exact_iters && !(e->config.min_time_s > 0));
+                     !r->exact_iters && !(min_time_s > 0));
+    fb__rounds_min_time(&r->rounds, min_time_s);
     /* epochs fixed by the hook: exactly those, none replaced */
     if (e->hook_epochs) fb__rounds_fix(&r->rounds, e->hook_epochs);
     r->rounds0 = r->rounds;
@@ -153,9 +164,12 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
         }
     }
     for (int m = 1; m < FB_MEASURE_COUNT; ++m)
-        if (e->perf_mask & FB__BIT(m)) {
+        if ((e->perf_mask | e->cpu_mask) & FB__BIT(m)) {
             r->values[m] = malloc(r->cap * sizeof(double));
-            if (!r->values[m]) e->perf_mask &= ~FB__BIT(m);
+            if (!r->values[m]) {
+                e->perf_mask &= ~FB__BIT(m);
+                e->cpu_mask &= ~FB__BIT(m);
+            }
         }
 
     uint64_t warmup = (uint64_t)cfg[FB__K_WARMUP];

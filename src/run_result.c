@@ -97,7 +97,7 @@ void fb__run_finish(fb_bench *b) {
         res->iterations = r->iterations;
         r->iterations = NULL;
         fb__run_finish_marks(b, r, res);
-        res->has = FB__BIT(FB_ELAPSED) | (r->ep.perf_mask & ~r->perf_lost);
+        res->has = FB__BIT(FB_ELAPSED) | ((r->ep.perf_mask | r->ep.cpu_mask) & ~r->perf_lost);
         for (int m = 0; m < FB_MEASURE_COUNT; ++m) {
             res->values[m] = r->values[m];
             r->values[m] = NULL;

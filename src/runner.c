@@ -34,10 +34,17 @@
 static void fb__runner_configure(fb_bench *b, const fb__opts *o) {
     /* Google Benchmark's flags; -sanity_check below wins */
     if (o->epochs > 0) fb__cfg_set(b, FB__LAYER_CLI, FB__K_EPOCHS, o->epochs);
-    if (o->min_epoch_time_s >= 0)
-        fb__cfg_set(b, FB__LAYER_CLI, FB__K_MIN_EPOCH_TIME, o->min_epoch_time_s);
-    if (o->epoch_iterations > 0)
+    /* --benchmark_min_time: a longer run is more epochs, not longer ones.
+     * <t>s: t of measured time per repetition, as -min_time; <n>x: n
+     * iterations in all, split over the epochs, or n per epoch when
+     * --benchmark_repetitions gives the epochs (GB: n per repetition) */
+    double gb_min_time_s = -1;
+    if (o->min_epoch_time_s >= 0 && !o->sanity)
+        gb_min_time_s = o->min_epoch_time_s * (o->epochs > 0 ? o->epochs : 1);
+    if (o->epoch_iterations > 0 && o->epochs > 0)
         fb__cfg_set(b, FB__LAYER_CLI, FB__K_EPOCH_ITERATIONS, o->epoch_iterations);
+    else if (o->epoch_iterations > 0 && !o->sanity)
+        fb__bench_set_total_iterations(b, o->epoch_iterations);
     if (o->sanity) {
         fb__cfg_set(b, FB__LAYER_CLI, FB__K_EPOCHS, 1);
         fb__cfg_set(b, FB__LAYER_CLI, FB__K_EPOCH_ITERATIONS, 1);
@@ -47,9 +54,11 @@ static void fb__runner_configure(fb_bench *b, const fb__opts *o) {
         fb__bench_set_disturbance(b, NULL, NULL);
         fb__bench_set_probe(b, NULL, NULL);
     }
-    /* spread over the epochs when the run starts, after the benchmark's own
-     * fb_set_epochs (src/run.c) */
-    if (o->min_time_ms >= 0) fb__bench_set_min_time(b, o->min_time_ms * 1e-3);
+    /* more epochs when the run starts, after the benchmark's own
+     * fb_set_epochs (src/run_plan.c, src/rounds.c); the larger of the two */
+    double min_time_s = o->min_time_ms >= 0 ? o->min_time_ms * 1e-3 : -1;
+    if (gb_min_time_s > min_time_s) min_time_s = gb_min_time_s;
+    if (min_time_s >= 0) fb__bench_set_min_time(b, min_time_s);
 }
 
 /* The runner's collector, a sink: counts the failed results and, in a

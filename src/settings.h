@@ -75,7 +75,12 @@ typedef struct fb__config {
     bool has_arg;        /* an instance of a family (src/registry.c) */
     int64_t arg;         /* its argument (fb_arg), 0 without one */
     bool counters;
-    double min_time_s;       /* the runner's -min_time, spread over the epochs; 0 = none */
+    /* measured time per run as more epochs (src/rounds.c): fb_set_min_time,
+     * replaced by the runner's -min_time; 0 = none */
+    double min_time_s;
+    /* the runner's --benchmark_min_time=<n>x: n iterations in all, split
+     * over the epochs; 0 = none */
+    double total_iterations;
     double num[FB__K_COUNT]; /* resolved numeric keys */
     unsigned pass;           /* the runner's -repetitions pass (0-based) */
     /* all arguments of a family's instance (args[0] == arg), FB_MAX_ARGS

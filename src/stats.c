@@ -99,10 +99,13 @@ void fb__stats_compute(fb_result *r) {
     size_t *idx = malloc((all ? all : 1) * sizeof *idx);
     size_t n = 0;
     uint64_t used_iters = 0;
+    r->descheduled = 0;
     for (size_t i = 0; idx && i < all; ++i)
         if (!r->epoch_flags || !(r->epoch_flags[i] & FB__EPOCH_DROPPED)) {
             idx[n++] = i;
             used_iters += r->iterations[i];
+            /* a disturbed epoch the statistics keep: too few others remained */
+            if (r->epoch_flags && (r->epoch_flags[i] & FB__EPOCH_DISTURBED)) r->descheduled++;
         }
     r->used = n;
     for (int m = 0; m < FB_MEASURE_COUNT; ++m) {

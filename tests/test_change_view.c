@@ -55,8 +55,8 @@ static void check_one_process(void) {
         counted("C", 100),          timed("F", 10e-9, 0, e[3]),
     };
     fb__bl_record now_rec[] = {
-        timed("B", 20e-9, 0, e[4]), timed("A", 10e-9, 0, e[5]), timed("New", 1e-9, 0, e[6]),
-        counted("C", 110),          timed("F", 10e-9, 0, e[7]),
+        timed("B", 200e-9, 0, e[4]), timed("A", 10e-9, 0, e[5]), timed("New", 1e-9, 0, e[6]),
+        counted("C", 110),           timed("F", 10e-9, 0, e[7]),
     };
     now_rec[4].error = "crashed";
     fb__baseline base = {.rec = old_rec, .n = 5}, now = {.rec = now_rec, .n = 5};
@@ -71,12 +71,14 @@ static void check_one_process(void) {
     const fb__change_row *c = row(&v, "C"), *f = row(&v, "F"), *g = row(&v, "Gone");
     CHECK(b && a && nw && c && f && g);
     if (!(b && a && nw && c && f && g)) return;
-    /* twice as slow: +100%, beyond the floor-widened interval */
+    /* twenty times as slow: +1900%, beyond the floor-widened interval; the
+     * change is the ratio of the two medians shown */
     CHECK(b->kind == FB__CHANGE_ROW_ONE && b->change.verdict == FB__V_SLOWER);
-    CHECK_NEAR(b->change.change_pct, 100.0, 1.0);
-    CHECK(b->change.lo_pct > 10.0 && b->change.lo_pct < 100.0 && b->change.hi_pct > 100.0);
-    CHECK_NEAR(b->old.median_s, 10e-9, 1e-15);
-    CHECK_NEAR(b->now.median_s, 20e-9, 1e-15);
+    CHECK_NEAR(b->change.change_pct, 1900.0, 1e-6);
+    CHECK(b->change.lo_pct > 10.0 && b->change.lo_pct < 1900.0 && b->change.hi_pct > 1900.0);
+    CHECK_NEAR(b->old.value_s, 10e-9, 1e-15);
+    CHECK_NEAR(b->now.value_s, 200e-9, 1e-15);
+    CHECK_NEAR(100 * (b->now.value_s / b->old.value_s - 1), b->change.change_pct, 1e-9);
     /* no change, but one process a side: widened by the floor past the
      * threshold, so no verdict either way */
     CHECK(a->kind == FB__CHANGE_ROW_ONE && a->change.verdict == FB__V_UNSURE);
@@ -84,13 +86,13 @@ static void check_one_process(void) {
     CHECK(nw->kind == FB__CHANGE_ROW_NEW && nw->change.verdict == FB__V_NEW);
     CHECK(!nw->old.present && nw->now.present && isnan(nw->change.change_pct));
     CHECK(g->kind == FB__CHANGE_ROW_GONE && g->change.verdict == FB__V_GONE);
-    CHECK(g->old.present && !g->now.present && isnan(g->now.median_s));
+    CHECK(g->old.present && !g->now.present && isnan(g->now.value_s));
     /* exact counts: 10% more instructions is slower, with no interval */
     CHECK(c->kind == FB__CHANGE_ROW_COUNTED && c->change.verdict == FB__V_SLOWER);
     CHECK(c->old.counted && c->now.counted && c->old.ins_per_unit == 100);
     CHECK_NEAR(c->change.change_pct, 10.0, 1e-9);
     CHECK(f->kind == FB__CHANGE_ROW_FAILED && f->change.verdict == FB__V_UNSURE);
-    CHECK(f->now.failed && !f->old.failed && isnan(f->now.median_s));
+    CHECK(f->now.failed && !f->old.failed && isnan(f->now.value_s));
     CHECK_STR(f->now.unit, "op");
     /* the summary the table prints */
     CHECK(v.counts[FB__V_SLOWER] == 2 && v.counts[FB__V_UNSURE] == 2);
@@ -125,7 +127,11 @@ static void check_between(void) {
         CHECK(v.rows[0].change.verdict == FB__V_FASTER);
         CHECK_NEAR(v.rows[0].change.change_pct, -50.0, 1.0);
         CHECK(v.rows[0].change.lo_pct < -50.0 && v.rows[0].change.hi_pct > -50.0);
-        CHECK_NEAR(v.rows[0].old.median_s, 10.1e-9, 1e-15);
+        /* the geometric mean of the processes' medians: the change is the
+         * ratio of the two sides' values */
+        CHECK_NEAR(v.rows[0].old.value_s, cbrt(10.0e-9 * 10.2e-9 * 10.1e-9), 1e-18);
+        CHECK_NEAR(100 * (v.rows[0].now.value_s / v.rows[0].old.value_s - 1),
+                   v.rows[0].change.change_pct, 1e-9);
         /* the second D of the baseline's process 2 has no partner */
         CHECK(v.rows[1].kind == FB__CHANGE_ROW_GONE);
     }

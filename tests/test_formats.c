@@ -978,16 +978,19 @@ static void test_outfile(const char *tmp) {
 }
 
 /* The marks a result earns from its numbers (src/marks.c) reach every
- * output: an op at the empty loop's cost in epochs of 300 ns (15 steps of
- * the 20 ns clock) is "optimized away?" and "not resolved" in the table,
- * CSV, JSON, GB JSON and HTML; a real op is neither. */
+ * output: an op at a sixth of the empty loop's cost in epochs of 50 ns is
+ * "optimized away?" and "not resolved" in the table, CSV, JSON, GB JSON and
+ * HTML; one at the empty loop's cost (one add) is "at the loop's
+ * resolution", never "optimized away?"; a real op is neither. */
 static void test_marks(void) {
     fb_bench *b = fb_bench_new();
     fb_set_output(b, NULL);
     uint64_t it[3] = {1000, 1000, 1000};
-    double el[3] = {0.3e-9, 0.31e-9, 0.3e-9}, el2[3] = {1e-6, 1e-6, 1e-6};
+    double el[3] = {0.05e-9, 0.051e-9, 0.05e-9}, el2[3] = {1e-6, 1e-6, 1e-6};
+    double el3[3] = {0.3e-9, 0.31e-9, 0.3e-9};
     const double *v[FB_MEASURE_COUNT] = {[FB_ELAPSED] = el};
     const double *v2[FB_MEASURE_COUNT] = {[FB_ELAPSED] = el2};
+    const double *v3[FB_MEASURE_COUNT] = {[FB_ELAPSED] = el3};
     fb_result *r = make_result("t", "deleted", "op", 1, 0, 3, it, FB__BIT(FB_ELAPSED), v);
     r->empty_loop_s = 0.29e-9;
     fb__stats_compute(r); /* again, with the empty loop known */
@@ -996,6 +999,14 @@ static void test_marks(void) {
     r->empty_loop_s = 0.29e-9;
     fb__stats_compute(r); /* again, with the empty loop known */
     fb__bench_add_result(b, r);
+    r = make_result("t", "oneadd", "op", 1, 0, 3, it, FB__BIT(FB_ELAPSED), v3);
+    r->empty_loop_s = 0.29e-9;
+    fb__stats_compute(r);
+    fb__bench_add_result(b, r);
+    CHECK(!fb_result_optimized_away(fb_result_at(b, 2)) &&
+          fb_result_at_loop_resolution(fb_result_at(b, 2)));
+    CHECK(!fb_result_at_loop_resolution(fb_result_at(b, 0)) &&
+          !fb_result_at_loop_resolution(fb_result_at(b, 1)));
     CHECK(fb_result_optimized_away(fb_result_at(b, 0)) && fb_result_unresolved(fb_result_at(b, 0)));
     CHECK(!fb_result_optimized_away(fb_result_at(b, 1)) &&
           !fb_result_unresolved(fb_result_at(b, 1)));
@@ -1005,6 +1016,7 @@ static void test_marks(void) {
     char *csv = capture(NULL, fb_write_csv, b, NULL, &rc);
     /* the marks column, then the passes' three columns */
     CHECK(strstr(csv, ",optimized_away unresolved,1,") != NULL);
+    CHECK(strstr(csv, ",at_loop_resolution unresolved,1,") != NULL);
     CHECK(strstr(csv, "t,real,") != NULL && strstr(strstr(csv, "t,real,"), ",,1,") != NULL);
     char *json = capture(fb__write_json_with, NULL, b, &si, &rc);
     CHECK(strstr(json, "\"optimized_away\": true") != NULL);
@@ -1013,12 +1025,17 @@ static void test_marks(void) {
     CHECK(strstr(json, "\"empty_loop_s\": 2.9e-10") != NULL);
     char *gb = capture(fb__write_gbench_json_with, NULL, b, &si, &rc);
     CHECK(strstr(gb, "\"label\": \"optimized away? not resolved by the clock\"") != NULL);
+    CHECK(strstr(gb, "\"label\": \"at the loop's resolution; not resolved by the clock\"") != NULL);
     char *md = capture(NULL, fb_write_markdown, b, NULL, &rc);
-    CHECK(strstr(md, "`deleted` (optimized away? 0.30 ns per iteration") != NULL);
+    CHECK(strstr(md, "`deleted` (optimized away? 0.05 ns per iteration") != NULL);
+    CHECK(strstr(md, "`oneadd` (at the loop's resolution: 0.30 ns per iteration") != NULL);
+    CHECK(strstr(md, "`oneadd` (optimized away?") == NULL);
     CHECK(strstr(md, "(not resolved by the clock") != NULL);
     CHECK(strstr(md, "`real`\n") != NULL);
     char *html = capture(NULL, fb_write_html, b, NULL, &rc);
-    CHECK(strstr(html, "optimized away? it costs no more") != NULL);
+    CHECK(strstr(html, "optimized away? it costs under a quarter") != NULL);
+    CHECK(strstr(html, "at the loop&#39;s resolution") != NULL ||
+          strstr(html, "at the loop's resolution") != NULL);
     free(csv);
     free(json);
     free(gb);

@@ -161,8 +161,9 @@ bad(["--benchmark_repetitions=2.5"], "from 1 to 1000000")
 bad(["-gbench_rows=all"], "median, repetitions or aggregates")
 bad(["--benchmark_out="], "empty file name")
 
-# --benchmark_min_time: <n>x is n iterations per epoch; seconds per epoch.
-# 3 epochs used, each of 7 iterations; a disturbed epoch is replaced and marked
+# --benchmark_min_time: with --benchmark_repetitions, <n>x is n iterations per
+# epoch (GB: per repetition); 3 epochs used, each of 7 iterations; a disturbed
+# epoch is replaced and marked
 rc, out, err = run("-filter=Alpha", "--benchmark_min_time=7x", "--benchmark_repetitions=3",
                    "-output_json=" + P("mt.json"))
 check(rc == 0, f"--benchmark_min_time=7x --benchmark_repetitions=3: exit {rc}: {err}")
@@ -170,13 +171,27 @@ r = json.load(open(P("mt.json")))["results"][0] if rc == 0 else {}
 check(r.get("config", {}).get("epoch_iterations") == 7 and r.get("config", {}).get("epochs") == 3,
       f"--benchmark_min_time=7x --benchmark_repetitions=3: config {r.get('config')}")
 check_explicit_epochs(r, 3, "--benchmark_min_time=7x --benchmark_repetitions=3", iterations=7)
-# seconds per epoch, with or without the 's': the run's recorded configuration
+# alone, <n>x is n iterations in all, split over the epochs (11 of 10 each)
+rc, out, err = run("-filter=Alpha", "--benchmark_min_time=100x", "-output_json=" + P("mtx.json"))
+r = json.load(open(P("mtx.json")))["results"][0] if rc == 0 else {}
+check(r.get("config", {}).get("epoch_iterations") == 10 and r.get("config", {}).get("epochs") == 11,
+      f"--benchmark_min_time=100x: {rc} {err} config {r.get('config')}")
+# seconds, with or without the 's': a total per repetition, as more epochs of
+# the usual length (250 us), never longer ones
 for arg in ("0.002s", "0.002"):
     rc, out, err = run("-filter=Alpha", "--benchmark_min_time=" + arg, "--benchmark_repetitions=2",
                        "-output_json=" + P("mt2.json"))
-    cfg = json.load(open(P("mt2.json")))["results"][0]["config"] if rc == 0 else {}
-    check(cfg.get("min_epoch_time") == 0.002 and cfg.get("epochs") == 2 and cfg.get("epoch_iterations") == 0,
+    r = json.load(open(P("mt2.json")))["results"][0] if rc == 0 else {}
+    cfg = r.get("config", {})
+    check(cfg.get("min_epoch_time") == 0.00025 and cfg.get("epochs") == 2 and cfg.get("epoch_iterations") == 0,
           f"--benchmark_min_time={arg}: {rc} {err} {cfg}")
+    ms = r.get("measurements") or []
+    off = set(r.get("disturbed") or [])  # a descheduled epoch reads long: not its length
+    longest = max((m["elapsed"] * m["iterations"] for i, m in enumerate(ms) if i not in off), default=0)
+    check((len(ms) > 2 or r.get("stopped_by") == "cap") and longest < 0.001,
+          f"--benchmark_min_time={arg}: {len(ms)} epochs, longest undisturbed {longest}")
+    check(r.get("total_s", 0) >= 0.004 or r.get("stopped_by") != "epochs",
+          f"--benchmark_min_time={arg}: total_s {r.get('total_s')}, stopped by {r.get('stopped_by')}")
 
 # layouts: the default (one row per benchmark), repetitions, aggregates only
 def gb(*args):

@@ -332,7 +332,10 @@ static void test_page(void) {
     CHECK(strstr(html, "CPU frequency scaling: &lt;powersave&gt;") != NULL);
     /* the table: the markdown columns, values like the markdown table */
     CHECK(count(html, "<table class=\"results\">") == 3);
-    CHECK(strstr(html, "<th>ns/op</th><th>op/s</th><th>err%</th><th>total</th>") != NULL);
+    CHECK(strstr(html,
+                 "<th>ns/op</th><th>op/s</th><th><abbr title=\"the spread of this "
+                 "process's epochs, not of the next process\">err%</abbr></th><th>total</th>") !=
+          NULL);
     CHECK(strstr(html, "<th>ns/b&lt;y&gt;te</th>") != NULL);
     CHECK(strstr(html, "<td>1.20</td>") != NULL); /* fast: median 1.2 ns */
     CHECK(strstr(html, "<td>1.05</td>") != NULL); /* 8.4 ns / 8 bytes */

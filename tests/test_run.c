@@ -76,6 +76,29 @@ static void test_optimized_away(void) {
     fb_bench_free(b);
 }
 
+/* The marks against the empty loop (src/marks.c), with the fake clock and a
+ * declared empty loop: an op that costs what the loop costs (one add does)
+ * is at the loop's resolution and not "optimized away?"; one under a
+ * quarter of it is; one at 3x is neither. */
+static void check_loop_mark(uint64_t cost_ns, double empty_loop_s, bool away, bool at_loop) {
+    fake_clock c = {0, cost_ns, 0, 0};
+    fb_bench *b = fake_bench(&c);
+    fb__bench_set_empty_loop(b, empty_loop_s);
+    const fb_result *r = fb_run(b, "op", fake_clock_op, &c);
+    CHECK(r != NULL && fb_result_error(r) == NULL);
+    CHECK(fb_result_optimized_away(r) == away);
+    CHECK(fb_result_at_loop_resolution(r) == at_loop);
+    fb_bench_free(b);
+}
+
+static void test_loop_marks(void) {
+    check_loop_mark(2, 2e-9, false, true);    /* the loop's own cost: one add */
+    check_loop_mark(3, 2e-9, false, true);    /* 1.5x: still within 2x */
+    check_loop_mark(2, 0.5e-9, false, false); /* 4x: real work above the loop */
+    check_loop_mark(1, 5e-9, true, false);    /* 0.2x: the body did not run */
+    check_loop_mark(2, 0, false, false);      /* no empty loop known: no mark */
+}
+
 static void test_slow_op_is_bounded(void) {
     fake_clock c = {0, 10000000, 0, 0}; /* 10 ms per call */
     fb_bench *b = fake_bench(&c);
@@ -300,18 +323,57 @@ static void test_nested_run_is_refused(void) {
     fb_bench_free(b);
 }
 
-/* The runner's -min_time is spread over the epochs the run really has, also
- * when the benchmark sets its own epochs after the runner configured it. */
+/* A longer run is more epochs, not longer ones: the runner's -min_time
+ * (and fb_set_min_time) keeps each epoch at the usual target and records
+ * epochs until they hold the time asked for, also when the benchmark sets
+ * its own epochs after the runner configured it. */
 static void test_min_time_with_own_epochs(void) {
     fake_clock c = {0, 1000, 0, 0}; /* 1 us an op */
     fb_bench *b = fake_bench(&c);
     b->cfg.min_time_s = 0.110; /* what -min_time=110 sets */
     fb_set_epochs(b, 3);       /* then the benchmark's own code */
     const fb_result *r = fb_run(b, "min_time", fake_clock_op, &c);
-    CHECK(r && fb_result_epochs(r) == 3);
-    CHECK(r && fabs(r->config.num[FB__K_MIN_EPOCH_TIME] - 0.110 / 3) < 1e-15);
+    CHECK(r && !fb_result_error(r));
+    CHECK(r && fabs(r->config.num[FB__K_MIN_EPOCH_TIME] - 250e-6) < 1e-15);
+    /* every epoch at the usual length: 250 us, times the jitter below 1.2 */
+    double longest = 0;
+    for (size_t i = 0; r && i < fb_result_epochs(r); ++i)
+        if ((double)fb_result_iterations(r, i) * 1e-6 > longest)
+            longest = (double)fb_result_iterations(r, i) * 1e-6;
+    CHECK(longest >= 250e-6 * 2.0 / 3.0 && longest < 250e-6 * 1.2 + 1e-9);
+    /* so ~400 of them: 110 ms / (250 us x 1.1 on average) */
+    CHECK(r && (double)fb_result_epochs(r) >= 110e-3 / (250e-6 * 1.2));
     CHECK(r && fb_result_total_s(r) >= 0.110);
-    CHECK(r && fb_result_total_s(r) < 0.110 * 1.3); /* the jitter is below 20% */
+    CHECK(r && fb_result_total_s(r) < 0.110 + 300e-6); /* one epoch past it at most */
+    CHECK(r && r->stopped_by == FB__STOP_EPOCHS);
+    fb_bench_free(b);
+
+    /* the API: the same, and out of range said and clamped */
+    c = (fake_clock){0, 1000, 0, 0};
+    b = fake_bench(&c);
+    fb_set_min_time(b, 0.02);
+    r = fb_run(b, "api", fake_clock_op, &c);
+    CHECK(r && fb_result_total_s(r) >= 0.02 && fb_result_total_s(r) < 0.02 + 300e-6);
+    CHECK(r && fb_result_epochs(r) > 11);
+    fb_set_min_time(b, -1);
+    CHECK(b->cfg.min_time_s == 0);
+    fb_bench_free(b);
+
+    /* --benchmark_min_time=<n>x: n iterations in all, split over the
+     * epochs (each the same whole count, rounded up) */
+    c = (fake_clock){0, 1000, 0, 0};
+    b = fake_bench(&c);
+    b->cfg.total_iterations = 1000;
+    r = fb_run(b, "total", fake_clock_op, &c);
+    CHECK(r && fb_result_epochs(r) == 11);
+    CHECK(r && fb_result_iterations(r, 0) == 91 && fb_result_total_iterations(r) == 1001);
+    fb_bench_free(b);
+    /* fewer iterations than epochs: one iteration an epoch */
+    c = (fake_clock){0, 1000, 0, 0};
+    b = fake_bench(&c);
+    b->cfg.total_iterations = 3;
+    r = fb_run(b, "three", fake_clock_op, &c);
+    CHECK(r && fb_result_epochs(r) == 3 && fb_result_total_iterations(r) == 3);
     fb_bench_free(b);
 }
 
@@ -386,6 +448,7 @@ int main(void) {
     test_constant_op();
     test_fb_run_and_FB_RUN_agree();
     test_optimized_away();
+    test_loop_marks();
     test_slow_op_is_bounded();
     test_exact_iterations_with_warmup();
     test_min_epoch_iterations();

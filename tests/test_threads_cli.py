@@ -52,7 +52,7 @@ try:
     rc, out, err = run(f"-output_json={paths['json']}", f"-output_gbench={paths['gb']}",
                        f"-output_csv={paths['csv']}", f"-output_html={paths['html']}")
     check(rc == 0, f"run: exit {rc}: {err[-800:]}")
-    check(re.search(r"`Shared/threads:2`.* \(2 threads, each [0-9.]+\.\.[0-9.]+ ns/op\)", out),
+    check(re.search(r"`Shared/threads:2`.* \(2 threads, each [0-9.]+\.\.[0-9.]+ ns/op wall; CPU [0-9.,]+ ns/op a thread\)", out),
           f"table: no group row with its threads: {out!r}")
     check("`Shared/threads:1`" in out and "`Plain`" in out, f"table rows: {out!r}")
 
