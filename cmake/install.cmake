@@ -3,6 +3,8 @@
 #
 #   cmake --install build --prefix /opt/fb   puts in place
 #     include/femtobench.h
+#     include/compat/gbench/benchmark/benchmark.h, include/compat/nanobench/{nanobench.h,bench/bench.h}
+#                                             Google Benchmark's and nanobench's APIs (docs/migrating.md)
 #     bin/femtobench-compare                  (docs/baselines.md; FEMTOBENCH_BUILD_COMPARE)
 #     bin/femtobench-ab                       (docs/ab.md; FEMTOBENCH_BUILD_AB, Linux)
 #     bin/femtobench-ab-git                   (docs/ab.md; tools/ab_git.sh, with femtobench-ab)
@@ -10,6 +12,7 @@
 #     lib/cmake/femtobench/                   find_package(femtobench CONFIG) -> femtobench::femtobench,
 #                                             femtobench_add_plugin(), femtobench_discover_tests()
 #     lib/pkgconfig/femtobench.pc             pkg-config --cflags --libs femtobench
+#     lib/pkgconfig/femtobench-{benchmark,nanobench}.pc   the same with a compat include folder
 #     share/doc/femtobench/LICENSE
 #
 # As a subproject (add_subdirectory / FetchContent) nothing here is needed:
@@ -22,7 +25,8 @@ include(${CMAKE_CURRENT_LIST_DIR}/single_header.cmake)
 option(FEMTOBENCH_INSTALL "Generate the install rules" ${PROJECT_IS_TOP_LEVEL})
 option(FEMTOBENCH_BUILD_SHARED "Also build libfemtobench.so (target femtobench::femtobench_shared)" OFF)
 
-set(FB_INSTALL_TARGETS femtobench)
+# femtobench::benchmark, femtobench::nanobench: the compat headers (docs/migrating.md)
+set(FB_INSTALL_TARGETS femtobench femtobench_benchmark femtobench_nanobench)
 if(FEMTOBENCH_BUILD_SHARED)
   # The same sources as the static library (FB_SOURCES, from the top level).
   add_library(femtobench_shared SHARED ${FB_SOURCES})
@@ -60,6 +64,8 @@ install(TARGETS ${FB_INSTALL_TARGETS}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/include/femtobench.h
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/compat
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT femtobench-targets
   NAMESPACE femtobench::
@@ -102,6 +108,20 @@ endforeach()
 configure_file(${PROJECT_SOURCE_DIR}/femtobench.pc.in
   ${PROJECT_BINARY_DIR}/femtobench.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/femtobench.pc
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+# pkg-config femtobench-benchmark: Google Benchmark's API (docs/migrating.md)
+file(WRITE ${PROJECT_BINARY_DIR}/femtobench-benchmark.pc
+  "prefix=${FB_PC_PREFIX}\nincludedir=${FB_PC_INCLUDEDIR}\n\n"
+  "Name: femtobench-benchmark\nDescription: Google Benchmark's API on femtobench\n"
+  "Version: ${PROJECT_VERSION}\nRequires: femtobench\n"
+  "Cflags: -I\${includedir}/compat/gbench\n")
+file(WRITE ${PROJECT_BINARY_DIR}/femtobench-nanobench.pc
+  "prefix=${FB_PC_PREFIX}\nincludedir=${FB_PC_INCLUDEDIR}\n\n"
+  "Name: femtobench-nanobench\nDescription: nanobench's API on femtobench\n"
+  "Version: ${PROJECT_VERSION}\nRequires: femtobench\n"
+  "Cflags: -I\${includedir}/compat/nanobench\n")
+install(FILES ${PROJECT_BINARY_DIR}/femtobench-benchmark.pc
+  ${PROJECT_BINARY_DIR}/femtobench-nanobench.pc
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
 # femtobench-ab-git (docs/ab.md): tools/ab_git.sh with the path from the bin

@@ -631,6 +631,29 @@ size_t fb_arg_count(const fb_bench *b);
 size_t fb_result_arg_count(const fb_result *r);
 int64_t fb_result_arg_at(const fb_result *r, size_t i);
 
+/* ------------------------------------------------------------- porting */
+/* What a port of another framework's suites needs (the Google Benchmark and
+ * nanobench headers of include/compat/; docs/migrating.md).
+ *
+ * fb_register(name, fn, ctx) registers a benchmark at run time, before
+ * fb_main: any string is its name (copied), fn(b, ctx) its body. Returns 0,
+ * FB_EINVAL (a NULL or empty name, a NULL fn) or FB_ENOMEM. The runner's
+ * checks (a name taken twice) are those of FB_BENCHMARK. */
+typedef void (*fb_bench_ctx_fn)(fb_bench *b, void *ctx);
+int fb_register(const char *name, fb_bench_ctx_fn fn, void *ctx);
+/* fb_skip(b, why): the run in progress on b (or the next one) becomes a
+ * row that says "skipped: <why>" instead of a measurement, in the table and
+ * in every file; a skipped row is no failure (the runner's exit status stays
+ * 0). Returns 0, or FB_EINVAL for a NULL b. */
+int fb_skip(fb_bench *b, const char *why);
+bool fb_result_skipped(const fb_result *r);
+/* fb_counter, or where a counter of that name is already given for the
+ * coming run, its value and flags replaced: for a value learnt while the
+ * run goes on (the last one given before the run ends is kept). */
+int fb_counter_set(fb_bench *b, const char *name, double value, unsigned flags);
+/* The CPUs online (at least 1): Google Benchmark's ThreadPerCpu. */
+size_t fb_cpu_count(void);
+
 /* Runs the registered suite with the runner's options (-help lists them).
  * Returns the process exit status: 0, 1 on a failed benchmark, 2 on bad input. */
 int fb_main(int argc, char **argv);

@@ -69,3 +69,22 @@ void fb__misuse_attach(fb_bench *b, fb_result *r) {
 bool fb__result_misuse(const fb_result *r) {
     return r->error && strncmp(r->error, FB__MISUSE_PREFIX, strlen(FB__MISUSE_PREFIX)) == 0;
 }
+
+/* fb_skip: the row of the run says why it measured nothing, as a misuse
+ * does, but with its own prefix: the runner counts it as no failure. */
+#define FB__SKIP_PREFIX "skipped: "
+
+int fb_skip(fb_bench *b, const char *why) {
+    if (!b) return FB_EINVAL;
+    if (b->misuse) return FB_OK; /* a bad argument says more than the skip */
+    if (!why) why = "";
+    size_t n = strlen(FB__SKIP_PREFIX) + strlen(why) + 1;
+    b->misuse = malloc(n);
+    if (b->misuse) snprintf(b->misuse, n, "%s%s", FB__SKIP_PREFIX, why);
+    return b->misuse ? FB_OK : FB_ENOMEM;
+}
+
+bool fb_result_skipped(const fb_result *r) {
+    const char *e = r ? fb_result_error(r) : NULL;
+    return e && strncmp(e, FB__SKIP_PREFIX, strlen(FB__SKIP_PREFIX)) == 0;
+}

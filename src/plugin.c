@@ -60,7 +60,7 @@ static void fb__plugin_on_result(void *ctx, const fb_bench *b, const fb_result *
 }
 
 static void fb__plugin_group_body(fb_bench *b, void *ctx) {
-    ((const fb__instance *)ctx)->reg->fn(b);
+    fb__registration_call(((const fb__instance *)ctx)->reg, b);
 }
 
 static int fb__plugin_run_sink(const char *name, double n, const fb__epoch_hook *hook,
@@ -90,7 +90,7 @@ static int fb__plugin_run_sink(const char *name, double n, const fb__epoch_hook 
     if (in->threads) /* FB_BENCHMARK_THREADS: the group, as the runner runs it */
         (void)fb_run_threads(b, in->threads, fb__plugin_group_body, (void *)(uintptr_t)in);
     else
-        in->reg->fn(b);
+        fb__registration_call(in->reg, b);
     fb__process_set_epoch_hook(NULL);
     fb_bench_free(b);
     fb__instances_free(all);

@@ -34,6 +34,23 @@ typedef struct fb__instance {
 FB__PRIVATE int fb__registry_expand(const fb__registration *head, fb__instance ***out, char *err,
                                     size_t len);
 FB__PRIVATE void fb__instance_free(fb__instance *in);
+/* A registration made at run time (fb_register, src/port.c): the
+ * registration first, so that a pointer to it is one to the whole; its fn is
+ * NULL (every FB_BENCHMARK has one). */
+typedef struct fb__port_reg {
+    fb__registration reg;
+    fb_bench_ctx_fn fn;
+    void *ctx;
+} fb__port_reg;
+/* Runs a registration's body on b: fn(b), or fb_register's fn(b, ctx). */
+static inline void fb__registration_call(const fb__registration *r, fb_bench *b) {
+    if (r->fn) {
+        r->fn(b);
+    } else {
+        const fb__port_reg *p = (const fb__port_reg *)(const void *)r;
+        p->fn(b, p->ctx);
+    }
+}
 FB__PRIVATE void fb__instances_free(fb__instance **v); /* each instance, then the array */
 /* -filter: the instance's whole name matches re, or its family's name does
  * (so -filter=Copy selects every Copy/arg). */

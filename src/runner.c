@@ -86,7 +86,7 @@ static void fb__runner_say(const char *head, const char *a, const char *b, const
 static void fb__collector_sink(void *ctx, const fb_bench *b, const fb_result *r) {
     fb__collector *c = ctx;
     (void)b;
-    if (!fb_result_error(r)) return;
+    if (!fb_result_error(r) || fb_result_skipped(r)) return; /* fb_skip: no failure */
     ++c->failed;
     if (fb__result_misuse(r)) ++c->misused;
     if (c->sanity) fb__runner_say("femtobench: ", fb_result_name(r), NULL, fb_result_error(r));
@@ -143,7 +143,7 @@ typedef struct fb__runner_job {
 } fb__runner_job;
 
 static void fb__runner_group_body(fb_bench *b, void *ctx) {
-    ((const fb__instance *)ctx)->reg->fn(b);
+    fb__registration_call(((const fb__instance *)ctx)->reg, b);
 }
 
 /* An instance of FB_BENCHMARK_THREADS (src/group.c); a group that could
@@ -166,7 +166,7 @@ static void fb__runner_body(fb_bench *b, void *ctx) {
         if (job->inst->threads) /* FB_BENCHMARK_THREADS: the body on a group of threads */
             fb__runner_threads(b, job->inst);
         else
-            job->inst->reg->fn(b);
+            fb__registration_call(job->inst->reg, b);
     }
     if (fb__bench_interrupted(b)) return;
     char msg[256], counter[FB__UCOUNTER_NAME_MAX + 1];

@@ -78,6 +78,26 @@ int fb_counter(fb_bench *b, const char *name, double value, unsigned flags) {
     return FB_OK;
 }
 
+int fb_counter_set(fb_bench *b, const char *name, double value, unsigned flags) {
+    if (!b || !name) return fb_counter(b, name, value, flags);
+    for (size_t i = 0; i < b->ucounters.n; ++i) {
+        fb__ucounter *c = &b->ucounters.c[i];
+        if (strcmp(c->name, name) != 0) continue;
+        /* the same checks as a new counter's, then the value replaced */
+        fb__ucounters rest = b->ucounters;
+        rest.c[i] = rest.c[--rest.n];
+        fb__ucounters saved = b->ucounters;
+        b->ucounters = rest;
+        int rc = fb_counter(b, name, value, flags);
+        if (rc == FB_OK) {
+            saved.c[i] = b->ucounters.c[b->ucounters.n - 1];
+        }
+        b->ucounters = saved;
+        return rc;
+    }
+    return fb_counter(b, name, value, flags);
+}
+
 bool fb__ucounters_attach(fb_bench *b, fb_result *r) {
     if (!b->ucounters.n) return false;
     if (!r->ucounters) {

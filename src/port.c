@@ -1,0 +1,42 @@
+/* What a port of another framework's suites needs from the runner: a
+ * benchmark registered at run time under any name, with a context (the
+ * Google Benchmark and nanobench headers of include/compat/ register the
+ * instances they expand themselves), and the CPU count. */
+#include "base.h"
+#include "config.h"
+#include "registry.h"
+#include "text.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if FB_HAVE_POSIX
+#include <unistd.h>
+#endif
+
+int fb_register(const char *name, fb_bench_ctx_fn fn, void *ctx) {
+    if (!name || !name[0] || !fn) return FB_EINVAL;
+    /* kept for the life of the process, as a constructor's registration */
+    fb__port_reg *r = calloc(1, sizeof *r);
+    char *copy = fb__strdup(name);
+    if (!r || !copy) {
+        free(r);
+        free(copy);
+        return FB_ENOMEM;
+    }
+    r->reg.name = copy;
+    r->reg.kind = FB__REG_ONE;
+    r->fn = fn;
+    r->ctx = ctx;
+    fb__register(&r->reg);
+    return FB_OK;
+}
+
+size_t fb_cpu_count(void) {
+#if FB_HAVE_POSIX && defined(_SC_NPROCESSORS_ONLN)
+    long c = sysconf(_SC_NPROCESSORS_ONLN);
+    return c > 0 ? (size_t)c : 1;
+#else
+    return 1;
+#endif
+}

@@ -1,0 +1,96 @@
+"""Google Benchmark's API on femtobench (include/compat/gbench): the
+instances of tests/suite_gbench_compat.cpp named by Google Benchmark's
+expansion rules, and its counters, thread groups, fixed iterations and skipped
+row read back from femtobench JSON and Google Benchmark JSON. Skipped (77)
+when the build has no C++ compiler (no suite program)."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+BUILD = os.environ.get("FB_BUILD_DIR", "build")
+SUITE = os.path.join(BUILD, "tests", "suite_gbench_compat")
+failed = 0
+
+
+def check(cond, what):
+    global failed
+    if not cond:
+        failed += 1
+        print("FAIL:", what)
+
+
+if not os.path.exists(SUITE):
+    print("no", SUITE, "(no C++ compiler): skipped")
+    sys.exit(77)
+
+# Range: multiplier 8, both ends inclusive; RangeMultiplier(2) over a
+# negative range mirrors the powers and adds 0; DenseRange steps; Ranges and
+# ArgsProduct as a product with ArgNames; Iterations, UseRealTime and
+# ThreadRange as name parts, in Google Benchmark's order.
+EXPECTED = {
+    "BM_Range/8", "BM_Range/64", "BM_Range/512",
+    "BM_Range/-8", "BM_Range/-4", "BM_Range/-2", "BM_Range/-1", "BM_Range/0", "BM_Range/1",
+    "BM_Range/2", "BM_Range/4",
+    "BM_Range/10", "BM_Range/12", "BM_Range/14",
+    "BM_Pair/a:1/b:16", "BM_Pair/a:8/b:16", "BM_Pair/a:1/b:32", "BM_Pair/a:8/b:32",
+    "BM_Product/1/3/iterations:5", "BM_Product/2/3/iterations:5",
+    "BM_Product/1/4/iterations:5", "BM_Product/2/4/iterations:5",
+    "BM_Threads/3/real_time/threads:1", "BM_Threads/3/real_time/threads:2",
+    "BM_Counters", "BM_Skip", "BM_Empty", "Fix/Sum/16", "BM_Templ<int>", "BM_Capture/seven",
+    "runtime name with spaces",
+}
+p = subprocess.run([SUITE, "-list"], capture_output=True, text=True, timeout=60)
+check(p.returncode == 0, "-list: exit status %d: %s" % (p.returncode, p.stderr))
+listed = p.stdout.splitlines()
+check(set(listed) == EXPECTED,
+      "-list: missing %s, unexpected %s" % (sorted(EXPECTED - set(listed)),
+                                            sorted(set(listed) - EXPECTED)))
+check(len(listed) == len(set(listed)), "-list: a name twice")
+
+with tempfile.TemporaryDirectory() as d:
+    fj, gj = os.path.join(d, "fb.json"), os.path.join(d, "gb.json")
+    p = subprocess.run([SUITE, "-output_json=" + fj,
+                        "-output_gbench=" + gj], capture_output=True, text=True, timeout=240)
+    # a skipped row is no failure
+    check(p.returncode == 0, "run: exit status %d: %s" % (p.returncode, p.stderr[-2000:]))
+    fb = {r["name"]: r for r in json.load(open(fj))["results"]}
+    gb = {r["name"]: r for r in json.load(open(gj))["benchmarks"]}
+    check(set(fb) == EXPECTED, "femtobench JSON: names %s" % sorted(set(fb) ^ EXPECTED))
+    check(set(gb) == EXPECTED, "GB JSON: names %s" % sorted(set(gb) ^ EXPECTED))
+
+    def counters(r):
+        return {c["name"]: c for c in r.get("user_counters") or []}
+
+    c = counters(fb["BM_Counters"])
+    check(c.get("size", {}).get("value") == 42, "size counter: %s" % c.get("size"))
+    check(c.get("per_iter", {}).get("value") == 3, "kAvgIterations: %s" % c.get("per_iter"))
+    check(c.get("items", {}).get("kind") == "rate" and c["items"]["value"] == 2,
+          "SetItemsProcessed: an amount of 2 per iteration shown per second: %s" % c.get("items"))
+    check(gb["BM_Counters"].get("size") == 42, "GB JSON: size %s" % gb["BM_Counters"].get("size"))
+    # counters summed over the group's threads; kAvgThreads divides again
+    t2 = counters(fb["BM_Threads/3/real_time/threads:2"])
+    check(t2.get("per_thread", {}).get("value") == 2, "summed over 2 threads: %s" % t2)
+    check(t2.get("avg", {}).get("value") == 4, "kAvgThreads: %s" % t2)
+    t1 = counters(fb["BM_Threads/3/real_time/threads:1"])
+    check(t1.get("per_thread", {}).get("value") == 1, "one thread: %s" % t1)
+    # Iterations(5): one epoch of exactly 5 iterations
+    for n in ("BM_Product/1/3/iterations:5", "BM_Product/2/4/iterations:5"):
+        check(fb[n]["error"] is None and fb[n].get("total_iterations") == 5,
+              "%s: %s iterations" % (n, fb[n].get("total_iterations")))
+    # SkipWithMessage: a row that says so, in both files
+    check((fb["BM_Skip"]["error"] or "") == "skipped: no device here",
+          "skip row: %s" % fb["BM_Skip"]["error"])
+    check(gb["BM_Skip"].get("error_occurred") is True and
+          "no device here" in gb["BM_Skip"].get("error_message", ""),
+          "GB JSON skip row: %s" % gb["BM_Skip"])
+    # an empty loop is a measured row (a mark), never an error
+    check(fb["BM_Empty"]["error"] is None, "empty loop: %s" % fb["BM_Empty"]["error"])
+    for n in EXPECTED - {"BM_Skip"}:
+        check(fb[n]["error"] is None, "%s: error %s" % (n, fb[n]["error"]))
+
+if failed:
+    print(failed, "check(s) failed")
+    sys.exit(1)
+print("ok")

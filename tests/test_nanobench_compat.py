@@ -1,0 +1,63 @@
+"""nanobench's API and Bitcoin Core's registration on femtobench
+(include/compat/nanobench): tests/suite_nanobench_compat.cpp with Bitcoin
+Core's runner flags (-list, -filter, -output_csv, -output_json, -asymptote),
+and nanobench's Bench and Rng outside the runner. Skipped (77) when the build
+has no C++ compiler (no suite program)."""
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+BUILD = os.environ.get("FB_BUILD_DIR", "build")
+SUITE = os.path.join(BUILD, "tests", "suite_nanobench_compat")
+failed = 0
+
+
+def check(cond, what):
+    global failed
+    if not cond:
+        failed += 1
+        print("FAIL:", what)
+
+
+if not os.path.exists(SUITE):
+    print("no", SUITE, "(no C++ compiler): skipped")
+    sys.exit(77)
+
+p = subprocess.run([SUITE, "-list"], capture_output=True, text=True, timeout=60)
+check(p.returncode == 0 and p.stdout.split() == ["Grow", "Sum"], "-list: %r" % p.stdout)
+
+with tempfile.TemporaryDirectory() as d:
+    fj, fc = os.path.join(d, "r.json"), os.path.join(d, "r.csv")
+    p = subprocess.run([SUITE, "-filter=Grow", "-asymptote=8,64", "-output_json=" + fj,
+                        "-output_csv=" + fc], capture_output=True, text=True, timeout=120)
+    check(p.returncode == 0, "run: exit status %d: %s" % (p.returncode, p.stderr[-2000:]))
+    res = json.load(open(fj))["results"]
+    check([r["name"] for r in res] == ["Grow", "Grow"], "names: %s" % [r["name"] for r in res])
+    check(sorted(r["complexityN"] for r in res) == [8, 64],
+          "-asymptote: N %s" % [r["complexityN"] for r in res])
+    rows = list(csv.reader(open(fc)))
+    check(len(rows) == 3, "CSV: %d lines" % len(rows))
+    p = subprocess.run([SUITE, "-filter=Sum", "-output_json=" + fj], capture_output=True,
+                       text=True, timeout=120)
+    res = json.load(open(fj))["results"]
+    check(p.returncode == 0 and len(res) == 1 and res[0]["unit"] == "byte" and
+          res[0]["batch"] == 64, "Sum: %s" % (res and {k: res[0][k] for k in ("unit", "batch")}))
+
+# nanobench's generator gives nanobench's numbers (Rng(123), taken from
+# nanobench 4.x itself)
+p = subprocess.run([SUITE, "-selftest"], capture_output=True, text=True, timeout=120)
+check(p.returncode == 0, "selftest: exit status %d: %s" % (p.returncode, p.stderr))
+out = dict(line.split(" ", 1) for line in p.stdout.splitlines() if " " in line)
+check(out.get("rng") == "2222826058396098479 2602822925082020875 13335048783801050212 453 "
+      "0.97675981994457595", "Rng(123): %s" % out.get("rng"))
+check(out.get("results") == "1 name add epochs 3 table 1 median_ok 1",
+      "Bench: %s" % out.get("results"))
+check(out.get("json") == "1", "render(json()): %s" % out.get("json"))
+
+if failed:
+    print(failed, "check(s) failed")
+    sys.exit(1)
+print("ok")
