@@ -280,7 +280,7 @@ try:
     check(json.loads(out)["results"][0]["name"] == "plain", "-output_json=- content")
 except ValueError as e:
     check(False, f"-output_json=- is not JSON: {e}: {out[:200]!r}")
-check("| `plain`" in err, "-output_json=-: the table is on stderr")
+check(re.search(r"\| (:warning: )?`plain`", err), "-output_json=-: the table is on stderr")
 rc, out, err = run(SUITE, "-filter=Plain", "-output_csv=-")
 check(rc == 0 and out.startswith("title,name,") and len(out.splitlines()) == 2, f"-output_csv=-: {out!r}")
 
