@@ -88,14 +88,17 @@ function(femtobench_add_plugin target)
   add_library(${target} MODULE ${srcs})
   # "suite.so", not "libsuite.so": it is given by path, never found by name
   set_target_properties(${target} PROPERTIES PREFIX "" POSITION_INDEPENDENT_CODE ON)
-  if(CMAKE_VERSION VERSION_LESS 3.24)
-    # no $<LINK_LIBRARY:WHOLE_ARCHIVE>: the archive by path, between the flags
-    target_link_libraries(${target} PRIVATE
-      -Wl,--whole-archive $<TARGET_FILE:${fb_lib}> -Wl,--no-whole-archive ${fb_lib})
-  else()
-    target_link_libraries(${target} PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,${fb_lib}>")
-  endif()
+  # the archive by path, between the flags, then the target for its usage
+  # requirements (not $<LINK_LIBRARY:WHOLE_ARCHIVE>: CMake refuses it when
+  # the suite also links femtobench plainly, as femtobench::benchmark does)
+  target_link_libraries(${target} PRIVATE
+    -Wl,--whole-archive $<TARGET_FILE:${fb_lib}> -Wl,--no-whole-archive ${fb_lib})
   target_link_options(${target} PRIVATE "LINKER:-Bsymbolic")
+  # g++ makes a C++ inline function's static locals STB_GNU_UNIQUE: the
+  # loader shares one across every plugin loaded, whatever RTLD_LOCAL and
+  # -Bsymbolic say, so two plugins would share, say, a registry
+  target_compile_options(${target} PRIVATE
+    $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>>:-fno-gnu-unique>)
   # variants beyond LAYOUTS, left by an earlier build with more, are other
   # code: femtobench-ab would take them as this plugin's
   set(stale)

@@ -653,6 +653,12 @@ bool fb_result_skipped(const fb_result *r);
 int fb_counter_set(fb_bench *b, const char *name, double value, unsigned flags);
 /* The CPUs online (at least 1): Google Benchmark's ThreadPerCpu. */
 size_t fb_cpu_count(void);
+/* fb_register_later(fn): fn registers benchmarks (fb_register) when the
+ * registered benchmarks are first read: by fb_main before it lists or
+ * selects, and by femtobench-ab through a suite built as a plugin, which
+ * never runs its main. Each function is called once (the same one given
+ * twice, once). Returns 0, FB_EINVAL for NULL, FB_ENOMEM past 16 functions. */
+int fb_register_later(void (*fn)(void));
 
 /* Runs the registered suite with the runner's options (-help lists them).
  * Returns the process exit status: 0, 1 on a failed benchmark, 2 on bad input. */

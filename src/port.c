@@ -4,6 +4,7 @@
  * instances they expand themselves), and the CPU count. */
 #include "base.h"
 #include "config.h"
+#include "process.h"
 #include "registry.h"
 #include "text.h"
 
@@ -31,6 +32,8 @@ int fb_register(const char *name, fb_bench_ctx_fn fn, void *ctx) {
     fb__register(&r->reg);
     return FB_OK;
 }
+
+int fb_register_later(void (*fn)(void)) { return fn ? fb__process_register_later(fn) : FB_EINVAL; }
 
 size_t fb_cpu_count(void) {
 #if FB_HAVE_POSIX && defined(_SC_NPROCESSORS_ONLN)

@@ -56,6 +56,10 @@ static struct fb__process {
     bool perf_noted;
     /* FB_BENCHMARK registrations */
     fb__registration *registry;
+    /* functions that register when the registry is first read
+     * (fb_register_later), and how many of them have run */
+    void (*later[FB__PROCESS_LATER_MAX])(void);
+    size_t n_later, later_done;
     /* under Valgrind (read with the environment), and the mirror of
      * Callgrind's dump counter: Callgrind numbers the dump files of a
      * process 1, 2, 3, ...; femtobench counts its own dumps under vg_lock to
@@ -396,7 +400,22 @@ void fb__register(fb__registration *reg) {
     fb__proc.registry = reg;
 }
 
-fb__registration *fb__process_registry(void) { return fb__proc.registry; }
+int fb__process_register_later(void (*fn)(void)) {
+    /* before main, or from main's thread before the registry is read, as
+     * fb__register */
+    for (size_t i = 0; i < fb__proc.n_later; ++i)
+        if (fb__proc.later[i] == fn) return FB_OK;
+    if (fb__proc.n_later == FB__PROCESS_LATER_MAX) return FB_ENOMEM;
+    fb__proc.later[fb__proc.n_later++] = fn;
+    return FB_OK;
+}
+
+fb__registration *fb__process_registry(void) {
+    /* the registrations made late, once, before the first read (a suite
+     * built as a plugin never runs its main, which a port registers from) */
+    while (fb__proc.later_done < fb__proc.n_later) fb__proc.later[fb__proc.later_done++]();
+    return fb__proc.registry;
+}
 
 void fb__process_set_epoch_hook(const fb__epoch_hook *hook) {
     pthread_mutex_lock(&fb__proc.lock);

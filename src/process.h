@@ -62,7 +62,11 @@ FB__PRIVATE void fb__process_note_perf(FILE *diag, const char *why);
 
 /* The registered benchmarks (FB_BENCHMARK), linked by constructors before
  * main runs, then only read. */
+/* The registry; the functions fb_register_later gave run first, once. */
 FB__PRIVATE fb__registration *fb__process_registry(void);
+/* fb_register_later's store (at most FB__PROCESS_LATER_MAX functions). */
+#define FB__PROCESS_LATER_MAX 16
+FB__PRIVATE int fb__process_register_later(void (*fn)(void));
 
 /* Under Valgrind's Callgrind (src/valgrind.c, docs/valgrind.md), read once. */
 typedef struct fb__callgrind {

@@ -124,7 +124,7 @@ try:
           f"old/new: Slow's numbers {slow}")
     check(v["Added"]["old_s"] is None and v["Added"]["new_s"] > 0, f"new: {v['Added']}")
     check(doc["summary"] == {"faster": 0, "slower": 1, "same": 6, "unsure": 0, "new": 1,
-                             "gone": 1, "layout-sensitive": 0, "error": 0},
+                             "gone": 1, "layout-sensitive": 0, "skipped": 0, "error": 0},
           f"summary {doc['summary']}")
     # family-wise 95% over the 7 paired runs (Bonferroni)
     check(abs(doc["context"]["confidence"] - (1 - 0.05 / 7)) < 1e-12,

@@ -90,6 +90,32 @@ with tempfile.TemporaryDirectory() as d:
     for n in EXPECTED - {"BM_Skip"}:
         check(fb[n]["error"] is None, "%s: error %s" % (n, fb[n]["error"]))
 
+# the same suite built as a femtobench-ab plugin (femtobench_add_plugin):
+# registered when the plugin is asked for its benchmarks (fb_register_later:
+# a plugin never runs main), each copy its own (g++'s unique statics off)
+AB = os.path.join(BUILD, "femtobench-ab")
+PLUGIN = os.path.join(BUILD, "tests", "ab_gbench.so")
+if os.path.exists(AB) and os.path.exists(PLUGIN):
+    with tempfile.TemporaryDirectory() as d:
+        js = os.path.join(d, "ab.json")
+        env = dict(os.environ, FEMTOBENCH_SUPPRESS_WARNINGS="1")
+        r = subprocess.run([AB, PLUGIN, PLUGIN, "-filter=BM_Range|BM_Skip|Fix", "-output_json=" + js],
+                           capture_output=True, text=True, env=env, timeout=300)
+        check(r.returncode == 0, "femtobench-ab A/A of the suite: exit %d: %s" % (r.returncode,
+                                                                              r.stderr))
+        if os.path.exists(js):
+            with open(js) as f:
+                doc = json.load(f)
+            rows = {b["name"]: b for b in doc["benchmarks"]}
+            want = {n for n in EXPECTED if n.startswith(("BM_Range", "BM_Skip", "Fix"))}
+            check(set(rows) == want, "femtobench-ab rows: %s" % sorted(set(rows) ^ want))
+            check(all(b["verdict"] not in ("new", "gone") for b in rows.values()),
+                  "femtobench-ab: both copies list the suite: %s" %
+                  {n: b["verdict"] for n, b in rows.items()})
+            check(rows.get("BM_Skip", {}).get("verdict") == "skipped" and
+                  doc["summary"]["skipped"] == 1 and doc["summary"]["error"] == 0,
+                  "femtobench-ab skip row: %s %s" % (rows.get("BM_Skip"), doc["summary"]))
+
 if failed:
     print(failed, "check(s) failed")
     sys.exit(1)

@@ -137,6 +137,7 @@ typedef struct fba_row {
     size_t layouts, passes;
     /* each layout's median time per unit over its kept rounds, each side */
     double lay_old[FBA_MAX_LAYOUTS], lay_new[FBA_MAX_LAYOUTS];
+    bool skipped;      /* an error row that is fb_skip's (both sides skipped): no failure */
     fb__change change; /* filled at the end (needs the family's size) */
     fba_judged judged; /* the same, with the layouts and the halves */
     /* -valgrind: the least and most of each side's counted pairs (both the
@@ -238,7 +239,7 @@ typedef struct fba_report {
     size_t needed;              /* the fewest kept rounds that give one (fba_rounds_needed) */
     size_t counts[FB__V_COUNT]; /* a layout-sensitive row is counted apart from unsure */
     size_t errors;
-    size_t layout_sensitive, moment_split;
+    size_t layout_sensitive, moment_split, skipped;
     double wall_s;
 } fba_report;
 

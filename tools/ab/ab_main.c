@@ -161,7 +161,7 @@ static int fba_measure_and_report(fba_opts *o, fba_side *sides, const char *cons
     }
 
     o->load[1] = fba_load_average();
-    fba_report rep = {o, &rows, 0, 0, 0, {0}, 0, 0, 0, 0};
+    fba_report rep = {o, &rows, 0, 0, 0, {0}, 0, 0, 0, 0, 0};
     fba_judge(&rep);
     rep.wall_s = fba_now_s() - t0;
     fputc('\n', o->table);

@@ -299,6 +299,11 @@ static void fba_calib_free(fba_calib *c) {
     free(c);
 }
 
+/* A run's error that is fb_skip's row ("skipped: <why>", src/misuse.c):
+ * an empty error counts as skipped too, so that one side's skip with the
+ * other side's measurement is still a failure only through the other's. */
+static bool fba_is_skip(const char *e) { return !e[0] || strncmp(e, "skipped: ", 9) == 0; }
+
 /* One benchmark (an instance, as listed) on both sides: its runs' rows. */
 int fba_bench(const fba_side *sides, const fba_opts *o, const char *bench, double n, bool in_old,
               bool in_new, fba_rows *rows) {
@@ -338,6 +343,7 @@ int fba_bench(const fba_side *sides, const fba_opts *o, const char *bench, doubl
                     /* the side's error, cut to fit after "old: " */
                     snprintf(row->error, sizeof row->error, "%s: %.240s",
                              fba_side_name[kind == FBA_NEW], e);
+                    row->skipped = fba_is_skip(e);
                 }
                 continue;
             }
@@ -345,6 +351,9 @@ int fba_bench(const fba_side *sides, const fba_opts *o, const char *bench, doubl
                 row->kind = FBA_ERROR;
                 snprintf(row->error, sizeof row->error, "%s: %.240s", err0[0] ? "old" : "new",
                          err0[0] ? err0 : err1);
+                /* fb_skip on both sides (Google Benchmark's SkipWithError):
+                 * a row that says why, no failure, as in the runner */
+                row->skipped = fba_is_skip(err0) && fba_is_skip(err1);
                 continue;
             }
             fba_measure_pair(sides, o, bench, t[0] > t[1] || !(t[1] > 0) ? t[0] : t[1], row);

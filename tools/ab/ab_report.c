@@ -51,7 +51,10 @@ void fba_judge(fba_report *rep) {
         if (r->kind == FBA_NEW) c->verdict = FB__V_NEW;
         if (r->kind == FBA_GONE) c->verdict = FB__V_GONE;
         if (r->kind == FBA_ERROR) {
-            rep->errors++;
+            if (r->skipped)
+                rep->skipped++;
+            else
+                rep->errors++;
             continue;
         }
         if (r->kind == FBA_PAIRED) {
@@ -76,7 +79,7 @@ void fba_judge(fba_report *rep) {
 }
 
 const char *fba_verdict(const fba_row *r) {
-    if (r->kind == FBA_ERROR) return "error";
+    if (r->kind == FBA_ERROR) return r->skipped ? "skipped" : "error";
     if (r->kind == FBA_PAIRED && r->judged.layout_sensitive) return "layout-sensitive";
     return fb__verdict_name(r->change.verdict);
 }
@@ -96,6 +99,10 @@ void fba_summary(FILE *f, const fba_report *rep) {
     }
     if (rep->layout_sensitive) {
         fprintf(f, "%s %zu layout-sensitive", first ? "" : ",", rep->layout_sensitive);
+        first = false;
+    }
+    if (rep->skipped) {
+        fprintf(f, "%s %zu skipped", first ? "" : ",", rep->skipped);
         first = false;
     }
     if (rep->errors) fprintf(f, "%s %zu failed", first ? "" : ",", rep->errors);
@@ -252,7 +259,7 @@ void fba_table(FILE *f, const fba_report *rep) {
         }
         fputs(" | ", f);
         if (r->kind == FBA_ERROR) {
-            fputs("error: ", f);
+            fputs(r->skipped ? "" : "error: ", f);
             fba_cell(f, r->error);
         } else {
             fputs(fba_verdict(r), f);

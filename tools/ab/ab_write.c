@@ -60,6 +60,7 @@ int fba_write_json(void *ctx, FILE *f) {
     for (int v = 0; v < FB__V_COUNT; ++v)
         fb__json_kint(&j, fb__verdict_name((fb__verdict)v), (long long)rep->counts[v]);
     fb__json_kint(&j, "layout-sensitive", (long long)rep->layout_sensitive);
+    fb__json_kint(&j, "skipped", (long long)rep->skipped);
     fb__json_kint(&j, "error", (long long)rep->errors);
     fb__json_end_obj(&j);
     fb__json_arr(&j, "benchmarks", false);

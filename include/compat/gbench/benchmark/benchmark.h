@@ -931,34 +931,54 @@ inline void RunGroup(fb_bench *b, void *ctx) {
     Group *g = static_cast<Group *>(ctx);
     for (std::size_t i = 0; i < g->instances.size(); ++i) {
         RunInstance(b, g->instances[i]);
-        ++*g->ran;
+        if (g->ran) ++*g->ran;
     }
 }
+
+inline std::vector<std::unique_ptr<Group>> &Groups() {
+    static std::vector<std::unique_ptr<Group>> groups;
+    return groups;
+}
+
+/* Registers every instance with the runner (fb_register), once: from RunAll,
+ * or when the runner first reads its registry (fb_register_later: a suite
+ * built as a femtobench-ab plugin never runs main). 0, or 2 after an error
+ * line. */
+inline int RegisterAll() {
+    static bool registered = false;
+    static int status = 0;
+    if (registered) return status;
+    registered = true;
+    std::vector<Instance> all = ExpandAll();
+    std::map<std::string, Group *> by_name;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        Group *&g = by_name[all[i].name];
+        if (!g) {
+            Groups().push_back(std::unique_ptr<Group>(new Group()));
+            g = Groups().back().get();
+            g->ran = nullptr;
+            if (fb_register(all[i].name.c_str(), RunGroup, g) != FB_OK) {
+                std::fprintf(stderr, "femtobench: error: '%s': cannot register\n",
+                             all[i].name.c_str());
+                return status = 2;
+            }
+        }
+        g->instances.push_back(all[i]);
+    }
+    return status;
+}
+inline void RegisterAllLater() { (void)RegisterAll(); }
+/* One in every file that includes this header; the runner keeps one. */
+struct LaterRegistration {
+    LaterRegistration() { (void)fb_register_later(&RegisterAllLater); }
+};
+static const LaterRegistration later_registration{};
 
 /* Registers every instance with the runner (fb_register), then runs
  * fb_main with the saved flags. */
 inline int RunAll(const std::vector<std::string> &args, std::size_t *ran) {
-    static std::vector<std::unique_ptr<Group>> groups;
-    static bool registered = false;
-    if (!registered) {
-        registered = true;
-        std::vector<Instance> all = ExpandAll();
-        std::map<std::string, Group *> by_name;
-        for (std::size_t i = 0; i < all.size(); ++i) {
-            Group *&g = by_name[all[i].name];
-            if (!g) {
-                groups.push_back(std::unique_ptr<Group>(new Group()));
-                g = groups.back().get();
-                g->ran = ran;
-                if (fb_register(all[i].name.c_str(), RunGroup, g) != FB_OK) {
-                    std::fprintf(stderr, "femtobench: error: '%s': cannot register\n",
-                                 all[i].name.c_str());
-                    return 2;
-                }
-            }
-            g->instances.push_back(all[i]);
-        }
-    }
+    if (RegisterAll() != 0) return 2;
+    std::vector<std::unique_ptr<Group>> &groups = Groups();
     for (std::size_t i = 0; i < groups.size(); ++i) groups[i]->ran = ran;
     std::vector<char *> argv;
     for (std::size_t i = 0; i < args.size(); ++i)
