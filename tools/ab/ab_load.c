@@ -182,7 +182,7 @@ int fba_load_all(fba_side *v, size_t k) {
         /* dlopen needs a slash to take a path as a path, not a library name */
         char buf[4096];
         if (!strchr(load, '/')) {
-            snprintf(buf, sizeof buf, "./%s", load);
+            snprintf(buf, sizeof buf, "./%.4090s", load); /* a copy is under 4096 */
             load = buf;
         }
         rc = fba_load(&v[i], load);
