@@ -53,7 +53,11 @@ check(p.returncode == 0, "selftest: exit status %d: %s" % (p.returncode, p.stder
 out = dict(line.split(" ", 1) for line in p.stdout.splitlines() if " " in line)
 check(out.get("rng") == "2222826058396098479 2602822925082020875 13335048783801050212 453 "
       "0.97675981994457595", "Rng(123): %s" % out.get("rng"))
-check(out.get("results") == "1 name add epochs 3 table 1 median_ok 1",
+# epochs(3): 3 recorded, or more where a disturbed epoch (a busy machine:
+# descheduled) was measured again (femtobench's rule, docs/design.md)
+res = (out.get("results") or "").split()
+check(len(res) == 9 and res[:4] == ["1", "name", "add", "epochs"] and res[4].isdigit() and
+      int(res[4]) >= 3 and res[5:] == ["table", "1", "median_ok", "1"],
       "Bench: %s" % out.get("results"))
 check(out.get("json") == "1", "render(json()): %s" % out.get("json"))
 
