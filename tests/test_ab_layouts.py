@@ -67,6 +67,11 @@ try:
     check(ctx["layouts"] == 4 and ctx["placement_measured"] is True, f"A/A context: {ctx}")
     check(ctx["old_layouts"] == layouts_of(OLD), f"A/A old_layouts: {ctx['old_layouts']}")
     check("4 layouts a side" in out, f"A/A summary: {out}")
+    # the machine's state beside the verdicts: the load before and after
+    if os.path.exists("/proc/loadavg"):
+        check(all(isinstance(ctx[k], (int, float)) and ctx[k] >= 0
+                  for k in ("load_before", "load_after")) and "; load " in out,
+              f"A/A load: {ctx.get('load_before')} {ctx.get('load_after')} {out}")
     v = {b["name"]: b for b in doc["benchmarks"]}
     for name, b in v.items():
         check(b["verdict"] == "same", f"A/A: {name} is {b['verdict']}")

@@ -25,6 +25,7 @@
 #define _GNU_SOURCE /* sched_setaffinity, CPU_SET, sched_getcpu, strsignal */
 
 #include "ab.h"
+#include "sysinfo.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -47,13 +48,10 @@ static double fba_now_s(void) { return (double)fb__clock_now_ns() * 1e-9; }
 
 /* The 1-minute load average (/proc/loadavg), NAN when unknown. */
 static double fba_load_average(void) {
-    double v = NAN;
-    FILE *f = fopen("/proc/loadavg", "r");
-    if (f) {
-        if (fscanf(f, "%lf", &v) != 1) v = NAN;
-        fclose(f);
-    }
-    return v;
+    fb__sysinfo now;
+    memset(&now, 0, sizeof now);
+    fb__sysinfo_moment("/", &now); /* the files' context reads it the same way */
+    return now.n_load_avg ? now.load_avg[0] : NAN;
 }
 
 /* Selects, measures and reports, once both plugins are loaded: what main

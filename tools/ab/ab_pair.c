@@ -117,24 +117,18 @@ static void fba_block(fba_pair *p, bool ok[2]) {
     pthread_mutex_destroy(&p->lock);
 }
 
-/* Leaves out a layout's disturbed rounds (unless fewer than half would
- * remain), then the excess of old-first or new-first rounds (the side that
- * goes first follows its own epoch: its caches are warm), the latest first.
- * first[r]: the side that went first in round r. Returns how many. */
-static size_t fba_leave_out(const double *sw_old, const double *sw_new, const int *first, size_t n,
+/* Leaves out a layout's disturbed rounds (the paired comparison's rule,
+ * fb__cmp_preempted: none when fewer than min_keep would remain; sw holds
+ * old's flags, sw + stride new's), then the excess of old-first or
+ * new-first rounds (the side that goes first follows its own epoch: its
+ * caches are warm), the latest first, while min_keep remain.
+ * fb__cmp_balance_order tells the kinds by the round's parity; here
+ * first[r] says it, since blocks start on either side. Returns how many. */
+static size_t fba_leave_out(const double *sw, size_t stride, const int *first, size_t n,
                             size_t min_keep, bool *skip) {
-    size_t dropped = 0;
-    for (size_t r = 0; r < n; ++r) {
-        skip[r] = sw_old[r] >= 0.5 || sw_new[r] >= 0.5;
-        dropped += skip[r];
-    }
-    if (n - dropped < min_keep) {
-        memset(skip, 0, n * sizeof *skip);
-        dropped = 0;
-    }
+    size_t dropped = fb__cmp_preempted(sw, 2, stride, n, min_keep, skip);
     size_t kept[2] = {0, 0};
     for (size_t r = 0; r < n; ++r) kept[first[r]] += !skip[r];
-    /* balanced only while at least min_keep remain */
     size_t excess = kept[0] > kept[1] ? kept[0] - kept[1] : kept[1] - kept[0];
     if (kept[0] + kept[1] - excess < min_keep) return dropped;
     for (size_t r = n; r-- > 0;) {
@@ -267,7 +261,8 @@ static void fba_measure_pair(const fba_side *sides, const fba_opts *o, const cha
              * sign test's fewest kept; with layouts, at least half of each */
             size_t min_keep = k_lay >= FBA_MIN_RANDOM_LAYOUTS ? (nl + 1) / 2 : FBA_MIN_ROUNDS;
             if (!min_keep) min_keep = 1;
-            row->dropped += fba_leave_out(sw_old + at, sw_new + at, first + at, nl, min_keep, skip);
+            row->dropped += fba_leave_out(sw_old + at, (size_t)(sw_new - sw_old), first + at, nl,
+                                          min_keep, skip);
             double told[FBA_MAX_ROUNDS], tnew[FBA_MAX_ROUNDS];
             size_t lk = 0;
             for (size_t j = 0; j < nl; ++j) {
