@@ -13,6 +13,8 @@
 #                                             femtobench_add_plugin(), femtobench_discover_tests()
 #     lib/pkgconfig/femtobench.pc             pkg-config --cflags --libs femtobench
 #     lib/pkgconfig/femtobench-{benchmark,nanobench}.pc   the same with a compat include folder
+#     lib/libfemtobench_benchmark_main.a, lib/pkgconfig/femtobench-benchmark-main.pc
+#                                             Google Benchmark's benchmark_main (a main; C++ builds)
 #     share/doc/femtobench/LICENSE
 #
 # As a subproject (add_subdirectory / FetchContent) nothing here is needed:
@@ -25,8 +27,12 @@ include(${CMAKE_CURRENT_LIST_DIR}/single_header.cmake)
 option(FEMTOBENCH_INSTALL "Generate the install rules" ${PROJECT_IS_TOP_LEVEL})
 option(FEMTOBENCH_BUILD_SHARED "Also build libfemtobench.so (target femtobench::femtobench_shared)" OFF)
 
-# femtobench::benchmark, femtobench::nanobench: the compat headers (docs/migrating.md)
+# femtobench::benchmark, femtobench::nanobench: the compat headers (docs/migrating.md);
+# femtobench::benchmark_main: Google Benchmark's benchmark_main (lib/libfemtobench_benchmark_main.a)
 set(FB_INSTALL_TARGETS femtobench femtobench_benchmark femtobench_nanobench)
+if(TARGET femtobench_benchmark_main) # with a C++ compiler
+  list(APPEND FB_INSTALL_TARGETS femtobench_benchmark_main)
+endif()
 if(FEMTOBENCH_BUILD_SHARED)
   # The same sources as the static library (FB_SOURCES, from the top level).
   add_library(femtobench_shared SHARED ${FB_SOURCES})
@@ -115,6 +121,12 @@ file(WRITE ${PROJECT_BINARY_DIR}/femtobench-benchmark.pc
   "Name: femtobench-benchmark\nDescription: Google Benchmark's API on femtobench\n"
   "Version: ${PROJECT_VERSION}\nRequires: femtobench\n"
   "Cflags: -I\${includedir}/compat/gbench\n")
+# pkg-config femtobench-benchmark-main: the same with a main (benchmark_main)
+file(WRITE ${PROJECT_BINARY_DIR}/femtobench-benchmark-main.pc
+  "prefix=${FB_PC_PREFIX}\nlibdir=${FB_PC_LIBDIR}\n\n"
+  "Name: femtobench-benchmark-main\nDescription: Google Benchmark's benchmark_main on femtobench\n"
+  "Version: ${PROJECT_VERSION}\nRequires: femtobench-benchmark\n"
+  "Libs: -L\${libdir} -lfemtobench_benchmark_main\n")
 file(WRITE ${PROJECT_BINARY_DIR}/femtobench-nanobench.pc
   "prefix=${FB_PC_PREFIX}\nincludedir=${FB_PC_INCLUDEDIR}\n\n"
   "Name: femtobench-nanobench\nDescription: nanobench's API on femtobench\n"
@@ -123,6 +135,10 @@ file(WRITE ${PROJECT_BINARY_DIR}/femtobench-nanobench.pc
 install(FILES ${PROJECT_BINARY_DIR}/femtobench-benchmark.pc
   ${PROJECT_BINARY_DIR}/femtobench-nanobench.pc
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+if(TARGET femtobench_benchmark_main)
+  install(FILES ${PROJECT_BINARY_DIR}/femtobench-benchmark-main.pc
+    DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endif()
 
 # femtobench-ab-git (docs/ab.md): tools/ab_git.sh with the path from the bin
 # directory to the prefix filled in, so that it hands its own install to the

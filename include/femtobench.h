@@ -193,8 +193,11 @@ void fb_exclude_end(fb_bench *b);
 /* ------------------------------------------------------------- threads */
 /* A group of threads (docs/threads.md; Google Benchmark's ->Threads(n)):
  * fb_run_threads(b, n, body, ctx) calls body(handle, ctx) on n threads at
- * once, each with its own fb_bench handle: b on the calling thread (thread
- * 0, the leader), a handle made for the group on each other thread. Every
+ * once, each with its own fb_bench handle: b on thread 0 (the leader), a
+ * handle made for the group on each other thread; every one of the n is a
+ * thread the call starts (the calling thread waits: a thread that leaves by
+ * pthread_exit, the leader's included, breaks the group, never the
+ * caller). Every
  * FB_RUN / fb_run in the body is one run of the whole group, recorded on b
  * as "name/threads:n": the leader's schedule picks each epoch's iterations
  * (the same for every thread), all threads start each epoch together at a
@@ -365,8 +368,10 @@ unsigned fb_result_valgrind_spread(const fb_result *r, double *lo, double *hi);
 /* -------------------------------------------------------- user counters */
 /* fb_counter(b, "name", value, flags) attaches a counter to the next run on
  * b (declare it before FB_RUN / fb_run, like fb_set_batch; the run after
- * that starts without counters; under the runner a counter given after a
- * benchmark's last run describes no run and makes an error row). flags:
+ * that starts without counters; under the runner counters given after a
+ * benchmark's last run, Google Benchmark's habit, are attached to that run
+ * in every file, and a line on the diagnostics says so; one with no run to
+ * describe makes an error row). flags:
  *   0                         the value as given ("size", "hit_ratio");
  *   FB_COUNTER_PER_ITERATION  an amount per iteration (one op call), shown
  *                             per unit of the row (divided by the batch);
@@ -647,6 +652,15 @@ int fb_register(const char *name, fb_bench_ctx_fn fn, void *ctx);
  * 0). Returns 0, or FB_EINVAL for a NULL b. */
 int fb_skip(fb_bench *b, const char *why);
 bool fb_result_skipped(const fb_result *r);
+/* fb_set_label(b, label): a label for the run in progress on b (or the next
+ * one), Google Benchmark's SetLabel: a note about the row (its input, a
+ * variant) that the table shows after the name and every file records
+ * ("label"). The last one given before the run ends is kept; NULL or ""
+ * gives none. Returns 0, FB_ENOMEM, or FB_EINVAL for a NULL b, or a label
+ * over 1024 bytes or with a control character: the run then becomes an
+ * error row saying why (as fb_counter's bad input). */
+int fb_set_label(fb_bench *b, const char *label);
+const char *fb_result_label(const fb_result *r); /* NULL without one */
 /* fb_counter, or where a counter of that name is already given for the
  * coming run, its value and flags replaced: for a value learnt while the
  * run goes on (the last one given before the run ends is kept). */
@@ -694,6 +708,10 @@ typedef struct fb__loop {
 fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite);
 int fb__loop_next(fb__loop *l);
 void fb__loop_done(fb__loop *l, uint64_t left);
+/* Before fb__loop_done: the epoch ran n iterations, not l->n, in trips of
+ * per_trip iterations each (the Google Benchmark header's KeepRunningBatch
+ * runs whole batches); the epoch records and plans with n. */
+void fb__loop_ran(fb__loop *l, uint64_t n, uint64_t per_trip);
 const fb_result *fb__run_at(fb_bench *b, const char *name, fb_op op, void *ctx, int callsite);
 
 /* The state of an FB_COMPARE block (src/compare.c). */

@@ -2,10 +2,12 @@
  * fits it keeps, and the sinks it hands each finished result to. */
 #include "bench_state.h"
 #include "misuse.h"
+#include "label.h"
 #include "context.h"
 
 #include "compare.h" /* comparisons: release, the live table's sink */
 #include "process.h"
+#include "numfmt.h" /* numbers with '.' whatever the locale */
 #include "text.h"
 
 #include <math.h>
@@ -102,6 +104,7 @@ void fb_bench_free(fb_bench *b) {
     free(b->name);
     fb__misuse_flush(b); /* the count of repeated misuse lines not said yet */
     free(b->misuse);
+    free(b->label);
     fb__context_free(b->context);
     free(b);
 }
@@ -116,7 +119,47 @@ int fb__bench_add_sink(fb_bench *b, fb__sink_fn fn, void *ctx) {
     if (b->n_sinks == FB__MAX_SINKS) return FB_ENOMEM;
     b->sinks[b->n_sinks].fn = fn;
     b->sinks[b->n_sinks].ctx = ctx;
+    b->sinks[b->n_sinks].amend = NULL;
     ++b->n_sinks;
+    return FB_OK;
+}
+
+int fb__bench_sink_amend(fb_bench *b, fb__sink_fn fn, fb__sink_fn amend) {
+    for (size_t i = 0; i < b->n_sinks; ++i)
+        if (b->sinks[i].fn == fn) {
+            b->sinks[i].amend = amend;
+            return FB_OK;
+        }
+    return FB_EINVAL;
+}
+
+static void fb__bench_amended(fb_bench *b, fb_result *r) {
+    fb__stats_compute(r);
+    for (size_t i = 0; i < b->n_sinks; ++i)
+        if (b->sinks[i].amend) b->sinks[i].amend(b->sinks[i].ctx, b, r);
+}
+
+size_t fb__bench_late_counters(fb_bench *b) {
+    if (!b->ucounters.n || !b->n_results || !b->last_was_run) return 0;
+    fb_result *r = b->results[b->n_results - 1];
+    size_t late = fb__ucounters_late(b, r);
+    if (!late) return 0;
+    fb__stats_compute(r);
+    fb__ucounters_say_late(b, r, late);
+    fb__ucounters_check(b, r); /* a rate too large to show is said, once */
+    fb__bench_amended(b, r);
+    return late;
+}
+
+int fb__bench_amend_last(fb_bench *b, fb_result *from) {
+    if (!b->n_results) {
+        fb__result_free(from);
+        return FB_EINVAL;
+    }
+    fb_result *r = b->results[b->n_results - 1];
+    fb__ucounters_take(r, from);
+    fb__result_free(from);
+    fb__bench_amended(b, r);
     return FB_OK;
 }
 
@@ -205,6 +248,7 @@ int fb__bench_publish(fb_bench *b, fb_result *r) {
      * here, e.g. a result measured by -isolate's child and sent back) */
     bool counted_here = fb__ucounters_attach(b, r);
     fb__misuse_attach(b, r); /* src/misuse.c: a bad argument makes it an error row */
+    fb__label_attach(b, r);  /* src/label.c: fb_set_label */
     fb__stats_compute(r);
     if (counted_here) fb__ucounters_check(b, r); /* a rate too large to show is said, once */
     size_t before = b->n_results;
@@ -213,6 +257,7 @@ int fb__bench_publish(fb_bench *b, fb_result *r) {
         fb__result_free(r);
         return FB_ENOMEM;
     }
+    b->last_was_run = true;
     for (size_t i = 0; i < b->n_sinks; ++i) b->sinks[i].fn(b->sinks[i].ctx, b, r);
     return rc;
 }
@@ -264,6 +309,7 @@ int fb__bench_publish_comparison(fb_bench *b, fb_comparison *c) {
         fb__comparison_free(c);
         return FB_ENOMEM;
     }
+    b->last_was_run = false;
     for (size_t i = 0; i < b->n_cmp_sinks; ++i) b->cmp_sinks[i].fn(b->cmp_sinks[i].ctx, b, c);
     return FB_OK;
 }
@@ -287,8 +333,10 @@ void fb_set_unit(fb_bench *b, const char *unit) { fb__replace_str(&b->cfg.unit, 
 void fb_set_batch(fb_bench *b, double batch) {
     /* hostile values: refused with a diagnostic, never silently */
     if (!(batch > 0) || !isfinite(batch)) {
-        fb__bench_diag(b, "fb_set_batch(%g): not a finite number > 0; batch stays %g", batch,
-                       b->cfg.batch);
+        char v[32], now[32]; /* '.' whatever the locale */
+        fb__fmt_double(v, sizeof v, batch, 6);
+        fb__fmt_double(now, sizeof now, b->cfg.batch, 6);
+        fb__bench_diag(b, "fb_set_batch(%s): not a finite number > 0; batch stays %s", v, now);
         return;
     }
     b->cfg.batch = batch;
@@ -308,8 +356,10 @@ static void fb__bench_set_key(fb_bench *b, fb__key k, double v, const char *sett
         return;
     }
     if (c > 0) {
+        char g[32];
         fb__key_format(info, v, now, sizeof now);
-        fb__bench_diag(b, "%s(%g): out of range (%s to %s); using %s", setter, given, lo, hi, now);
+        fb__fmt_double(g, sizeof g, given, 6);
+        fb__bench_diag(b, "%s(%s): out of range (%s to %s); using %s", setter, g, lo, hi, now);
     }
     fb__cfg_set(b, FB__LAYER_CODE, k, v);
 }
@@ -336,7 +386,10 @@ void fb_set_min_time(fb_bench *b, double s) {
     if (!b) return;
     if (!(s >= 0) || s > 60) {
         double now = isnan(s) ? b->cfg.min_time_s : s < 0 ? 0 : 60;
-        fb__bench_diag(b, "fb_set_min_time(%g): out of range (0 to 60 s); using %g s", s, now);
+        char g[32], u[32];
+        fb__fmt_double(g, sizeof g, s, 6);
+        fb__fmt_double(u, sizeof u, now, 6);
+        fb__bench_diag(b, "fb_set_min_time(%s): out of range (0 to 60 s); using %s s", g, u);
         s = now;
     }
     b->cfg.min_time_s = s;
@@ -347,10 +400,12 @@ void fb_set_warmup(fb_bench *b, uint64_t n) {
 void fb_set_relative(fb_bench *b, bool relative) { b->cfg.relative = relative; }
 void fb_set_time_unit(fb_bench *b, double seconds, const char *label) {
     if (!(seconds > 0) || !isfinite(seconds) || !label) {
+        char g[32];
+        fb__fmt_double(g, sizeof g, seconds, 6);
         fb__bench_diag(b,
-                       "fb_set_time_unit(%g, %s): needs a finite number > 0 and a label; "
+                       "fb_set_time_unit(%s, %s): needs a finite number > 0 and a label; "
                        "the time unit stays %s",
-                       seconds, label ? "label" : "NULL", b->cfg.time_unit_label);
+                       g, label ? "label" : "NULL", b->cfg.time_unit_label);
         return;
     }
     b->cfg.time_unit_s = seconds;
@@ -363,8 +418,11 @@ void fb_set_output(fb_bench *b, FILE *out) { b->table->out = out; }
 void fb_set_diagnostics(fb_bench *b, FILE *diag) { b->diag = diag; }
 void fb_set_complexity_n(fb_bench *b, double n) {
     if (n != 0 && (!(n > 0) || !isfinite(n) || n > FB__MAX_COMPLEXITY_N)) {
-        fb__bench_diag(b, "fb_set_complexity_n(%g): not 0 (unset) or a number in (0, %g]; unset", n,
-                       FB__MAX_COMPLEXITY_N);
+        char g[32], m[32];
+        fb__fmt_double(g, sizeof g, n, 6);
+        fb__fmt_double(m, sizeof m, FB__MAX_COMPLEXITY_N, 6);
+        fb__bench_diag(b, "fb_set_complexity_n(%s): not 0 (unset) or a number in (0, %s]; unset", g,
+                       m);
         n = 0;
     }
     b->cfg.complexity_n = n;

@@ -23,6 +23,10 @@ typedef void (*fb__sink_fn)(void *ctx, const fb_bench *b, const fb_result *r);
 typedef struct fb__sink {
     fb__sink_fn fn;
     void *ctx;
+    /* NULL, or called when the result fn received last is amended after it
+     * (counters given after its run: fb__bench_late_counters); a sink that
+     * forwards results to another process sends the amended one */
+    fb__sink_fn amend;
 } fb__sink;
 #define FB__MAX_SINKS 4
 
@@ -61,6 +65,21 @@ FB__PRIVATE int fb__bench_config(const fb_bench *b, fb__config *out);
 FB__PRIVATE void fb__bench_share_table(fb_bench *b, fb__table *t);
 /* Adds a sink after the live table; FB_OK, or FB_ENOMEM when full. */
 FB__PRIVATE int fb__bench_add_sink(fb_bench *b, fb__sink_fn fn, void *ctx);
+/* Gives the sink whose function is fn an amend function (fb__sink);
+ * FB_EINVAL when b has no such sink. */
+FB__PRIVATE int fb__bench_sink_amend(fb_bench *b, fb__sink_fn fn, fb__sink_fn amend);
+/* Counters given after the last run while no run is open (Google
+ * Benchmark's habit: counters set after the loop): attached to the result
+ * published last, when that was a run (not a comparison); its statistics
+ * computed again, one line on the diagnostics, and the sinks' amend
+ * functions called. Returns how many were attached (0: none pending, no
+ * run to take them, or no room: they stay pending). */
+FB__PRIVATE size_t fb__bench_late_counters(fb_bench *b);
+/* The parent's side: the process that measured the result published last
+ * attached late counters to it and sent it again as `from`; its counters
+ * move to the stored one (statistics again, amend sinks called), and from
+ * is freed. FB_EINVAL when b holds no result. */
+FB__PRIVATE int fb__bench_amend_last(fb_bench *b, fb_result *from);
 
 /* Before a run: resolves the process facts (clock, machine report, first
  * diagnostics) and returns the counters for this thread (NULL: off). */

@@ -12,8 +12,9 @@
 
 #include <stdio.h>
 
-/* Distinct misuse lines a run counts instead of repeating (src/misuse.c). */
-#define FB__MISUSE_SAID 4
+/* Kinds of misuse (their message's format) a run says once each and then
+ * counts (src/misuse.c); calls of further kinds are counted together. */
+#define FB__MISUSE_SAID 8
 
 struct fb_bench {
     /* configuration: the non-numeric part here, numeric keys by layer */
@@ -69,6 +70,9 @@ struct fb_bench {
      * the runner shares one) */
     fb__sink sinks[FB__MAX_SINKS];
     size_t n_sinks;
+    /* the result published last was a run's (not a comparison's): counters
+     * given after it may attach to it (fb__bench_late_counters) */
+    bool last_was_run;
     fb__table *table;
     fb__table own_table;
     /* counters of a thread other than the process's counters thread */
@@ -87,12 +91,18 @@ struct fb_bench {
      * first bad API argument not yet carried by a result (src/misuse.c) */
     fb__ucounters ucounters;
     char *misuse;
-    /* the misuse lines said during this run, and how often each came again
-     * unsaid: a bad call in every iteration is said once, then counted
-     * (src/misuse.c) */
+    /* the label of the run in progress or the next one (src/label.c) */
+    char *label;
+    /* the misuse lines said during this run (the first of each kind, its
+     * format), how often each kind came again unsaid and whether with
+     * another text (another value): a bad call in every iteration is said
+     * once, then counted (src/misuse.c); and the calls of kinds beyond
+     * FB__MISUSE_SAID, counted unsaid */
     char misuse_said[FB__MISUSE_SAID][256];
+    const char *misuse_fmt[FB__MISUSE_SAID];
     size_t misuse_repeats[FB__MISUSE_SAID];
-    size_t n_misuse_said;
+    bool misuse_varied[FB__MISUSE_SAID];
+    size_t n_misuse_said, misuse_unsaid;
     /* the run's context for the files (fb_set_context, src/context.c) */
     struct fb__context *context;
     /* manual timing and excluded regions (src/manual.c) */

@@ -9,6 +9,7 @@
 
 #include "bench_state.h"
 #include "epoch.h"
+#include "setup.h" /* a family's "/<arg>" in the title */
 #include "text.h"
 
 #include <stdlib.h>
@@ -23,7 +24,12 @@ fb__cmp fb__cmp_begin(fb_bench *b, const char *title, int callsite) {
      * outer one; said once and counted (src/epoch.c) */
     if (fb__epoch_refuse(b, "comparison", title)) return c;
     struct fb__cmp_state *s = calloc(1, sizeof *s);
-    if (!s || fb__epoch_open(&s->ep, b, fb__strdup(title), callsite) != FB_OK) {
+    /* in a family the title carries the instance's "/<arg>", as a run's name
+     * does: the alternatives of Fam/1 and Fam/2 are other rows everywhere
+     * (the change table matches a baseline's rows by title and name) */
+    char *name = b->cfg.has_arg ? fb__run_name(b, title) : fb__strdup(title);
+    if (!s || fb__epoch_open(&s->ep, b, name, callsite) != FB_OK) {
+        if (!s) free(name); /* fb__epoch_open frees it on failure */
         free(s);
         ++b->dropped; /* nothing silently dropped */
         fb__bench_diag(b, "comparison '%s' not run: out of memory", title);

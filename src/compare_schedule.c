@@ -35,6 +35,12 @@
 #define FB__CMP_MAX_ITERS 1e10
 #define FB__CMP_AWAY_ITERS 100000
 #define FB__CMP_AWAY_S 1e-11
+/* At most this many alternatives in one comparison: every alternative runs
+ * every round (about 40 epochs each with calibration, 10 ms at the default
+ * 250 us epochs; much more when the alternatives' costs differ, as the
+ * shared count follows the slowest and the fastest). Beyond it the run is
+ * refused before any epoch, with a line that says why. */
+#define FB__CMP_MAX_ALTERNATIVES 100
 /* The time budget counts an alternative's epoch at most this many targets. */
 #define FB__CMP_SLOW_EPOCHS 8.0
 
@@ -65,12 +71,14 @@ void fb__cmp_fail(struct fb__cmp_state *s, size_t alt, const char *msg) {
     s->phase = FB__CMP_DONE;
 }
 
-/* Bad input: one error line on the diagnostics stream, nothing recorded. */
+/* Bad input: one error line on the diagnostics stream, nothing recorded
+ * (counted: the runner's row for the benchmark says it recorded nothing). */
 void fb__cmp_bad(struct fb__cmp_state *s, const char *what, const char *name) {
     if (name)
         fb__bench_diag(s->ep.b, "error: comparison '%s': %s `%s`", s->ep.name, what, name);
     else
         fb__bench_diag(s->ep.b, "error: comparison '%s': %s", s->ep.name, what);
+    ++s->ep.b->dropped;
     s->bad = true;
     s->phase = FB__CMP_DONE;
 }
@@ -170,9 +178,18 @@ void fb__cmp_setup(struct fb__cmp_state *s) {
     fb_bench *b = s->ep.b;
     fb__epoch *e = &s->ep;
     double *cfg = e->config.num;
-    char msg[96];
+    char msg[256];
     if (s->k < 2) {
         snprintf(msg, sizeof msg, "needs at least two alternatives, got %zu", s->k);
+        fb__cmp_bad(s, msg, NULL);
+        return;
+    }
+    if (s->k > FB__CMP_MAX_ALTERNATIVES) {
+        snprintf(msg, sizeof msg,
+                 "%zu alternatives: at most %d in one comparison (each runs every round, so "
+                 "the time grows with their number); split them into several comparisons "
+                 "that share a baseline, or make them a family (FB_BENCHMARK_ARGS)",
+                 s->k, FB__CMP_MAX_ALTERNATIVES);
         fb__cmp_bad(s, msg, NULL);
         return;
     }
@@ -312,9 +329,12 @@ void fb__cmp_advance(struct fb__cmp_state *s, const fb__epoch_out *o) {
         } else if (e * 10 < s->target_s) {
             if ((n >= FB__CMP_AWAY_ITERS && e < (double)n * FB__CMP_AWAY_S) ||
                 (double)n * 10 > FB__CMP_MAX_ITERS) {
+                /* the op is blamed only when the time came from a clock that moved */
+                const char *why = fb__epoch_no_time_why(&s->ep);
                 fb__cmp_fail(s, s->cur,
-                             "time does not grow with iterations: was the op optimized "
-                             "away? Keep its result alive with fb_do_not_optimize()");
+                             why ? why
+                                 : "time does not grow with iterations: was the op optimized "
+                                   "away? Keep its result alive with fb_do_not_optimize()");
                 return;
             }
             s->n = n * 10;

@@ -9,7 +9,9 @@
  * rule. Nothing here measures or prints. */
 #include "compare.h"
 
-#include "stats.h" /* fb__median */
+#include "marks.h"    /* FB__RESOLVED_MULTIPLE */
+#include "settings.h" /* clock_resolution_multiple */
+#include "stats.h"    /* fb__median */
 #include "text.h"
 
 #include <math.h>
@@ -155,9 +157,30 @@ fb_comparison *fb__comparison_alloc(const char *title, size_t k, size_t rounds) 
     return c;
 }
 
+/* An alternative whose epochs are shorter than the clock needs (its
+ * resolution x clock_resolution_multiple, the least epoch fb_run plans and
+ * the shared count aims for; never under FB__RESOLVED_MULTIPLE resolutions)
+ * is marked not resolved. That happens when the ops differ so much that the
+ * slowest, capped at max_epoch_time, leaves the fastest a few hundred
+ * nanoseconds an epoch (a ratio of 10^7 leaves it nanoseconds): what each
+ * epoch costs besides the op (the clock reads, caches refilled after the
+ * other alternatives ran) is then a large part of its time, and no interval
+ * built from the epochs accounts for it. The table says so in words. */
+static void fb__cmp_mark_short(fb_comparison *c) {
+    for (size_t i = 0; i < c->size; ++i) {
+        fb_result *r = c->results[i];
+        if (r->error || !r->epochs || !(r->clock_resolution_s > 0)) continue;
+        double mult = r->config.num[FB__K_CLOCK_RESOLUTION_MULTIPLE];
+        if (!(mult >= FB__RESOLVED_MULTIPLE)) mult = FB__RESOLVED_MULTIPLE;
+        double epoch_s = fb_result_median(r, FB_ELAPSED) * (double)r->iterations[0];
+        if (epoch_s < mult * r->clock_resolution_s) r->unresolved = true;
+    }
+}
+
 int fb__comparison_analyze(fb_comparison *c, const bool *skip) {
     size_t k = c->size, rounds = c->rounds;
     if (!rounds || k < 2) return FB_OK;
+    fb__cmp_mark_short(c);
     double *scratch = malloc(rounds * sizeof *scratch);
     if (!scratch) return FB_ENOMEM;
     for (size_t i = 1; i < k; ++i) {

@@ -66,9 +66,13 @@ int fb_set_context(fb_bench *b, const char *key, const char *value) {
     if (!b) return FB_EINVAL;
     const char *why = fb__context_bad_in(b->context, key, value);
     if (why) {
-        if (b->diag) /* written here: bench.c calls this file, not the reverse */
-            fprintf(b->diag, "femtobench: error: fb_set_context(\"%.64s\"): %s\n",
-                    key ? key : "(null)", why);
+        if (b->diag) {      /* written here: bench.c calls this file, not the reverse */
+            char line[160]; /* one line whatever the key holds: \xNN */
+            snprintf(line, sizeof line, "fb_set_context(\"%.64s\"): %s", key ? key : "(null)", why);
+            fputs("femtobench: error: ", b->diag);
+            fb__put_line(b->diag, line);
+            fputc('\n', b->diag);
+        }
         return FB_EINVAL;
     }
     if (!b->context && !(b->context = calloc(1, sizeof *b->context))) return FB_ENOMEM;

@@ -57,6 +57,17 @@ bool fb__epoch_refuse(fb_bench *b, const char *what, const char *name) {
     return true;
 }
 
+const char *fb__epoch_no_time_why(const fb__epoch *e) {
+    if (e->b->manual.on)
+        return "the times given by fb_set_iteration_time do not grow with iterations (0 s, or "
+               "under 10 ps an iteration): give each iteration's own time in seconds";
+    if (e->clock_advanced) return NULL;
+    return e->clock_went_back ? "the clock went backwards and never advanced during the run: "
+                                "nothing can be timed with it"
+                              : "the clock stood still during the whole run: nothing can be "
+                                "timed with it";
+}
+
 int fb__epoch_open(fb__epoch *e, fb_bench *b, char *name, int callsite) {
     memset(e, 0, sizeof *e);
     e->b = b;
@@ -180,6 +191,8 @@ void fb__epoch_stop(fb__epoch *e, uint64_t n, fb__epoch_out *out) {
     out->ticks_ns = t1 >= e->t0_ns ? t1 - e->t0_ns : 0;
     out->elapsed_s = (double)out->ticks_ns * 1e-9;
     out->clock_step = t1 > e->t0_ns ? 1 : t1 == e->t0_ns ? 0 : -1;
+    if (out->clock_step > 0) e->clock_advanced = true;
+    if (out->clock_step < 0) e->clock_went_back = true;
     /* the time the body gave (fb_set_iteration_time), or the clock's less
      * the excluded regions (src/manual.c); ticks_ns follows it, as the
      * comparison's rounds keep ticks. In a group of threads this is the

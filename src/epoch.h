@@ -66,8 +66,11 @@ typedef struct fb__epoch {
     void *probe_ctx;
     double probe_before, probe_after; /* NAN when not probed */
     bool probed;                      /* probe_before was taken */
-    unsigned remeasured;              /* runs started again after a slow episode */
-    fb__vg_run *vg;                   /* under Valgrind (src/valgrind.c), else NULL */
+    /* the clock's own steps over every epoch since fb__epoch_open, manual
+     * timing aside: a clock that never advanced is not an op optimized away */
+    bool clock_advanced, clock_went_back;
+    unsigned remeasured; /* runs started again after a slow episode */
+    fb__vg_run *vg;      /* under Valgrind (src/valgrind.c), else NULL */
     /* the epoch hook, when one is installed and run_begin was called */
     const fb__epoch_hook *hook;
     uint64_t hook_iters; /* what run_begin fixed (0: the library's choice) */
@@ -122,6 +125,11 @@ FB__PRIVATE void fb__epoch_start(fb__epoch *e);
  * disturbance read, teardown, manual timing (the time given, or the clock's
  * less the excluded regions, into out), the hook's epoch_end. */
 FB__PRIVATE void fb__epoch_stop(fb__epoch *e, uint64_t n, fb__epoch_out *out);
+/* Why the time of e's epochs did not grow with their iterations, when the
+ * op is not to blame: the times fb_set_iteration_time gave (0 s), or a
+ * clock that never advanced since fb__epoch_open (it stood still or went
+ * backwards). NULL: the clock advanced, so the op may be optimized away. */
+FB__PRIVATE const char *fb__epoch_no_time_why(const fb__epoch *e);
 /* After the last epoch: the probe (once; nothing without a probe or an
  * epoch). */
 FB__PRIVATE void fb__epoch_probe_end(fb__epoch *e);

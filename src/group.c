@@ -3,6 +3,7 @@
  * threads. The schedule itself stays in src/run.c. */
 #include "group.h"
 
+#include "bench.h"
 #include "bench_state.h"
 #include "process.h"
 #include "text.h"
@@ -36,8 +37,9 @@ struct fb__group {
      * never before the follower reached the next barrier */
     bool released_go;
     uint64_t released_iters;
-    size_t lost;   /* runs of followers ended by a broken group */
-    size_t exited; /* followers that left by pthread_exit */
+    size_t lost;      /* runs of followers ended by a broken group */
+    size_t exited;    /* threads that left by pthread_exit (the leader among them) */
+    bool lead_exited; /* the leader (thread 0) did */
     fb__group_slot *slots;
 };
 
@@ -143,13 +145,16 @@ static fb_bench *fb__group_follower(const fb_bench *lead, fb__group *g, size_t i
 }
 
 #if FB_HAVE_THREADS
-/* A follower that left by pthread_exit (or was cancelled) never reaches
- * the end of fb__group_main: without this handler the others would wait
- * for it at the next barrier forever. */
+/* A thread that left by pthread_exit (or was cancelled) never reaches the
+ * end of fb__group_main: without this handler the others would wait for it
+ * at the next barrier forever. The leader runs on a thread of its own too
+ * (the caller's thread only waits for the group), so its exit is caught
+ * the same way and the caller goes on. */
 static void fb__group_exited(void *arg) {
     fb__group_thread *t = arg;
     pthread_mutex_lock(&t->g->mu);
     t->g->exited++;
+    if (t->b->thread_index == 0) t->g->lead_exited = true;
     pthread_mutex_unlock(&t->g->mu);
     fb__group_break(t->g);
 }
@@ -159,8 +164,9 @@ static void *fb__group_main(void *arg) {
     pthread_cleanup_push(fb__group_exited, t);
     t->body(t->b, t->ctx);
     pthread_cleanup_pop(0);
-    /* a run left in progress (the body returned from inside FB_RUN) or a
-     * run the leader still plans: the group cannot go on */
+    /* a follower: a run left in progress (the body returned from inside
+     * FB_RUN) or a run the leader still plans: the group cannot go on; the
+     * leader: followers with runs the leader never had stop */
     fb__group_break(t->g);
     return NULL;
 }
@@ -250,26 +256,43 @@ int fb_run_threads(fb_bench *b, size_t threads, fb_group_fn body, void *ctx) {
     if (made < threads) rc = FB_ENOMEM;
 #if FB_HAVE_THREADS
     pthread_t *tid = rc == FB_OK ? calloc(threads, sizeof *tid) : NULL;
-    size_t started = 1;
+    size_t started = 0;
     if (rc == FB_OK && !tid) rc = FB_ENOMEM;
+    /* the process's counters and first-run checks on the caller's thread,
+     * before any thread starts (they belong to the thread that first asks);
+     * the leader's thread opens counters of its own for the group (they
+     * count the thread that opened them), kept aside from the bench's */
+    if (rc == FB_OK) (void)fb__bench_prepare(b, -1);
+    fb__perf *own_perf = b->own_perf;
+    bool own_perf_tried = b->own_perf_tried;
+    b->own_perf = NULL;
+    b->own_perf_tried = false;
+    t[0] = (fb__group_thread){b, body, ctx, g};
+    b->group = g;
+    b->thread_index = 0;
     for (; rc == FB_OK && started < threads; ++started)
         if (pthread_create(&tid[started], NULL, fb__group_main, &t[started]) != 0) {
             fb__bench_diag(b, "fb_run_threads: could not start thread %zu of %zu", started,
                            threads);
             rc = FB_ENOMEM;
+            fb__group_break(g); /* the threads already started stop */
             break;
         }
-    if (rc == FB_OK) {
-        b->group = g;
-        b->thread_index = 0;
-        body(b, ctx);
-        b->group = NULL;
-        fb__group_break(g); /* followers with runs the leader never had stop */
-    } else {
-        fb__group_break(g);
-    }
-    for (size_t i = 1; i < started; ++i) pthread_join(tid[i], NULL);
+    for (size_t i = 0; i < started; ++i) pthread_join(tid[i], NULL);
     free(tid);
+    b->group = NULL;
+    if (b->own_perf) fb__perf_close(b->own_perf);
+    b->own_perf = own_perf;
+    b->own_perf_tried = own_perf_tried;
+    /* the leader left by pthread_exit: the run it was in, half done, is
+     * released (the bench is free again), and it and the runs the leader
+     * never made are counted: nothing silently dropped, the runner's row
+     * for the benchmark is an error row, the line below says why */
+    if (g->lead_exited) {
+        if (b->run && b->run_free) b->run_free(b->run);
+        b->run = NULL;
+        b->dropped++;
+    }
 #else
     if (rc == FB_OK) {
         b->group = g;

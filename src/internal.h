@@ -14,6 +14,7 @@
 #include "result.h"
 #include "ucounter.h"
 #include "misuse.h"
+#include "label.h"
 #include "context.h"
 #include "manual.h"
 #include "marks.h"

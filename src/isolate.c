@@ -97,6 +97,17 @@ static void fb__iso_sink(void *ctx, const fb_bench *b, const fb_result *r) {
     fb__iso_write_all(c->fd, c->buf, c->len);
 }
 
+/* The result sent last, amended (counters given after its run). */
+static void fb__iso_amend(void *ctx, const fb_bench *b, const fb_result *r) {
+    fb__iso_child *c = ctx;
+    (void)b;
+    c->len = 0;
+    if (fb__isolate_encode(r, &c->buf, &c->len, &c->cap) != FB_OK) _exit(FB__ISO_EXIT_NOMEM);
+    unsigned char tag = 'U';
+    fb__iso_write_all(c->fd, &tag, 1);
+    fb__iso_write_all(c->fd, c->buf, c->len);
+}
+
 /* ... and every comparison, likewise. */
 static void fb__iso_cmp_sink(void *ctx, const fb_bench *b, const fb_comparison *cmp) {
     fb__iso_child *c = ctx;
@@ -116,6 +127,7 @@ static void fb__iso_child_main(int fd, fb_bench *b, fb__isolate_body body, void 
     fb__bench_drop_sinks(b); /* the parent publishes: no table, no collector here */
     fb__bench_drop_comparison_sinks(b);
     fb__bench_add_sink(b, fb__iso_sink, &c);
+    fb__bench_sink_amend(b, fb__iso_sink, fb__iso_amend);
     fb__bench_add_comparison_sink(b, fb__iso_cmp_sink, &c);
     body(b, ctx);
     unsigned char end[2] = {'D', (unsigned char)(fb__bench_interrupted(b) ? 1 : 0)};
@@ -175,6 +187,8 @@ static bool fb__iso_publish(fb_bench *b, fb__iso_buf *in, bool *done, bool *inte
             size_t before = fb_result_count(b);
             fb__bench_publish(b, rec.result);
             if (fb_result_count(b) == before) fb__bench_count_dropped(b);
+        } else if (rec.kind == 'U') { /* late counters: the child said so */
+            (void)fb__bench_amend_last(b, rec.result);
         } else if (fb__bench_publish_comparison(b, rec.comparison) != FB_OK) {
             fb__bench_count_dropped(b);
         }

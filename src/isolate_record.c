@@ -15,7 +15,7 @@
  * the user counters: a u32 count, and per counter its name, value (f64) and
  * flags (u32); then a family's arguments: u32 0 without, else 1 + their
  * count, and each (u64); then the Callgrind counts (a byte, 1 with them, then struct fb__vg_result
- * as it is).
+ * as it is); then the label (fb_set_label; a string, the NULL marker without one).
  *
  * The comparison record: 'C', a u32 payload length, then the title and the
  * error (strings as above), size, rounds, preempted, iterations (u64), the
@@ -29,6 +29,10 @@
  * (NULL), 2 stdout, 3 stderr (another FILE is the child's own: the suite's
  * then). The parent prints that record's rows there, so fb_set_output(b,
  * NULL) silences that benchmark alone, as in one process.
+ *
+ * The amended record is 'U' and a result record: the result sent last
+ * again, with the counters the benchmark gave after its run (Google
+ * Benchmark's habit); the parent moves them to the result it holds.
  *
  * Native byte order: both ends are the same program on the same machine.
  * The end record is 'D' and one byte, 1 when the run was interrupted. */
@@ -146,6 +150,7 @@ int fb__isolate_encode(const fb_result *r, unsigned char **buf, size_t *len, siz
     unsigned char has_vg = r->vg ? 1 : 0;
     fb__iso_put(&b, &has_vg, 1);
     if (r->vg) fb__iso_put(&b, r->vg, sizeof *r->vg);
+    fb__iso_put_str(&b, r->label);
     *buf = b.p;
     *cap = b.cap;
     if (b.oom) return FB_ENOMEM;
@@ -341,6 +346,9 @@ size_t fb__isolate_decode(const unsigned char *buf, size_t len, fb_result **out)
         else
             fb__iso_get(&rd, r->vg, sizeof *r->vg);
     }
+    bool null_label = true;
+    if (!rd.bad) r->label = fb__iso_get_str(&rd, &null_label);
+    if (!rd.bad && !r->label && !null_label) rd.bad = true;
     if (rd.bad || rd.p != rd.end) {
         fb__result_free(r);
         return 0;
@@ -453,6 +461,19 @@ void fb__iso_next(const unsigned char *buf, size_t len, fb__iso_rec *rec) {
     if (kind == 'O' || kind == 'D') { /* a tag and one byte */
         if (len < 2) return;
         *rec = (fb__iso_rec){kind, buf[1], 2, NULL, NULL};
+        return;
+    }
+    if (kind == 'U') { /* 'U' and a result record */
+        if (len < 2) return;
+        if (buf[1] != 'R') {
+            rec->kind = FB__ISO_BAD;
+            return;
+        }
+        fb__iso_next(buf + 1, len - 1, rec);
+        if (rec->kind == 'R') {
+            rec->kind = 'U';
+            rec->used += 1;
+        }
         return;
     }
     if (kind != 'R' && kind != 'C') {

@@ -31,7 +31,8 @@ FB__PRIVATE size_t fb__isolate_decode_comparison(const unsigned char *buf, size_
                                                  fb_comparison **out);
 
 /* The record at the front of buf[0..len), as a reader of the pipe takes it:
- * kind is 'R' (result: *result, owned by the caller now), 'C' (comparison:
+ * kind is 'R' (result: *result, owned by the caller now), 'U' (the result
+ * sent last again, amended: *result, likewise), 'C' (comparison:
  * *comparison, likewise), 'O' or 'D' (their one byte: `byte`), 0 when the
  * record is not complete yet (read more), or FB__ISO_BAD when the bytes are
  * not a record of ours or a complete record is malformed (stop reading).

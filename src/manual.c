@@ -4,6 +4,7 @@
 #include "bench_state.h"
 #include "clock.h"
 #include "misuse.h"
+#include "numfmt.h" /* numbers with '.' whatever the locale */
 
 #include <math.h>
 
@@ -19,8 +20,12 @@ void fb_set_manual_time(fb_bench *b, bool on) {
 int fb_set_iteration_time(fb_bench *b, double seconds) {
     if (!b) return FB_EINVAL;
     if (!(seconds >= 0) || !isfinite(seconds)) /* NaN, negative, infinite */
-        return fb__bench_misuse(b, "fb_set_iteration_time(%g): not a finite number of seconds >= 0",
-                                seconds);
+    {
+        char g[32]; /* '.' whatever the locale */
+        fb__fmt_double(g, sizeof g, seconds, 6);
+        return fb__bench_misuse(b, "fb_set_iteration_time(%s): not a finite number of seconds >= 0",
+                                g);
+    }
     if (!b->manual.on)
         return fb__bench_misuse(b, "fb_set_iteration_time: manual timing is off (call "
                                    "fb_set_manual_time(b, true) before the run)");

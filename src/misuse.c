@@ -15,19 +15,25 @@ int fb__bench_misuse(fb_bench *b, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    /* one kind of misuse is one message format, whatever values it names:
+     * a bad call in every iteration, each with a value of its own, is
+     * still said once and then counted */
     size_t k = 0;
-    while (k < b->n_misuse_said && strncmp(line, b->misuse_said[k], sizeof b->misuse_said[k] - 1))
-        ++k;
+    while (k < b->n_misuse_said && b->misuse_fmt[k] != fmt) ++k;
     if (k < b->n_misuse_said) {
         ++b->misuse_repeats[k]; /* said once, counted after (fb__misuse_flush) */
+        if (strncmp(line, b->misuse_said[k], sizeof b->misuse_said[k] - 1) != 0)
+            b->misuse_varied[k] = true;
+    } else if (k == FB__MISUSE_SAID) {
+        ++b->misuse_unsaid; /* too many kinds: counted together */
     } else {
-        if (b->n_misuse_said < FB__MISUSE_SAID) { /* beyond: said every time */
-            size_t n = strlen(line), cap = sizeof b->misuse_said[k] - 1;
-            memcpy(b->misuse_said[k], line, n < cap ? n : cap); /* cut: compared as cut */
-            b->misuse_said[k][n < cap ? n : cap] = '\0';
-            b->misuse_repeats[k] = 0;
-            ++b->n_misuse_said;
-        }
+        size_t n = strlen(line), cap = sizeof b->misuse_said[k] - 1;
+        memcpy(b->misuse_said[k], line, n < cap ? n : cap); /* cut: compared as cut */
+        b->misuse_said[k][n < cap ? n : cap] = '\0';
+        b->misuse_fmt[k] = fmt;
+        b->misuse_repeats[k] = 0;
+        b->misuse_varied[k] = false;
+        ++b->n_misuse_said;
         if (b->diag) { /* written here: bench.c calls this file, not the reverse */
             fputs("femtobench: error: ", b->diag);
             fb__put_line(b->diag, line); /* a name with a line break stays one line */
@@ -48,11 +54,18 @@ void fb__misuse_flush(fb_bench *b) {
         if (b->misuse_repeats[k] && b->diag) {
             fputs("femtobench: error: ", b->diag);
             fb__put_line(b->diag, b->misuse_said[k]);
-            fprintf(b->diag, " (said above) came %zu more time%s\n", b->misuse_repeats[k],
-                    b->misuse_repeats[k] == 1 ? "" : "s");
+            fprintf(b->diag, " (said above) came %zu more time%s%s\n", b->misuse_repeats[k],
+                    b->misuse_repeats[k] == 1 ? "" : "s",
+                    b->misuse_varied[k] ? ", with other values too" : "");
             fflush(b->diag);
         }
+    if (b->misuse_unsaid && b->diag) {
+        fprintf(b->diag, "femtobench: error: and %zu more bad call%s of other kinds (not shown)\n",
+                b->misuse_unsaid, b->misuse_unsaid == 1 ? "" : "s");
+        fflush(b->diag);
+    }
     b->n_misuse_said = 0;
+    b->misuse_unsaid = 0;
 }
 
 void fb__misuse_attach(fb_bench *b, fb_result *r) {

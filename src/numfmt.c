@@ -59,8 +59,11 @@ void fb__fmt_fixed(char *buf, size_t len, double v, int decimals) {
     if (decimals < 0) decimals = 0;
     if (decimals > 30) decimals = 30;
     int n = snprintf(raw, sizeof raw, "%.*f", decimals, v);
-    if (n < 0 || (size_t)n >= sizeof raw) {
-        fb__fmt_double(buf, len, v, 17);
+    if (n < 0 || (size_t)n >= sizeof raw || (size_t)n >= len) {
+        /* never cut: the exponent form, as many digits as fit (a decimal
+         * point of the locale is one character here, as '.') */
+        int digits = len >= 25 ? 17 : len >= 14 ? 6 : 1;
+        fb__fmt_double(buf, len, v, digits);
         return;
     }
     fb__numfmt_dot(buf, len, raw);

@@ -11,8 +11,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const fb__opts_out_option[FB__OPTS_N_OUT] = {
-    "output_csv", "output_json", "output_gbench", "output_html", "output_bmf"};
+/* The Google Benchmark JSON in the row layout asked for (-gbench_rows). */
+static int fb__opts_write_gbench(void *ctx, FILE *f) {
+    const fb__opts_gbench *g = ctx;
+    return fb_write_gbench_json_rows(g->b, f, g->rows);
+}
+
+/* The runner's outputs: the one table (src/outfile.h). -help lists its rows
+ * under "What is written:", the parser takes each as -option=<file>, and
+ * every path is checked, pinned and written by the same functions. A new
+ * output is one more row here (and its FB__OUT_* name). */
+static const fb__output_spec fb__opts_output_rows[FB__OPTS_N_OUT] = {
+    {"output_csv", "write all results as CSV ('-' = stdout)", fb_write_csv, NULL},
+    {"output_json", "write all results as femtobench JSON ('-' = stdout)", fb_write_json, NULL},
+    {"output_gbench", "write all results as Google Benchmark JSON ('-' = stdout)", NULL,
+     fb__opts_write_gbench},
+    {"output_html", "write a self-contained HTML report with charts ('-' = stdout)", fb_write_html,
+     NULL},
+    {"output_bmf", "write all results in Bencher Metric Format JSON for bencher.dev ('-' = stdout)",
+     fb_write_bmf, NULL},
+    /* --benchmark_format=json: the Google Benchmark JSON on stdout */
+    {"benchmark_format=json", NULL, NULL, fb__opts_write_gbench},
+};
+
+const fb__output_spec *fb__opts_outputs(void) { return fb__opts_output_rows; }
 
 /* takes_value: FB__V_NONE, FB__V_REQUIRED, or FB__V_BOOL (Google Benchmark's
  * boolean flags: bare, or =true/false/1/0/yes/no). */
@@ -65,17 +87,10 @@ static const fb__opt_spec fb__opt_specs[] = {
      "run each selected benchmark once (one epoch of one iteration), print no table", FB__G_SELECT},
     {"asymptote", true, "<n1,n2,...>",
      "run each selected benchmark once per N and fit its complexity", FB__G_MEASURE},
-    {"output_csv", true, "<file>", "write all results as CSV ('-' = stdout)", FB__G_OUTPUT},
-    {"output_json", true, "<file>", "write all results as femtobench JSON ('-' = stdout)",
-     FB__G_OUTPUT},
-    {"output_gbench", true, "<file>", "write all results as Google Benchmark JSON ('-' = stdout)",
-     FB__G_OUTPUT},
     {"repetitions", true, "<n>",
      "run the selected suite n times (default 1), each pass in a fresh process and a fresh "
      "random order; per benchmark the median over passes and the spread between them",
      FB__G_MEASURE},
-    {"output_html", true, "<file>", "write a self-contained HTML report with charts ('-' = stdout)",
-     FB__G_OUTPUT},
     {"quiet", false, "",
      "no environment warnings or unstable markers (as FEMTOBENCH_SUPPRESS_WARNINGS=1)",
      FB__G_OUTPUT},
@@ -96,9 +111,6 @@ static const fb__opt_spec fb__opt_specs[] = {
     {"version", false, "", "print the femtobench version and exit", FB__G_SELECT},
     {"context", true, "<key>=<value>",
      "record key=value (the commit, the branch, ...) in every output file; repeatable",
-     FB__G_OUTPUT},
-    {"output_bmf", true, "<file>",
-     "write all results in Bencher Metric Format JSON for bencher.dev ('-' = stdout)",
      FB__G_OUTPUT},
     /* Google Benchmark's names (README.md, "Google Benchmark's flags") */
     {"benchmark_filter", true, "<regex>",
@@ -164,20 +176,29 @@ int fb__opts_error(const char *fmt, ...) {
     return 2;
 }
 
+static void fb__opts_help_line(FILE *f, const char *name, const char *eq, const char *arg,
+                               const char *help) {
+    char left[80];
+    snprintf(left, sizeof left, "-%s%s%s", name, eq, arg);
+    if (strlen(left) > 26) /* a long GB name: the help on its own line */
+        fprintf(f, "  %s\n  %-26s %s\n", left, "", help);
+    else
+        fprintf(f, "  %-26s %s\n", left, help);
+}
+
 void fb__opts_help(FILE *f, const char *prog) {
     fprintf(f, "usage: %s [options]\n\nOptions (one dash or two):\n", prog);
     for (int g = 0; g < FB__G_COUNT; ++g) {
         fprintf(f, "\n%s\n", fb__opt_group_title[g]);
+        for (size_t i = 0; g == FB__G_OUTPUT && i < FB__OPTS_N_OUT; ++i) /* the outputs' table */
+            if (fb__opts_output_rows[i].help)
+                fb__opts_help_line(f, fb__opts_output_rows[i].option, "=", "<file>",
+                                   fb__opts_output_rows[i].help);
         for (size_t i = 0; i < FB__N_OPTS; ++i) {
             if (fb__opt_specs[i].group != g) continue;
-            char left[80];
-            snprintf(left, sizeof left, "-%s%s%s", fb__opt_specs[i].name,
-                     fb__opt_specs[i].takes_value == FB__V_REQUIRED ? "=" : "",
-                     fb__opt_specs[i].arg);
-            if (strlen(left) > 26) /* a long GB name: the help on its own line */
-                fprintf(f, "  %s\n  %-26s %s\n", left, "", fb__opt_specs[i].help);
-            else
-                fprintf(f, "  %-26s %s\n", left, fb__opt_specs[i].help);
+            fb__opts_help_line(f, fb__opt_specs[i].name,
+                               fb__opt_specs[i].takes_value == FB__V_REQUIRED ? "=" : "",
+                               fb__opt_specs[i].arg, fb__opt_specs[i].help);
         }
     }
     fputs("\nEnvironment: FEMTOBENCH_CONFIG=\"epochs=21,min_epoch_time=5ms\", "
@@ -186,9 +207,29 @@ void fb__opts_help(FILE *f, const char *prog) {
 }
 
 /* Strict number: the whole text, finite, >= 0, '.' as the decimal point
- * whatever the locale (src/numfmt.c). */
+ * whatever the locale (src/numfmt.c), in its canonical form (no leading
+ * zero before another digit: src/settings.c). */
 static bool fb__parse_nonneg(const char *s, double *out) {
-    return fb__parse_decimal(s, out) && *out >= 0;
+    return !fb__number_padded(s) && fb__parse_decimal(s, out) && *out >= 0;
+}
+
+/* The options whose values are numbers (or lists of them: -asymptote's
+ * n1,n2, -shard's k/n): each number in the canonical form, so that `05` is
+ * refused by every one of them alike, with the same line. */
+static const char *const fb__opts_numeric[] = {
+    "min_time", "asymptote", "repetitions",        "timeout",
+    "shard",    "threshold", "benchmark_min_time", "benchmark_repetitions"};
+
+static int fb__opts_check_padded(const char *name, const char *val) {
+    bool numeric = false;
+    for (size_t i = 0; i < sizeof fb__opts_numeric / sizeof *fb__opts_numeric; ++i)
+        numeric = numeric || !strcmp(name, fb__opts_numeric[i]);
+    if (!numeric) return 0;
+    for (const char *p = val; *p; ++p)
+        if ((p == val || p[-1] == ',' || p[-1] == '/') && fb__number_padded(p))
+            return fb__opts_error("-%s=%s: a number with a leading zero (write 5, not 05)", name,
+                                  val);
+    return 0;
 }
 
 /* A Google Benchmark boolean flag's value: "" (bare flag) is true. */
@@ -211,7 +252,7 @@ static int fb__parse_gb_flag(const char *name, const char *val, fb__opts *o) {
         if (!*o->filter) return fb__opts_error("-%s=%s: empty regular expression", name, val);
     } else if (!strcmp(name, "benchmark_out")) {
         if (!*val) return fb__opts_error("-%s: empty file name", name);
-        o->out_gbench = val;
+        o->outs.given[FB__OUT_GBENCH] = val;
     } else if (!strcmp(name, "benchmark_out_format")) {
         if (strcmp(val, "json") != 0)
             return fb__opts_error("-%s=%s: femtobench writes Google Benchmark's json format "
@@ -282,15 +323,10 @@ static int fb__parse_context(const char *opt, const char *val, fb__opts *o) {
 }
 
 /* The options added for dashboards and Google Benchmark users: -context,
- * -output_bmf, --benchmark_context, --benchmark_dry_run and the GB flags
+ * --benchmark_context, --benchmark_dry_run and the GB flags
  * that change nothing. -1: not one of these; else 0 or the exit status. */
 static int fb__parse_feature_flag(const char *name, const char *val, fb__opts *o) {
     if (!strcmp(name, "context")) return fb__parse_context(name, val, o);
-    if (!strcmp(name, "output_bmf")) {
-        if (!*val) return fb__opts_error("-%s: empty file name", name);
-        o->out_bmf = val;
-        return 0;
-    }
     if (!strcmp(name, "benchmark_context")) { /* GB: k1=v1,k2=v2 */
         char pair[FB__CONTEXT_KEY_MAX + FB__CONTEXT_VALUE_MAX + 4];
         for (const char *p = val;;) {
@@ -397,6 +433,16 @@ int fb__opts_parse(int argc, char **argv, fb__opts *o) {
             if (strlen(fb__opt_specs[k].name) == len &&
                 strncmp(fb__opt_specs[k].name, name, len) == 0)
                 spec = &fb__opt_specs[k];
+        /* an output (the outputs' table): -option=<file> */
+        int out = spec ? -1 : fb__outputs_find(fb__opts_output_rows, FB__OPTS_N_OUT, name, len);
+        if (out >= 0 && fb__opts_output_rows[out].help) {
+            const char *option = fb__opts_output_rows[out].option;
+            char why[128];
+            if (!eq) return fb__opts_error("-%s needs a value: -%s=<file>", option, option);
+            if (fb__outputs_give(&o->outs, out, eq + 1, why, sizeof why) != FB_OK)
+                return fb__opts_error("%s", why);
+            continue;
+        }
         if (!spec) {
             char given[64];
             snprintf(given, sizeof given, "%.*s", (int)len, name);
@@ -406,6 +452,11 @@ int fb__opts_parse(int argc, char **argv, fb__opts *o) {
                 size_t d = fb__edit_distance(given, fb__opt_specs[k].name);
                 if (d < best_d) best_d = d, best = fb__opt_specs[k].name;
             }
+            for (size_t k = 0; k < FB__OPTS_N_OUT; ++k) {
+                if (!fb__opts_output_rows[k].help) continue;
+                size_t d = fb__edit_distance(given, fb__opts_output_rows[k].option);
+                if (d < best_d) best_d = d, best = fb__opts_output_rows[k].option;
+            }
             if (best) return fb__opts_error("unknown option '%s' (did you mean -%s?)", arg, best);
             return fb__opts_error("unknown option '%s' (see -help)", arg);
         }
@@ -414,7 +465,9 @@ int fb__opts_parse(int argc, char **argv, fb__opts *o) {
         if (spec->takes_value == FB__V_NONE && eq)
             return fb__opts_error("-%s takes no value, got '%s'", spec->name, arg);
         const char *val = eq ? eq + 1 : "";
-        int gb = fb__parse_gb_flag(spec->name, val, o);
+        int gb = fb__opts_check_padded(spec->name, val);
+        if (gb) return gb;
+        gb = fb__parse_gb_flag(spec->name, val, o);
         if (gb >= 0) {
             if (gb) return gb;
             continue;
@@ -500,16 +553,6 @@ int fb__opts_parse(int argc, char **argv, fb__opts *o) {
             o->n_asymptote = 0;
             int rc = fb__parse_asymptote(val, o);
             if (rc) return rc;
-        } else {
-            if (!*val) return fb__opts_error("-%s: empty file name", spec->name);
-            if (!strcmp(spec->name, "output_csv"))
-                o->out_csv = val;
-            else if (!strcmp(spec->name, "output_json"))
-                o->out_json = val;
-            else if (!strcmp(spec->name, "output_html"))
-                o->out_html = val;
-            else
-                o->out_gbench = val;
         }
     }
     return 0;
@@ -521,6 +564,7 @@ void fb__opts_init(fb__opts *o) {
     o->threshold_pct = -1;
     o->gb_rows = o->gb_aggregates_only = -1; /* not given */
     o->min_epoch_time_s = -1;
+    fb__outputs_init(&o->outs, fb__opts_output_rows, FB__OPTS_N_OUT);
 }
 
 const char *fb__opts_help_of(const char *name) {
@@ -529,35 +573,11 @@ const char *fb__opts_help_of(const char *name) {
     return NULL;
 }
 
-const char *fb__opts_out_name(int i) {
-    return i >= 0 && i < FB__OPTS_N_OUT ? fb__opts_out_option[i] : "";
-}
-
-const char **fb__opts_out_slot(fb__opts *o, int i) {
-    switch (i) {
-    case 0:
-        return &o->out_csv;
-    case 1:
-        return &o->out_json;
-    case 2:
-        return &o->out_gbench;
-    case 3:
-        return &o->out_html;
-    case 4:
-        return &o->out_bmf;
-    default:
-        return NULL;
-    }
-}
-
 void fb__opts_free(fb__opts *o) {
     free(o->asymptote);
     o->asymptote = NULL;
     fb__context_clear(&o->context);
-    for (int i = 0; i < FB__OPTS_N_OUT; ++i) {
-        free(o->pinned[i]);
-        o->pinned[i] = NULL;
-    }
+    fb__outputs_free(&o->outs);
     fb__baseline_free(&o->base);
     free(o->baseline_list);
     o->baseline_list = NULL;

@@ -7,11 +7,30 @@
 #include "base.h"
 #include "change.h"  /* fb__baseline: -baseline, read before anything runs */
 #include "context.h" /* fb__context: -context */
+#include "outfile.h" /* fb__outputs: the table of outputs */
 
 #include <stdio.h>
 
-/* Output files named by an option (fb__opts_out_name, fb__opts_out_slot). */
-#define FB__OPTS_N_OUT 5
+/* The runner's outputs: the rows of fb__opts_outputs, the one table that
+ * -help lists, the parser reads, src/selection.c checks and pins and
+ * src/runner.c writes (src/outfile.h). */
+enum {
+    FB__OUT_CSV,
+    FB__OUT_JSON,
+    FB__OUT_GBENCH, /* -output_gbench, -benchmark_out */
+    FB__OUT_HTML,
+    FB__OUT_BMF,
+    FB__OUT_GB_STDOUT, /* --benchmark_format=json: "-" (no option of its own) */
+    FB__OPTS_N_OUT
+};
+/* The table, FB__OPTS_N_OUT rows. */
+FB__PRIVATE const fb__output_spec *fb__opts_outputs(void);
+/* What the Google Benchmark JSON rows of the table write: the suite, in
+ * -gbench_rows' layout (FB_GBENCH_*). */
+typedef struct fb__opts_gbench {
+    const fb_bench *b;
+    int rows;
+} fb__opts_gbench;
 
 typedef struct fb__opts {
     bool help, list, sanity, quiet;
@@ -23,8 +42,6 @@ typedef struct fb__opts {
     unsigned repetitions;      /* passes of the suite; 0: not given = 1 */
     double *asymptote;
     size_t n_asymptote;
-    const char *out_csv, *out_json, *out_gbench;
-    const char *out_html; /* the HTML report */
     /* -baseline: read and checked before anything runs; a comma-separated
      * list of files (-baseline given again adds to it: baseline_list) */
     const char *baseline;
@@ -45,17 +62,14 @@ typedef struct fb__opts {
     double epoch_iterations;           /* --benchmark_min_time=<n>x; 0: not given */
     int valgrind;                      /* 0, 1 = -valgrind, 2 = -valgrind=cache */
     /* -context=key=value (src/context.c; its pairs in every file),
-     * -output_bmf, and the notes on Google Benchmark flags that change
+     * and the notes on Google Benchmark flags that change
      * nothing here (printed once the options are read, unless -quiet) */
     fb__context context;
-    const char *out_bmf;
     const char *gb_notes[16];
     size_t n_gb_notes;
-    /* every output file (csv, json, gbench, html, bmf: fb__opts_out_slot)
-     * as given, and pinned to an absolute path before anything runs
-     * (src/outfile.c) */
-    const char *shown[FB__OPTS_N_OUT];
-    char *pinned[FB__OPTS_N_OUT];
+    /* every output file, by the rows of fb__opts_outputs: as given, and
+     * pinned to an absolute path before anything runs (src/outfile_set.c) */
+    fb__outputs outs;
 } fb__opts;
 
 /* The defaults: nothing given. */
@@ -67,11 +81,6 @@ FB__PRIVATE void fb__opts_help(FILE *f, const char *prog);
 /* An option's one-line help (the note for a Google Benchmark flag that
  * changes nothing here), or NULL. */
 FB__PRIVATE const char *fb__opts_help_of(const char *name);
-/* The option that names output i (0 csv, 1 json, 2 gbench, 3 html, 4 bmf). */
-FB__PRIVATE const char *fb__opts_out_name(int i);
-/* The field that holds output i's path: the one list of output files, so
- * that each is checked and pinned alike. */
-FB__PRIVATE const char **fb__opts_out_slot(fb__opts *o, int i);
 /* The error line "femtobench: error: ..." on stderr; returns 2. */
 FB__PRIVATE int fb__opts_error(const char *fmt, ...) FB__PRINTF(1, 2);
 /* What the options allocated (the -asymptote list, the pinned outputs,

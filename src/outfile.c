@@ -31,8 +31,9 @@
  *   - an output is never a file the same run reads (fb__outfile_not_input:
  *     the runner's -baseline, femtobench-compare's two files): replacing it
  *     would turn a failed comparison into the next reference;
- *   - the runner pins each output path before anything runs
- *     (fb__outfile_pin): a benchmark that calls chdir() does not move them;
+ *   - every output path of a program's table of outputs is pinned before
+ *     anything runs (fb__outfile_pin, fb__outputs_prepare): a benchmark
+ *     that calls chdir() does not move them;
  *   - the standard input, or a descriptor not open for writing, is refused
  *     as an output before anything runs;
  *   - a temporary is named after its target and the writing process,

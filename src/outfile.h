@@ -49,6 +49,56 @@ FB__PRIVATE int fb__outfile_check_set(const fb__outfile_job *jobs, size_t n, int
  * temporary failed). */
 FB__PRIVATE int fb__outfile_write_set(const fb__outfile_job *jobs, size_t n, const fb_bench *b,
                                       char *err, size_t len);
+/* A program's outputs as one table: a row per option that names an output
+ * file, with its writer. The runner's (src/options.c), femtobench-compare's
+ * and femtobench-ab's are such tables, and every path given for a row goes
+ * through the same functions below (src/outfile_set.c): checked as one set
+ * before anything runs, never a file the program reads, pinned to an
+ * absolute path (a chdir() moves none), written as one set through
+ * temporaries, and "wrote" said for each file. */
+typedef struct fb__output_spec {
+    const char *option;   /* without the dash: "output_json" */
+    const char *help;     /* -help's line; NULL: a row another option sets */
+    fb__writer_fn writer; /* writer(b, f), or when NULL: */
+    fb__outfile_fn fn;    /* fn(ctx, f) */
+} fb__output_spec;
+
+/* The paths given for the rows of one table. */
+typedef struct fb__outputs {
+    const fb__output_spec *spec;
+    size_t n;                               /* rows, at most FB__OUTFILE_MAX_SET */
+    const char *given[FB__OUTFILE_MAX_SET]; /* as given (messages); NULL: not asked for */
+    char *pinned[FB__OUTFILE_MAX_SET];      /* as written (fb__outputs_prepare) */
+    int table_fd; /* the program's table: 1 (stdout), or 2 when an output is stdout */
+} fb__outputs;
+
+/* An empty set of the table's n rows (n <= FB__OUTFILE_MAX_SET). */
+FB__PRIVATE void fb__outputs_init(fb__outputs *s, const fb__output_spec *spec, size_t n);
+/* The row of the option named by name's first len bytes, or -1. */
+FB__PRIVATE int fb__outputs_find(const fb__output_spec *spec, size_t n, const char *name,
+                                 size_t len);
+/* Row row given path (the last one given wins): FB_OK, or FB_EINVAL with
+ * "-option: empty file name" in err. */
+FB__PRIVATE int fb__outputs_give(fb__outputs *s, int row, const char *path, char *err, size_t len);
+/* Is any output asked for? */
+FB__PRIVATE bool fb__outputs_any(const fb__outputs *s);
+/* Before anything runs: the outputs as one set (fb__outfile_check_set; the
+ * table's descriptor, stdout or stderr when an output is stdout, is refused
+ * as an output unless table is false), none of them one of the n_inputs
+ * files the program reads (fb__outfile_not_input), then each pinned
+ * (fb__outfile_pin). Sets s->table_fd. FB_OK, or an error with
+ * "-option=path: reason" in err. */
+FB__PRIVATE int fb__outputs_prepare(fb__outputs *s, bool table, const char *const *inputs,
+                                    size_t n_inputs, char *err, size_t len);
+/* Writes every output asked for as one set (fb__outfile_write_set: writer
+ * rows get b, fn rows ctx), then says "femtobench: wrote 'path'" on say
+ * for each one that is a file (the path as given). FB_OK, or an error with
+ * the reason in err (nothing said). */
+FB__PRIVATE int fb__outputs_write(const fb__outputs *s, const fb_bench *b, void *ctx, FILE *say,
+                                  char *err, size_t len);
+/* What fb__outputs_prepare pinned. */
+FB__PRIVATE void fb__outputs_free(fb__outputs *s);
+
 /* The descriptor a path names by itself: 1 for "-" and /dev/stdout, 2 for
  * /dev/stderr, N for /dev/fd/N and /proc/self/fd/N; else -1. */
 FB__PRIVATE int fb__outfile_std_fd(const char *path);

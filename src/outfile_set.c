@@ -1,14 +1,18 @@
-/* The runner's outputs as one set (src/outfile.c writes them): what file
+/* A program's outputs as one set (src/outfile.c writes them): what file
  * each output path is (an open descriptor; an existing file's device and
  * inode; a new name in a directory), so that two spellings of one file,
  * two outputs on one descriptor, or an output that is the table's file are
  * refused before anything runs; an output that is a file the run reads is
  * refused too (fb__outfile_not_input), and every path is pinned to the
  * starting directory (fb__outfile_pin) so that a benchmark's chdir() does
- * not move it (docs/reliability.md). */
+ * not move it (docs/reliability.md). The table of outputs (fb__outputs_*)
+ * puts these together for the runner, femtobench-compare and femtobench-ab:
+ * one table of rows per program, one set of rules for all of them
+ * (docs/design.md, "Outputs"). */
 #include "outfile.h"
 
-#include "os.h" /* lstat, file ids: POSIX or Windows */
+#include "os.h"   /* lstat, file ids: POSIX or Windows */
+#include "text.h" /* fb__put_line */
 
 #include <errno.h>
 #include <stdlib.h>
@@ -169,4 +173,100 @@ int fb__outfile_not_input(const char *out_path, const char *in_path, char *err, 
                             "the file '%s' this run reads (it would be replaced, even by a run "
                             "that fails; write elsewhere, and copy the file once the run passes)",
                             shown);
+}
+
+/* ------------------------------------------- a program's table of outputs */
+
+void fb__outputs_init(fb__outputs *s, const fb__output_spec *spec, size_t n) {
+    memset(s, 0, sizeof *s);
+    s->spec = spec;
+    s->n = n < FB__OUTFILE_MAX_SET ? n : FB__OUTFILE_MAX_SET;
+    s->table_fd = 1;
+}
+
+int fb__outputs_find(const fb__output_spec *spec, size_t n, const char *name, size_t len) {
+    for (size_t i = 0; i < n; ++i)
+        if (strlen(spec[i].option) == len && strncmp(spec[i].option, name, len) == 0) return (int)i;
+    return -1;
+}
+
+int fb__outputs_give(fb__outputs *s, int row, const char *path, char *err, size_t len) {
+    if (row < 0 || (size_t)row >= s->n) return fb__outfile_fail(err, len, FB_EINVAL, "no output");
+    if (!path || !*path)
+        return fb__outfile_fail(err, len, FB_EINVAL, "-%s: empty file name", s->spec[row].option);
+    s->given[row] = path;
+    return FB_OK;
+}
+
+bool fb__outputs_any(const fb__outputs *s) {
+    for (size_t i = 0; i < s->n; ++i)
+        if (s->given[i]) return true;
+    return false;
+}
+
+/* The set's jobs, in the table's order; their number. */
+static size_t fb__outputs_jobs(const fb__outputs *s, void *ctx, fb__outfile_job *jobs) {
+    size_t k = 0;
+    for (size_t i = 0; i < s->n; ++i) {
+        if (!s->given[i]) continue;
+        const fb__output_spec *r = &s->spec[i];
+        jobs[k++] = (fb__outfile_job){r->option, s->pinned[i] ? s->pinned[i] : s->given[i],
+                                      r->writer, r->writer ? NULL : r->fn, ctx};
+    }
+    return k;
+}
+
+int fb__outputs_prepare(fb__outputs *s, bool table, const char *const *inputs, size_t n_inputs,
+                        char *err, size_t len) {
+    fb__outfile_job jobs[FB__OUTFILE_MAX_SET];
+    size_t n = fb__outputs_jobs(s, NULL, jobs);
+    /* the table goes to stdout, or to stderr when an output is stdout ("-",
+     * /dev/stdout, /proc/self/fd/1, a link to one of them) */
+    s->table_fd = 1;
+    for (size_t i = 0; i < n; ++i)
+        if (fb__outfile_fd_of(jobs[i].path) == 1) s->table_fd = 2;
+    int rc = fb__outfile_check_set(jobs, n, table ? s->table_fd : -1, err, len);
+    if (rc != FB_OK) return rc;
+    char why[1024], shown[200];
+    for (size_t i = 0; i < n; ++i) {
+        fb__outfile_show(jobs[i].path, shown, sizeof shown);
+        for (size_t k = 0; k < n_inputs; ++k)
+            if (inputs[k] &&
+                fb__outfile_not_input(jobs[i].path, inputs[k], why, sizeof why) != FB_OK)
+                return fb__outfile_fail(err, len, FB_EINVAL, "-%s=%s: %s", jobs[i].option, shown,
+                                        why);
+    }
+    /* each pinned to where it was checked: a chdir() moves none */
+    for (size_t i = 0; i < s->n; ++i) {
+        if (!s->given[i] || s->pinned[i]) continue;
+        rc = fb__outfile_pin(s->given[i], &s->pinned[i], why, sizeof why);
+        if (rc != FB_OK) {
+            fb__outfile_show(s->given[i], shown, sizeof shown);
+            return fb__outfile_fail(err, len, rc, "-%s=%s: %s", s->spec[i].option, shown, why);
+        }
+    }
+    return FB_OK;
+}
+
+int fb__outputs_write(const fb__outputs *s, const fb_bench *b, void *ctx, FILE *say, char *err,
+                      size_t len) {
+    fb__outfile_job jobs[FB__OUTFILE_MAX_SET];
+    size_t n = fb__outputs_jobs(s, ctx, jobs);
+    if (!n) return FB_OK;
+    int rc = fb__outfile_write_set(jobs, n, b, err, len);
+    if (rc != FB_OK || !say) return rc;
+    for (size_t i = 0; i < s->n; ++i) /* the path as given, not as pinned */
+        if (s->given[i] && fb__outfile_fd_of(s->pinned[i] ? s->pinned[i] : s->given[i]) < 0) {
+            fputs("femtobench: wrote '", say);
+            fb__put_line(say, s->given[i]); /* a name with a line break stays one line */
+            fputs("'\n", say);
+        }
+    return FB_OK;
+}
+
+void fb__outputs_free(fb__outputs *s) {
+    for (size_t i = 0; i < FB__OUTFILE_MAX_SET; ++i) {
+        free(s->pinned[i]);
+        s->pinned[i] = NULL;
+    }
 }

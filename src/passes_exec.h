@@ -24,6 +24,8 @@ FB__PRIVATE int fb__passes_exec(int argc, char **argv, unsigned passes, fb_bench
  * (ctx: the descriptor, as an int *); and the end record, with the
  * interrupted flag. */
 FB__PRIVATE void fb__passes_exec_sink(void *ctx, const fb_bench *b, const fb_result *r);
+/* ... the result sent last again, amended (the sink's amend: src/bench.h) */
+FB__PRIVATE void fb__passes_exec_amend(void *ctx, const fb_bench *b, const fb_result *r);
 FB__PRIVATE void fb__passes_exec_cmp_sink(void *ctx, const fb_bench *b, const fb_comparison *c);
 FB__PRIVATE void fb__passes_exec_end(int fd, bool interrupted);
 

@@ -5,7 +5,10 @@
 #include "compare.h"
 
 #include "bench.h"
+#include "marks.h" /* FB__RESOLVED_MULTIPLE */
+#include "numfmt.h"
 #include "report.h"
+#include "settings.h" /* clock_resolution_multiple */
 #include "text.h"
 
 #include <math.h>
@@ -30,6 +33,16 @@ static void fb__rcmp_interval(FILE *f, double low, double high) {
     fb__fmt_grouped(lo, sizeof lo, low, 2);
     fb__fmt_grouped(hi, sizeof hi, high, 2);
     fprintf(f, "95%% CI [%s .. %s]", lo, hi);
+}
+
+/* A duration in s, ms, us or ns, three significant digits. */
+static void fb__rcmp_time(char *buf, size_t len, double s) {
+    static const char *const unit[] = {"s", "ms", "us", "ns"};
+    int u = 0;
+    while (u < 3 && fabs(s) < 1 && s != 0) s *= 1e3, ++u;
+    char num[40];
+    fb__fmt_double(num, sizeof num, s, 3);
+    snprintf(buf, len, "%s %s", num, unit[u]);
 }
 
 static void fb__rcmp_ratio(FILE *f, double v) {
@@ -199,12 +212,22 @@ void fb__comparison_summary(FILE *f, const fb_comparison *c) {
                   f);
         }
         if (r->unresolved) {
+            /* its epochs, and what the clock needs (src/compare_stats.c) */
+            double mult = r->config.num[FB__K_CLOCK_RESOLUTION_MULTIPLE];
+            if (!(mult >= FB__RESOLVED_MULTIPLE)) mult = FB__RESOLVED_MULTIPLE;
+            char took[48], need[48];
+            fb__rcmp_time(took, sizeof took,
+                          fb_result_median(r, FB_ELAPSED) * (double)c->iterations);
+            fb__rcmp_time(need, sizeof need, mult * r->clock_resolution_s);
             fb__md_code(f, r->name);
             fprintf(f,
-                    ": %llu iterations an epoch (the count all alternatives share) are under "
-                    "100 clock resolutions; its interval is widened to what the clock resolves: "
-                    "compare ops of similar cost\n",
-                    (unsigned long long)c->iterations);
+                    ": %llu iterations an epoch (the count all alternatives share) take %s, "
+                    "under the %s the clock needs: its ratio is beyond what this comparison "
+                    "resolves. Its interval is widened to the clock's step, but what every "
+                    "epoch costs besides the op (the clock reads, caches refilled after the "
+                    "other alternatives) is not in it, so it can miss the true ratio: compare "
+                    "ops of similar cost, or time each with fb_run\n",
+                    (unsigned long long)c->iterations, took, need);
         }
     }
 }

@@ -4,6 +4,7 @@
 #include "bench.h"
 #include "json.h"
 #include "numfmt.h"
+#include "text.h" /* N as given */
 
 #include <string.h>
 
@@ -20,8 +21,8 @@ static void fb__write_fit_note(const fb__fit_set *s, FILE *f) {
         /* '.' whatever the locale (src/numfmt.c) */
         char rise[32], lo[32], hi[32];
         fb__fmt_double(rise, sizeof rise, s->rise, 3);
-        fb__fmt_double(lo, sizeof lo, s->n_min, 6);
-        fb__fmt_double(hi, sizeof hi, s->n_max, 6);
+        fb__fmt_n(lo, sizeof lo, s->n_min, false); /* N as given */
+        fb__fmt_n(hi, sizeof hi, s->n_max, false);
         fprintf(f,
                 "Not decided: the time rose %sx from N = %s to N = %s, but with %zu distinct N no "
                 "model is significantly better than O(1); measure 5 or more N.\n",

@@ -133,7 +133,11 @@ static void fb__csv_row(FILE *f, const fb_result *r, const fb_comparison *cmp, s
         fputc(',', f);
         fb__csv_num(f, r->config.batch);
         fputc(',', f);
-        if (r->config.complexity_n > 0) fb__csv_num(f, r->config.complexity_n);
+        if (r->config.complexity_n > 0) { /* as given: the shortest that reads back */
+            char n[40];
+            fb__fmt_double(n, sizeof n, r->config.complexity_n, 0);
+            fputs(n, f);
+        }
         fputc(',', f);
         if (ok)
             fprintf(f, "%zu,%" PRIu64, r->epochs, r->total_iterations);
@@ -198,6 +202,13 @@ static bool fb__csv_any_cpu(const fb_bench *b) {
     return false;
 }
 
+/* Some result of b has a label (fb_set_label). */
+static bool fb__csv_any_label(const fb_bench *b) {
+    for (size_t i = 0; i < fb_result_count(b); ++i)
+        if (fb_result_label(fb_result_at(b, i))) return true;
+    return false;
+}
+
 /* Some result of b was counted under Callgrind (-valgrind). */
 static bool fb__csv_any_counted(const fb_bench *b) {
     for (size_t i = 0; i < fb_result_count(b); ++i)
@@ -248,6 +259,14 @@ static void fb__csv_extra(FILE *f, const fb_bench *b, const fb_result *r,
             fputc(',', f);
             fb__csv_num(f, hi * 1e9 / r->config.batch);
         }
+    }
+    /* the label (fb_set_label); the column only when some result has one */
+    if (fb__csv_any_label(b)) {
+        fputc(',', f);
+        if (!r)
+            fputs("label", f);
+        else if (r->label)
+            fb__csv_text(f, r->label);
     }
     for (size_t u = 0; u < ucols->n; ++u) {
         fputc(',', f);

@@ -71,19 +71,28 @@ void fb__gb_times(fb__json *j, const fb__gb_row *w, double t, double cpu) {
     fb__json_kstr(j, "time_unit", w->unit);
 }
 
-/* Google Benchmark's "label" (a string its tools show and never compare)
- * carries the result's marks (src/marks.c), when it has any. */
+/* Google Benchmark's "label" (a string its tools show and never compare):
+ * the result's own (fb_set_label, SetLabel), then its marks (src/marks.c)
+ * after "; ", when it has either. */
 void fb__gb_label(fb__json *j, const fb_result *r) {
+    const char *marks = NULL;
     if (r->optimized_away && r->unresolved)
-        fb__json_kstr(j, "label", "optimized away? not resolved by the clock");
+        marks = "optimized away? not resolved by the clock";
     else if (r->optimized_away)
-        fb__json_kstr(j, "label", "optimized away?");
+        marks = "optimized away?";
     else if (r->at_loop_resolution && r->unresolved)
-        fb__json_kstr(j, "label", "at the loop's resolution; not resolved by the clock");
+        marks = "at the loop's resolution; not resolved by the clock";
     else if (r->at_loop_resolution)
-        fb__json_kstr(j, "label", "at the loop's resolution");
+        marks = "at the loop's resolution";
     else if (r->unresolved)
-        fb__json_kstr(j, "label", "not resolved by the clock");
+        marks = "not resolved by the clock";
+    if (r->label && marks) {
+        char tail[96];
+        snprintf(tail, sizeof tail, "; %s", marks);
+        fb__json_kstr2(j, "label", r->label, tail);
+    } else if (r->label || marks) {
+        fb__json_kstr(j, "label", r->label ? r->label : marks);
+    }
 }
 
 /* Counters are plain numbers to the tools: a counter with no finite value
@@ -94,11 +103,16 @@ void fb__gb_counter(fb__json *j, fb_measure m, double v) {
 
 /* User counters (fb_counter) as GB writes state.counters: a number per
  * counter in the row, under its name; a rate at s_per_call seconds per
- * call. A counter with no finite value is left out, as above. */
+ * call. A counter with no value (no time to divide by) is left out, as
+ * above; a rate too large for a double is null (JSON has no inf), never
+ * left out (the run's diagnostics say which). */
 void fb__gb_ucounters(fb__json *j, const fb_result *r, double s_per_call) {
     for (size_t i = 0; i < fb_result_counter_count(r); ++i) {
         double v = fb__ucounter_shown(r, i, s_per_call);
-        if (isfinite(v)) fb__json_knum(j, fb_result_counter_name(r, i), v);
+        if (isfinite(v))
+            fb__json_knum(j, fb_result_counter_name(r, i), v);
+        else if (isinf(v))
+            fb__json_knull(j, fb_result_counter_name(r, i));
     }
 }
 
@@ -136,6 +150,7 @@ void fb__gb_error_row(fb__json *j, const fb_result *r, fb__gb_row w) {
     fb__json_ku64(j, "threads", fb_result_threads(r));
     fb__json_kbool(j, "error_occurred", true);
     fb__json_kstr(j, "error_message", r->error ? r->error : "no time was measured");
+    if (r->label) fb__json_kstr(j, "label", r->label); /* fb_set_label */
     fb__json_ku64(j, "iterations", 0);
     fb__gb_times(j, &w, 0, NAN);
     fb__json_end_obj(j);
@@ -157,7 +172,13 @@ void fb__gb_counted(fb__json *j, const fb_result *r, fb__gb_row *w) {
      * label says so (docs/formats.md) */
     w->unit = "ns";
     fb__gb_times(j, w, fb_result_valgrind(r, FB_VG_INSTRUCTIONS), NAN);
-    fb__json_kstr(j, "label", "valgrind: real_time and cpu_time are instructions per call, not ns");
+    const char *vg_label = "valgrind: real_time and cpu_time are instructions per call, not ns";
+    char tail[96];
+    snprintf(tail, sizeof tail, "; %s", vg_label);
+    if (r->label) /* fb_set_label's first */
+        fb__json_kstr2(j, "label", r->label, tail);
+    else
+        fb__json_kstr(j, "label", vg_label);
     for (int m = 0; m < FB_VG_MEASURE_COUNT; ++m) {
         double v = fb_result_valgrind(r, (fb_vg_measure)m) / r->config.batch;
         char key[64];

@@ -6,6 +6,7 @@
 #include "numfmt.h" /* a group's thread range */
 #include "result.h"
 #include "svg.h"
+#include "text.h" /* N as given */
 
 #include <math.h>
 #include <stdio.h>
@@ -43,20 +44,20 @@ void fb__html_label(FILE *f, const char *cls, double y, const char *name, double
     fputs("><title>", f);
     fb__svg_text(f, name);
     char num[64];
+    /* N as given (100.25, not 100), in the tooltip and the label alike */
     if (n > 0) {
-        fb__svg_fixed(num, sizeof num, n, 0, true);
+        fb__fmt_n(num, sizeof num, n, true);
         fprintf(f, " (N=%s)", num);
     }
     if (pass) fprintf(f, " (pass %u)", pass);
     if (extra) fb__svg_text(f, extra);
     fputs("</title>", f);
     /* the name gives up the room the N and the pass take */
-    size_t cp = (size_t)FB__H_NAME_CP - (n > 0 ? 10u : 0u) - (pass ? 9u : 0u);
+    size_t n_cp = n > 0 ? strlen(num) + 5 : 0;
+    if (n_cp > (size_t)FB__H_NAME_CP / 2) n_cp = (size_t)FB__H_NAME_CP / 2;
+    size_t cp = (size_t)FB__H_NAME_CP - n_cp - (pass ? 9u : 0u);
     fb__svg_text_max(f, name, cp);
-    if (n > 0) {
-        fb__svg_si(num, sizeof num, n, "", 3);
-        fprintf(f, " (N=%s)", num);
-    }
+    if (n > 0) fprintf(f, " (N=%s)", num);
     if (pass) fprintf(f, " \xc2\xb7 pass %u", pass); /* U+00B7 middle dot */
     fputs("</text>", f);
 }
@@ -87,8 +88,8 @@ void fb__html_marks(FILE *f, const fb_result *r) {
               "<code>fb_do_not_optimize</code>, as one add is</span>",
               f);
     if (r->unresolved)
-        fputs(" <span class=\"hint\">not resolved by the clock: its epochs are under 100 clock "
-              "resolutions</span>",
+        fputs(" <span class=\"hint\">not resolved by the clock: its epochs are too few clock "
+              "resolutions long</span>",
               f);
     if (fb_result_descheduled(r)) /* the value holds time off the CPU */
         fprintf(f,

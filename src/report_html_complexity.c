@@ -124,8 +124,8 @@ void fb__html_complexity(FILE *f, const fb_bench *b, const fb__fit_groups *g, si
         fb__svg_attr_num(f, "cx", fb__svg_at(&sx, x));
         fb__svg_attr_num(f, "cy", fb__svg_at(&sy, y));
         char nn[64], t[64], e[64];
-        fb__svg_fixed(nn, sizeof nn, x, 0, true);
-        if (fb_result_counted(r)) { /* exact: no spread */
+        fb__fmt_n(nn, sizeof nn, x, true); /* N as given */
+        if (fb_result_counted(r)) {        /* exact: no spread */
             fb__svg_fixed(t, sizeof t, y, 0, true);
             fprintf(f, " r=\"4\"><title>N=%s: %s instructions per call (exact)</title></circle>\n",
                     nn, t);

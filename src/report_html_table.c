@@ -7,6 +7,7 @@
 #include "process.h"
 #include "result.h"
 #include "svg.h"
+#include "text.h"     /* N as given */
 #include "ucounter.h" /* user counters: a column each */
 
 #include <math.h>
@@ -137,9 +138,11 @@ void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t m, boo
         for (int c = 0; c < FB__HC_COLS; ++c) {
             if (!cols[c]) continue;
             if (c == FB__HC_N) {
-                if (r->config.complexity_n > 0)
-                    fb__html_cell(f, r->config.complexity_n, 0, "");
-                else
+                if (r->config.complexity_n > 0) { /* as given: 100.25, not 100 */
+                    char num[64];
+                    fb__fmt_n(num, sizeof num, r->config.complexity_n, true);
+                    fprintf(f, "<td>%s</td>", num);
+                } else
                     fputs("<td>-</td>", f);
                 continue;
             }
@@ -194,12 +197,19 @@ void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t m, boo
             double v = ok ? fb__ucounter_col_value(r, ucols.label[u]) : NAN;
             if (isfinite(v))
                 fb__html_cell(f, v, 2, "");
+            else if (isinf(v)) /* a rate too large for a double: marked, not left out */
+                fputs(v > 0 ? "<td>inf</td>" : "<td>-inf</td>", f);
             else
                 fputs("<td>-</td>", f);
         }
         fputs("<td class=\"name\"><code>", f);
         fb__svg_text(f, r->name);
         fputs("</code>", f);
+        if (r->label) { /* fb_set_label */
+            fputs(" <span class=\"label\">[", f);
+            fb__svg_text(f, r->label);
+            fputs("]</span>", f);
+        }
         if (!ok) {
             fputs(" <span class=\"errmsg\">error: ", f);
             fb__svg_text(f, r->error ? r->error : "not measured");

@@ -198,6 +198,7 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
     }
     fb__json_kstr(j, "unit", r->config.unit);
     fb__json_kstr(j, "error", r->error);
+    if (r->label) fb__json_kstr(j, "label", r->label); /* fb_set_label: only when given */
     fb__json_knum(j, "batch", r->config.batch);
     if (r->config.complexity_n > 0)
         fb__json_knum(j, "complexityN", r->config.complexity_n);

@@ -109,6 +109,14 @@ static void fb__md_put_code(FILE *f, const char *s) {
     for (size_t i = 0; i <= longest; ++i) fputc('`', f);
 }
 
+/* The row's label (fb_set_label), after its name: " [label]". */
+static void fb__md_put_label(FILE *f, const fb_result *r) {
+    if (!r->label) return;
+    fputs(" [", f);
+    fb__md_put_text(f, r->label);
+    fputc(']', f);
+}
+
 /* Every cell's text is escaped like a name (the header's unit and
  * time-unit label too), then right-aligned. */
 static void fb__md_cell(FILE *f, fb__col c, const char *text) {
@@ -257,13 +265,12 @@ static void fb__md_num(FILE *f, fb__col c, double v, int decimals, const char *s
     fb__md_cell(f, c, cell);
 }
 
-/* The decimals that show a complexity N as given (1000.5, not 1,000):
- * none for a whole N, at most 6. */
-static int fb__md_n_decimals(double n) {
-    double scaled = n;
-    for (int d = 0; d < 6; ++d, scaled *= 10)
-        if (fabs(scaled - nearbyint(scaled)) <= 1e-9 * fmax(1, fabs(scaled))) return d;
-    return 6;
+/* A complexity N as given (1,000.5, not 1,000; 0.0000001, not 0): the
+ * fewest decimals that read back as N (src/text.c). */
+static void fb__md_n(FILE *f, fb__col c, double n) {
+    char num[64];
+    fb__fmt_n(num, sizeof num, n, true);
+    fb__md_cell(f, c, num);
 }
 
 /* The baseline for relative mode: the first measured result of b. */
@@ -289,14 +296,14 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
         for (int c = 0; c < FB__COLS; ++c)
             if (fb__md_has_col(r, (fb__col)c)) {
                 if (c == FB__COL_N)
-                    fb__md_num(f, (fb__col)c, r->config.complexity_n,
-                               fb__md_n_decimals(r->config.complexity_n), "");
+                    fb__md_n(f, (fb__col)c, r->config.complexity_n);
                 else
                     fb__md_cell(f, (fb__col)c, "-");
             }
         fb__md_uc_cells(f, r, 2);
         fputs("| :boom: ", f);
         fb__md_put_code(f, r->name);
+        fb__md_put_label(f, r);
         fputs(" (", f);
         fb__md_put_text(f, r->error);
         fputs(")\n", f);
@@ -312,8 +319,7 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
             break;
         }
         case FB__COL_N:
-            fb__md_num(f, (fb__col)c, r->config.complexity_n,
-                       fb__md_n_decimals(r->config.complexity_n), "");
+            fb__md_n(f, (fb__col)c, r->config.complexity_n);
             break;
         case FB__COL_TIME:
             fb__md_num(f, (fb__col)c, per_unit / r->config.time_unit_s, 2, "");
@@ -381,6 +387,7 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
     if (unstable) fputs(":wavy_dash: ", f);
     if (slow) fputs(":snail: ", f);
     fb__md_put_code(f, r->name);
+    fb__md_put_label(f, r);
     double cpu = fb_result_cpu_median(r); /* seconds per unit; NAN when not read */
     char cpu_txt[64] = "";
     if (isfinite(cpu)) fb__fmt_grouped(cpu_txt, sizeof cpu_txt, cpu / r->config.time_unit_s, 2);
@@ -454,7 +461,7 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
                     v, e);
     }
     if (r->unresolved)
-        fputs(" (not resolved by the clock: its epochs are under 100 clock resolutions)", f);
+        fputs(" (not resolved by the clock: its epochs are too few clock resolutions long)", f);
     if (r->vg && !r->error && r->vg->ins_lo < r->vg->ins_hi) {
         /* a count that moved between epochs of the same iterations: the
          * median of the pairs, and their range */

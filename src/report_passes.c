@@ -84,7 +84,7 @@ int fb__write_passes(const fb_bench *suite, FILE *f) {
         fputc('`', f);
         char a[32], c[32];
         if (r->config.complexity_n > 0) {
-            fb__fmt_double(a, sizeof a, r->config.complexity_n, 6);
+            fb__fmt_n(a, sizeof a, r->config.complexity_n, false); /* as given */
             fprintf(f, " N=%s", a);
         }
         if (sum->two_modes) {

@@ -15,6 +15,7 @@ void fb__result_free(fb_result *r) {
     if (!r) return;
     free(r->name);
     free(r->error);
+    free(r->label);
     fb__config_free(&r->config);
     free(r->iterations);
     free(r->epoch_flags);

@@ -48,6 +48,7 @@ typedef struct fb__ucounters {
 struct fb_result {
     char *name;
     char *error;       /* NULL when measured */
+    char *label;       /* fb_set_label (src/label.c), NULL when none */
     fb__config config; /* the run's configuration (title, unit, batch, keys...) */
     int callsite;      /* FB__CALLSITE of the run */
     double clock_resolution_s;

@@ -62,37 +62,32 @@ static uint64_t fb__run_plan(struct fb__run *r, uint64_t n) {
 }
 
 static uint64_t fb__run_upscale(struct fb__run *r, uint64_t n, double elapsed_s) {
+    /* the loop's trips: a batched loop (fb__loop_ran) runs several
+     * iterations a trip, and a trip is what costs at least ~0.1 ns */
+    double trips = (double)n / (double)(r->per_trip ? r->per_trip : 1);
     if (elapsed_s * 10 < r->target_s) {
         /* 100,000 iterations in less than 10 ps each (a twentieth of a cycle)
          * is no real work; checked early so an op that is called but costs
          * nothing (e.g. under a fake clock) does not run 10^10 times */
-        if ((double)n * 10 > FB__MAX_UPSCALE_ITERS &&
-            elapsed_s >= (double)n * FB__OPTIMIZED_AWAY_S) {
+        if ((double)n * 10 > FB__MAX_UPSCALE_ITERS && elapsed_s >= trips * FB__OPTIMIZED_AWAY_S) {
             /* the op takes real time: the target is what is too long */
+            /* whole nanoseconds: no decimal point, whatever the locale (the
+             * measuring core formats no numbers of its own) */
             char msg[160];
             snprintf(msg, sizeof msg,
-                     "an epoch of %g s needs more than 10^10 iterations of this op: lower "
+                     "an epoch of %llu ns needs more than 10^10 iterations of this op: lower "
                      "min_epoch_time",
-                     r->target_s);
+                     (unsigned long long)(r->target_s * 1e9 + 0.5));
             fb__run_fail(r, msg);
             return 0;
         }
-        if ((n >= FB__OPTIMIZED_AWAY_ITERS && elapsed_s < (double)n * FB__OPTIMIZED_AWAY_S) ||
+        if ((trips >= FB__OPTIMIZED_AWAY_ITERS && elapsed_s < trips * FB__OPTIMIZED_AWAY_S) ||
             (double)n * 10 > FB__MAX_UPSCALE_ITERS) {
             /* the op is blamed only when the time came from a clock that moved */
-            if (r->ep.b->manual.on)
-                fb__run_fail(r, "the times given by fb_set_iteration_time do not grow with "
-                                "iterations (0 s, or under 10 ps an iteration): give each "
-                                "iteration's own time in seconds");
-            else if (!r->clock_advanced)
-                fb__run_fail(r, r->clock_went_back
-                                    ? "the clock went backwards and never advanced during the "
-                                      "run: nothing can be timed with it"
-                                    : "the clock stood still during the whole run: nothing can "
-                                      "be timed with it");
-            else
-                fb__run_fail(r, "time does not grow with iterations: was the op optimized "
-                                "away? Keep its result alive with fb_do_not_optimize()");
+            const char *why = fb__epoch_no_time_why(&r->ep);
+            fb__run_fail(r, why ? why
+                                : "time does not grow with iterations: was the op optimized "
+                                  "away? Keep its result alive with fb_do_not_optimize()");
             return 0;
         }
         return n * 10;
@@ -216,12 +211,25 @@ static bool fb__run_remeasure(struct fb__run *r, uint64_t n) {
     return true;
 }
 
+void fb__loop_ran(fb__loop *l, uint64_t n, uint64_t per_trip) {
+    struct fb__run *r = l->bench->run;
+    if (!r || n == 0) return;
+    r->per_trip = per_trip;
+    if (n == l->n) return;
+    /* Callgrind's counted epochs are differences of the counts it asked
+     * for: another count would be divided by the wrong number */
+    if (fb__vg_exact(r->ep.vg)) {
+        fb__run_fail(r, "-valgrind counts the iterations it asks for, and the loop ran whole "
+                        "batches, another count: measure it without -valgrind");
+        return;
+    }
+    l->n = n;
+}
+
 void fb__loop_done(fb__loop *l, uint64_t left) {
     struct fb__run *r = l->bench->run;
     fb__epoch_out o;
     fb__epoch_stop(&r->ep, l->n, &o);
-    if (o.clock_step > 0) r->clock_advanced = true;
-    if (o.clock_step < 0) r->clock_went_back = true;
     fb_bench *b = l->bench;
     if (b->group) { /* every thread's epoch into its slot, then the barrier */
         fb__group_slot *slot = fb__group_slot_at(b->group, b->thread_index);

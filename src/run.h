@@ -35,9 +35,6 @@ struct fb__run {
      * longer round's cost from */
     uint64_t plan_iters;
     double plan_elapsed_s;
-    /* the clock's own steps over the run, manual timing aside: a clock that
-     * never advanced is not an op optimized away */
-    bool clock_advanced, clock_went_back;
     double spent_s; /* all epochs of this measurement, recorded or not */
     uint64_t *iterations;
     double *values[FB_MEASURE_COUNT];
@@ -62,6 +59,9 @@ struct fb__run {
      * the turns of threads waiting for a core, a cost that does not grow
      * with the iterations: planned with, it would keep the epochs short) */
     double sched_s;
+    /* iterations per trip of the body's loop (fb__loop_ran; 0 means 1):
+     * what an op that was optimized away is judged by */
+    uint64_t per_trip;
 };
 
 /* src/run_result.c: closes the run's epoch context (the hook's run_end

@@ -73,7 +73,8 @@ void fb__run_finish(fb_bench *b) {
     res->callsite = r->ep.callsite;
     res->clock_resolution_s = r->ep.clock_info.resolution_s;
     res->clock_overhead_s = r->ep.clock_info.overhead_s;
-    res->empty_loop_s = r->ep.clock_info.empty_loop_s;
+    /* per iteration: a batched loop's trip holds per_trip of them */
+    res->empty_loop_s = r->ep.clock_info.empty_loop_s / (double)(r->per_trip ? r->per_trip : 1);
     res->epochs_asked = r->rounds.asked;
     res->epochs_explicit = r->rounds.epochs_explicit;
     if (r->threads && !res->error) { /* each thread's median, over the recorded epochs */

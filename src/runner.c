@@ -83,6 +83,14 @@ static void fb__runner_say(const char *head, const char *a, const char *b, const
     fputc('\n', stderr);
 }
 
+/* head, then text as one line (control characters as \xNN), then tail. */
+static void fb__runner_line(const char *head, const char *text, const char *tail) {
+    fputs(head, stderr);
+    fb__put_line(stderr, text);
+    fputs(tail, stderr);
+    fputc('\n', stderr);
+}
+
 static void fb__collector_sink(void *ctx, const fb_bench *b, const fb_result *r) {
     fb__collector *c = ctx;
     (void)b;
@@ -172,16 +180,18 @@ static void fb__runner_body(fb_bench *b, void *ctx) {
     char msg[256], counter[FB__UCOUNTER_NAME_MAX + 1];
     size_t dropped = fb__bench_dropped(b);
     /* Google Benchmark sets counters after its loop; here a counter belongs
-     * to the run that follows it, so one given after the last run would
-     * vanish: the table and the files already have that run's row */
+     * to the run that follows it, so one given after the last run goes to
+     * that run (the files carry it, a line says so); one with no run before
+     * it (or no room left there) has nothing to describe */
+    (void)fb__bench_late_counters(b);
     size_t late = fb__ucounters_left(b, counter, sizeof counter);
     if (dropped)
         snprintf(msg, sizeof msg, "%zu run%s recorded nothing (see the diagnostics above)", dropped,
                  dropped == 1 ? "" : "s");
     else if (late)
         snprintf(msg, sizeof msg,
-                 "fb_counter(\"%s\")%s with no run after it: a counter describes the next "
-                 "FB_RUN / fb_run, so give it before the run",
+                 "fb_counter(\"%s\")%s with no run to describe: a counter describes the next "
+                 "FB_RUN / fb_run (given after the last run, that run)",
                  counter, late > 1 ? " and others" : "");
     else if (o->sanity && fb_result_count(b) == 0 && fb_comparison_count(b) == 0)
         snprintf(msg, sizeof msg,
@@ -196,20 +206,14 @@ static void fb__runner_body(fb_bench *b, void *ctx) {
     }
 }
 
-static int fb__runner_write(const fb__opts *o, const fb__outfile_job *jobs, size_t n,
-                            const fb_bench *suite) {
+/* Every output of the table (src/options.c) as one set, each at the path
+ * pinned before anything ran (src/outfile_set.c). */
+static int fb__runner_write(const fb__opts *o, const fb_bench *suite) {
     char err[1024];
-    if (!n) return 0;
-    if (fb__outfile_write_set(jobs, n, suite, err, sizeof err) != FB_OK) {
+    fb__opts_gbench gb = {suite, o->gb_rows}; /* the Google Benchmark JSON rows' */
+    if (fb__outputs_write(&o->outs, suite, &gb, stderr, err, sizeof err) != FB_OK) {
         fprintf(stderr, "femtobench: error: %s\n", err);
         return 1;
-    }
-    for (size_t i = 0; i < n; ++i) {
-        if (fb__outfile_fd_of(jobs[i].path) >= 0) continue;
-        const char *shown = jobs[i].path; /* the path as given, not as pinned */
-        for (int k = 0; k < FB__OPTS_N_OUT; ++k)
-            if (o->pinned[k] && !strcmp(jobs[i].option, fb__opts_out_name(k))) shown = o->shown[k];
-        fprintf(stderr, "femtobench: wrote '%s'\n", shown);
     }
     return 0;
 }
@@ -219,25 +223,15 @@ static int fb__runner_write(const fb__opts *o, const fb__outfile_job *jobs, size
  * read. One exit path frees what it made. */
 static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **sel) {
     if (o->quiet) fb__process_set_quiet(true);
-    fb__outfile_job jobs[FB__OUTFILE_MAX_SET];
-    size_t n_jobs = fb__select_outputs(o, jobs);
     if (o->baseline && strchr(o->baseline, ',')) {
-        /* several files: none of them an output either (one file is checked
-         * with the outputs, src/selection.c), and what they disagree on
-         * about the machine said once, before anything runs */
-        const char *p = o->baseline;
-        char one[4096], why[1024];
-        while (fb__baseline_list_next(&p, one, sizeof one) > 0)
-            for (size_t i = 0; i < n_jobs; ++i)
-                if (fb__outfile_not_input(jobs[i].path, one, why, sizeof why) != FB_OK)
-                    return fb__opts_error("-%s=%s: %s", jobs[i].option, jobs[i].path, why);
+        /* several files (none of them an output: src/selection.c): what
+         * they disagree on about the machine said once, before anything runs */
         unsigned pass, passes;
         if (o->base.ctx.files_differ[0] && fb__process_pass_child(&pass, &passes) < 0)
-            fprintf(stderr,
-                    "femtobench: warning: the -baseline files disagree about the machine: %s\n",
-                    o->base.ctx.files_differ);
+            fb__runner_line("femtobench: warning: the -baseline files disagree about the machine: ",
+                            o->base.ctx.files_differ, "");
     }
-    bool to_stdout = fb__select_table_fd(jobs, n_jobs) == 2;
+    bool to_stdout = o->outs.table_fd == 2; /* an output is stdout */
     /* one live table for the whole suite */
     fb__table table;
     memset(&table, 0, sizeof table);
@@ -323,6 +317,7 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
         /* one pass of a parent's -repetitions: every result goes back to it */
         if (pass_fd >= 0 &&
             (fb__bench_add_sink(b, fb__passes_exec_sink, &pass_fd) != FB_OK ||
+             fb__bench_sink_amend(b, fb__passes_exec_sink, fb__passes_exec_amend) != FB_OK ||
              fb__bench_add_comparison_sink(b, fb__passes_exec_cmp_sink, &pass_fd) != FB_OK)) {
             fb_bench_free(b);
             status = fb__opts_error("out of memory");
@@ -340,12 +335,12 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
             bool intr = false;
             if (fb__isolate_run(b, sel[i]->name, o->timeout_s, fb__runner_body, &job, &intr, iwhy,
                                 sizeof iwhy) != FB_OK) {
-                fprintf(stderr, "femtobench: error: %s\n", iwhy);
+                fb__runner_line("femtobench: error: ", iwhy, "");
                 ++collector.failed;
             }
             if (fb__bench_dropped(b)) { /* a result the parent could not store */
-                fprintf(stderr, "femtobench: error: %s: a result was lost (out of memory)\n",
-                        sel[i]->name);
+                fb__runner_line("femtobench: error: ", sel[i]->name,
+                                ": a result was lost (out of memory)");
                 ++collector.failed;
             }
             if (intr) fb__bench_set_interrupted(b);
@@ -445,10 +440,7 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
     }
     if (interrupted) {
         fprintf(stderr, "femtobench: interrupted%s\n",
-                o->out_csv || o->out_json || o->out_gbench || o->out_html || o->gb_stdout ||
-                        o->out_bmf
-                    ? "; no output file written"
-                    : "");
+                fb__outputs_any(&o->outs) ? "; no output file written" : "");
         status = 130;
     } else if (!status) {
         if (o->sanity)
@@ -470,9 +462,9 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
             if (fb__baseline_load(o->baseline, &o->base, why, sizeof why))
                 berr = fb__opts_error("-baseline=%s: %s", o->baseline, why);
             else if (o->base.ctx.files_differ[0])
-                fprintf(stderr,
-                        "femtobench: warning: the -baseline files disagree about the machine: %s\n",
-                        o->base.ctx.files_differ);
+                fb__runner_line(
+                    "femtobench: warning: the -baseline files disagree about the machine: ",
+                    o->base.ctx.files_differ, "");
         }
         if (o->baseline && !o->sanity && !berr) {
             fputc('\n', tout);
@@ -496,7 +488,7 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
                         "was compared%s\n",
                         o->fail_on_slower ? " (-fail_on_slower: exit status 3)" : "");
         }
-        int werr = fb__runner_write(o, jobs, n_jobs, suite); /* all together */
+        int werr = fb__runner_write(o, suite); /* all together */
         status = werr || cerr ? 1 : collector.failed ? 1 : 0;
         if (collector.misused) /* bad input, given through the API (src/misuse.h) */
             status = fb__opts_error("%zu benchmark run%s refused a bad argument to the API (see "
@@ -521,7 +513,10 @@ int fb_main(int argc, char **argv) {
         rc = 0;
     } else if (rc) { /* bad input: said */
     } else if (o.list) {
-        for (size_t i = 0; sel[i]; ++i) printf("%s\n", sel[i]->name);
+        for (size_t i = 0; sel[i]; ++i) { /* a name with a line break stays one line */
+            fb__put_line(stdout, sel[i]->name);
+            putchar('\n');
+        }
     } else if (o.valgrind) { /* the same options again, in a child under Callgrind */
         rc = fb__vg_runner_exec(argc, argv, o.valgrind == 2);
     } else {

@@ -16,17 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The Google Benchmark JSON writer of each row layout (FB_GBENCH_*). */
-static int fb__select_gb_median(const fb_bench *b, FILE *f) {
-    return fb_write_gbench_json_rows(b, f, FB_GBENCH_MEDIAN);
-}
-static int fb__select_gb_repetitions(const fb_bench *b, FILE *f) {
-    return fb_write_gbench_json_rows(b, f, FB_GBENCH_REPETITIONS);
-}
-static int fb__select_gb_aggregates(const fb_bench *b, FILE *f) {
-    return fb_write_gbench_json_rows(b, f, FB_GBENCH_AGGREGATES);
-}
-
 /* Names that dashboards refuse: Bencher's benchmark names are 1 to 1024
  * bytes. NULL when fine, else what is wrong. */
 const char *fb__select_bad_name(const char *name) {
@@ -35,28 +24,32 @@ const char *fb__select_bad_name(const char *name) {
     return NULL;
 }
 
-/* The outputs asked for, as a set for src/outfile.c. */
-size_t fb__select_outputs(const fb__opts *o, fb__outfile_job *jobs) {
-    size_t n = 0;
-    /* the Google Benchmark JSON in the row layout asked for */
-    fb__writer_fn gb = o->gb_rows == FB_GBENCH_REPETITIONS  ? fb__select_gb_repetitions
-                       : o->gb_rows == FB_GBENCH_AGGREGATES ? fb__select_gb_aggregates
-                                                            : fb__select_gb_median;
-    if (o->out_csv) jobs[n++] = (fb__outfile_job){"output_csv", o->out_csv, fb_write_csv, 0, 0};
-    if (o->out_json) jobs[n++] = (fb__outfile_job){"output_json", o->out_json, fb_write_json, 0, 0};
-    if (o->out_gbench) jobs[n++] = (fb__outfile_job){"output_gbench", o->out_gbench, gb, 0, 0};
-    if (o->out_html) jobs[n++] = (fb__outfile_job){"output_html", o->out_html, fb_write_html, 0, 0};
-    if (o->gb_stdout) jobs[n++] = (fb__outfile_job){"benchmark_format=json", "-", gb, 0, 0};
-    if (o->out_bmf) jobs[n++] = (fb__outfile_job){"output_bmf", o->out_bmf, fb_write_bmf, 0, 0};
-    return n;
-}
-
-/* The table goes to stdout, or to stderr when an output is stdout ("-",
- * /dev/stdout, /proc/self/fd/1, a link to one of them). */
-int fb__select_table_fd(const fb__outfile_job *jobs, size_t n) {
-    for (size_t i = 0; i < n; ++i)
-        if (fb__outfile_fd_of(jobs[i].path) == 1) return 2;
-    return 1;
+/* The outputs (src/options.c's table) as one set, before anything runs:
+ * each writable, no two the same file, none the file the table goes to,
+ * none a -baseline file; each pinned (src/outfile_set.c). 0, or the exit
+ * status of bad input after its line. */
+static int fb__select_check_outputs(fb__opts *o) {
+    if (o->gb_stdout) o->outs.given[FB__OUT_GB_STDOUT] = "-";
+    size_t n_in = 0, cap = 1, blen = o->baseline ? strlen(o->baseline) + 1 : 1;
+    for (const char *p = o->baseline; p && *p; ++p) cap += *p == ',';
+    const char **inputs = calloc(cap, sizeof *inputs);
+    char *buf = malloc(blen + cap), why[1024];
+    if (!inputs || !buf) {
+        free((void *)inputs);
+        free(buf);
+        return fb__opts_error("out of memory");
+    }
+    /* the -baseline files, each one (a list is the shards of one run) */
+    size_t off = 0;
+    for (const char *p = o->baseline; p && n_in < cap && off < blen + cap;) {
+        if (fb__baseline_list_next(&p, buf + off, blen + cap - off) <= 0) break;
+        inputs[n_in++] = buf + off;
+        off += strlen(buf + off) + 1;
+    }
+    int rc = fb__outputs_prepare(&o->outs, !o->sanity, inputs, n_in, why, sizeof why);
+    free((void *)inputs);
+    free(buf);
+    return rc != FB_OK ? fb__opts_error("%s", why) : 0;
 }
 
 /* A family of the selection (a benchmark alone is a family of one): its
@@ -209,14 +202,10 @@ int fb__select(int argc, char **argv, fb__opts *o, fb__instance ***sel_out) {
     if (o->shard_n && (k = fb__select_shard(all, o->shard_k, o->shard_n, &n_families)) == SIZE_MAX)
         return fb__opts_error("out of memory");
 
-    /* the outputs as one set (src/outfile.c): each writable, no
-     * two the same file, none the file the table goes to */
-    fb__outfile_job jobs[FB__OUTFILE_MAX_SET];
-    size_t n_jobs = fb__select_outputs(o, jobs);
-    int table_fd = o->sanity ? -1 : fb__select_table_fd(jobs, n_jobs);
+    /* the outputs as one set, checked and pinned */
+    int orc = fb__select_check_outputs(o);
+    if (orc) return orc;
     char why[1024];
-    if (fb__outfile_check_set(jobs, n_jobs, table_fd, why, sizeof why) != FB_OK)
-        return fb__opts_error("%s", why);
     if (o->isolate && fb__isolate_check(why, sizeof why) != FB_OK) /* Windows: no fork */
         return fb__opts_error("%s: %s", o->timeout_s > 0 ? "-timeout" : "-isolate", why);
     if (o->valgrind) { /* -valgrind: what cannot work is refused before anything runs */
@@ -239,9 +228,6 @@ int fb__select(int argc, char **argv, fb__opts *o, fb__instance ***sel_out) {
     if (!o->baseline && o->fail_on_slower)
         return fb__opts_error("-fail_on_slower needs -baseline=<file>");
     if (o->baseline) {
-        for (size_t i = 0; i < n_jobs; ++i) /* never the file it compares with */
-            if (fb__outfile_not_input(jobs[i].path, o->baseline, why, sizeof why) != FB_OK)
-                return fb__opts_error("-%s=%s: %s", jobs[i].option, jobs[i].path, why);
         /* counted under Callgrind (the child of -valgrind, which read and
          * checked the file already): read after the runs, where the
          * comparison needs it (src/runner.c). Reading it first would leave
@@ -251,16 +237,6 @@ int fb__select(int argc, char **argv, fb__opts *o, fb__instance ***sel_out) {
         if (!fb__process_callgrind()->exact &&
             fb__baseline_load(o->baseline, &o->base, why, sizeof why))
             return fb__opts_error("-baseline=%s: %s", o->baseline, why);
-    }
-    /* each output pinned to where it was checked: a benchmark that calls
-     * chdir() moves nothing (src/outfile.c) */
-    for (int i = 0; i < FB__OPTS_N_OUT; ++i) {
-        const char **out = fb__opts_out_slot(o, i);
-        if (!*out) continue;
-        if (fb__outfile_pin(*out, &o->pinned[i], why, sizeof why) != FB_OK)
-            return fb__opts_error("-%s=%s: %s", fb__opts_out_name(i), *out, why);
-        o->shown[i] = *out;
-        *out = o->pinned[i];
     }
     if (k == 0) { /* an empty shard: nothing to list or run, and no file written */
         if (!o->quiet)

@@ -14,11 +14,6 @@
  * the return is not 0). 0: run them; -1: done (-help, -version); else the
  * exit status of bad input, its one line already said. */
 FB__PRIVATE int fb__select(int argc, char **argv, fb__opts *o, fb__instance ***sel);
-/* The outputs asked for, as a set for src/outfile.c (at most
- * FB__OUTFILE_MAX_SET); their number. */
-FB__PRIVATE size_t fb__select_outputs(const fb__opts *o, fb__outfile_job *jobs);
-/* The table's descriptor: 1 (stdout), or 2 when an output is stdout. */
-FB__PRIVATE int fb__select_table_fd(const fb__outfile_job *jobs, size_t n);
 /* Names that dashboards refuse: NULL when fine, else what is wrong. */
 FB__PRIVATE const char *fb__select_bad_name(const char *name);
 

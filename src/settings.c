@@ -118,6 +118,8 @@ static const char *fb__config_suggest(const char *key) {
     return (best && best_d <= 3 && 3 * best_d < strlen(key)) ? best : NULL;
 }
 
+bool fb__number_padded(const char *s) { return s && s[0] == '0' && isdigit((unsigned char)s[1]); }
+
 /* Parses one value; returns NULL or the reason it is bad (in why). */
 static const char *fb__config_value(const char *v, const fb__key_info *info, double *out, char *why,
                                     size_t len) {
@@ -126,6 +128,7 @@ static const char *fb__config_value(const char *v, const fb__key_info *info, dou
     int digits = 0, has_dot = 0;
     if (!*p) return "missing value";
     if (*p == '-') return "negative value";
+    if (fb__number_padded(p)) return "a number with a leading zero (write 5, not 05)";
     for (; isdigit((unsigned char)*p); ++p, ++digits) {
         unsigned d = (unsigned)(*p - '0');
         if (whole > (UINT64_MAX - d) / 10) return "number too large";

@@ -56,6 +56,12 @@ FB__PRIVATE void fb__layer_set(fb__layer *l, fb__key k, double v);
  * the default. */
 FB__PRIVATE double fb__layers_get(const fb__layer *layers, fb__key k);
 
+/* Whether the number text s starts with a zero that another digit follows
+ * ("05", "007.5"): not the canonical form, refused by every numeric option
+ * and FEMTOBENCH_CONFIG value alike, as a blank or a sign is ("0" and
+ * "0.5" are canonical). */
+FB__PRIVATE bool fb__number_padded(const char *s);
+
 /* Parses a FEMTOBENCH_CONFIG text into `into` (NULL: only checks); writes
  * one line per bad entry to err (may be NULL). Returns the number of bad
  * entries. */

@@ -3,6 +3,7 @@
 #include "svg.h"
 
 #include "json.h"
+#include "numfmt.h"
 #include "text.h" /* UTF-8 */
 
 #include <math.h>
@@ -95,6 +96,10 @@ void fb__svg_fixed(char *buf, size_t len, double v, int decimals, bool grouped) 
         snprintf(buf, len, "%s", isnan(v) ? "-" : (v > 0 ? "inf" : "-inf"));
         return;
     }
+    if (fabs(v) >= 1e15) { /* exponent form, as the tables: never 58 digits, never cut */
+        fb__fmt_double(buf, len, v, 6);
+        return;
+    }
     char raw[400], txt[400];
     snprintf(raw, sizeof raw, "%.*f", decimals, fabs(v));
     fb__svg_dot(raw, txt, sizeof txt);
@@ -121,6 +126,14 @@ void fb__svg_si(char *buf, size_t len, double v, const char *unit, int digits) {
     }
     int k = 4; /* index of "" */
     double a = fabs(v);
+    if (a >= 1e15 || (a > 0 && a < 1e-12 && unit[0])) {
+        /* past the prefixes: the exponent form in the plain unit ("1e+57 s"),
+         * never "1000000...0000 T" */
+        char num[48];
+        fb__fmt_double(num, sizeof num, v, digits);
+        snprintf(buf, len, "%s%s%s", num, unit[0] ? " " : "", unit);
+        return;
+    }
     if (a > 0) {
         int e3 = (int)floor(log10(a) / 3);
         /* rounding to `digits` may reach the next prefix: 999.96 ns -> 1 µs */

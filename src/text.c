@@ -9,6 +9,10 @@
 #include <math.h>
 #include <string.h>
 
+/* From this magnitude on a number is written in exponent form: its digits
+ * past the 17th are noise, and a column of 58 digits helps nobody. */
+#define FB__TEXT_EXP_FROM 1e15
+
 void fb__fmt_grouped(char *buf, size_t len, double v, int decimals) {
     char raw[64];
     if (!isfinite(v)) {
@@ -16,7 +20,7 @@ void fb__fmt_grouped(char *buf, size_t len, double v, int decimals) {
         return;
     }
     fb__fmt_fixed(raw, sizeof raw, fabs(v), decimals); /* '.' whatever the locale */
-    if (strlen(raw) + 1 >= sizeof raw) {               /* too long to group */
+    if (fabs(v) >= FB__TEXT_EXP_FROM || strlen(raw) + 1 >= sizeof raw) { /* too long to group */
         fb__fmt_double(buf, len, v, 6);
         return;
     }
@@ -37,9 +41,34 @@ void fb__fmt_grouped(char *buf, size_t len, double v, int decimals) {
     }
     out[o] = '\0';
     if (!len) return;
-    if (o >= len) o = len - 1; /* cut, like snprintf, without its warning */
+    if (o >= len) { /* never cut: the exponent form fits where the digits do not */
+        fb__fmt_double(buf, len, v, 6);
+        return;
+    }
     memcpy(buf, out, o);
     buf[o] = '\0';
+}
+
+int fb__exact_decimals(double v) {
+    if (!isfinite(v) || fabs(v) >= FB__TEXT_EXP_FROM) return -1;
+    char raw[64];
+    for (int d = 0; d <= 17; ++d) {
+        /* the C library's text read back by the C library, both under the
+         * same locale: only the round trip matters here */
+        snprintf(raw, sizeof raw, "%.*f", d, v);
+        if (strtod(raw, NULL) == v) return d;
+    }
+    return -1;
+}
+
+void fb__fmt_n(char *buf, size_t len, double v, bool grouped) {
+    int d = fb__exact_decimals(v);
+    if (d < 0)
+        fb__fmt_double(buf, len, v, 0);
+    else if (grouped)
+        fb__fmt_grouped(buf, len, v, d);
+    else
+        fb__fmt_fixed(buf, len, v, d);
 }
 
 /* Levenshtein distance, for "did you mean" hints; SIZE_MAX for strings

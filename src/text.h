@@ -7,8 +7,18 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Formats v with thousands separators and `decimals` decimals. */
+/* Formats v with thousands separators and `decimals` decimals; from 10^15
+ * on (and wherever the text would not fit len) in exponent form with six
+ * significant digits ("1e+57"): never cut. */
 FB__PRIVATE void fb__fmt_grouped(char *buf, size_t len, double v, int decimals);
+/* The fewest decimals (0 to 17) whose "%.*f" text reads back as v exactly,
+ * or -1 when none does (v then needs exponent form). */
+FB__PRIVATE int fb__exact_decimals(double v);
+/* A complexity N (or any value given by the user) as given: 100.25, not
+ * 100; grouped with ',' when asked (1,000.5); in exponent form where no
+ * fixed text of 17 decimals holds it or from 10^15 on (the shortest that
+ * reads back). */
+FB__PRIVATE void fb__fmt_n(char *buf, size_t len, double v, bool grouped);
 /* Writes s to f with control characters as \xNN: a name or a message with
  * a line break in it stays one line of a diagnostic. */
 FB__PRIVATE void fb__put_line(FILE *f, const char *s);

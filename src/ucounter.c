@@ -5,8 +5,11 @@
 
 #include "bench_state.h"
 #include "misuse.h"
+#include "numfmt.h"
+#include "text.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,18 +101,90 @@ int fb_counter_set(fb_bench *b, const char *name, double value, unsigned flags) 
     return fb_counter(b, name, value, flags);
 }
 
+/* One line on b's diagnostics, control characters in the names as \xNN;
+ * written here: bench.c calls this file, not the reverse. */
+static void fb__ucounter_say(const fb_bench *b, const char *fmt, ...) FB__PRINTF(2, 3);
+static void fb__ucounter_say(const fb_bench *b, const char *fmt, ...) {
+    if (!b->diag) return;
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap); /* a longer line is cut, never split */
+    va_end(ap);
+    fputs("femtobench: ", b->diag);
+    fb__put_line(b->diag, line);
+    fputc('\n', b->diag);
+    fflush(b->diag);
+}
+
 bool fb__ucounters_attach(fb_bench *b, fb_result *r) {
     if (!b->ucounters.n) return false;
     if (!r->ucounters) {
         r->ucounters = malloc(sizeof *r->ucounters);
         if (r->ucounters)
             *r->ucounters = b->ucounters;
-        else if (b->diag) /* written here: bench.c calls this file, not the reverse */
-            fprintf(b->diag, "femtobench: '%s': out of memory: its %zu counters are lost\n",
-                    r->name, b->ucounters.n);
+        else
+            fb__ucounter_say(b, "'%s': out of memory: its %zu counters are lost", r->name,
+                             b->ucounters.n);
     }
     b->ucounters.n = 0; /* they belong to this run only */
     return true;
+}
+
+size_t fb__ucounters_late(fb_bench *b, fb_result *last) {
+    size_t n = b->ucounters.n;
+    if (!n) return 0;
+    fb__ucounters all;
+    if (last->ucounters)
+        all = *last->ucounters;
+    else
+        all.n = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const fb__ucounter *c = &b->ucounters.c[i];
+        size_t k = 0;
+        while (k < all.n && strcmp(all.c[k].name, c->name) != 0) ++k;
+        if (k == FB__UCOUNTER_MAX) return 0; /* no room: they stay pending */
+        all.c[k] = *c;                       /* given again after the run: the later value wins */
+        if (k == all.n) ++all.n;
+    }
+    if (!last->ucounters) {
+        last->ucounters = malloc(sizeof *last->ucounters);
+        if (!last->ucounters) return 0;
+    }
+    *last->ucounters = all;
+    b->ucounters.n = 0;
+    return n;
+}
+
+void fb__ucounters_take(fb_result *dst, fb_result *src) {
+    if (!src->ucounters) return;
+    free(dst->ucounters);
+    dst->ucounters = src->ucounters;
+    src->ucounters = NULL;
+}
+
+void fb__ucounters_say_late(const fb_bench *b, const fb_result *r, size_t late) {
+    if (!b->diag || !r->ucounters) return;
+    /* the counters given late are the last ones named; the line lists all
+     * of the run's counters as the files now show them */
+    char list[512] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < r->ucounters->n && used < sizeof list; ++i) {
+        char label[FB__UCOUNTER_LABEL_MAX], num[48];
+        fb__ucounter_label(r, i, label, sizeof label);
+        double v = fb_result_counter(r, i);
+        if (isnan(v)) /* a rate with no time to divide by (-valgrind) */
+            snprintf(num, sizeof num, "-");
+        else
+            fb__fmt_double(num, sizeof num, v, 6);
+        int w = snprintf(list + used, sizeof list - used, "%s%s %s", i ? ", " : "", label, num);
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+    fb__ucounter_say(b,
+                     "'%s': %zu counter%s given with fb_counter after the run: "
+                     "attached to that run (in every file; its table row was printed before): %s",
+                     r->name, late, late == 1 ? "" : "s", list);
 }
 
 size_t fb__ucounters_left(fb_bench *b, char *first, size_t len) {
@@ -123,15 +198,21 @@ void fb__ucounters_check(const fb_bench *b, const fb_result *r) {
     for (size_t i = 0; i < fb_result_counter_count(r); ++i) {
         double v = fb_result_counter(r, i);
         if (!isinf(v)) continue;
-        /* a rate over the largest double: shown as inf in the table and the
-         * CSV, "overflow" in the JSON, never left out without a word */
+        /* a rate over the largest double: shown as inf in the table, the
+         * CSV and the HTML, null in the JSON files ("overflow" in
+         * -output_json's), and left out of Bencher's format, whose values
+         * are numbers: never left out without a word */
         char label[FB__UCOUNTER_LABEL_MAX];
         fb__ucounter_label(r, i, label, sizeof label);
+        char given[32], per[32]; /* '.' whatever the locale */
+        fb__fmt_double(given, sizeof given, r->ucounters->c[i].value, 6);
+        fb__fmt_double(per, sizeof per, fb_result_median(r, FB_ELAPSED), 6);
         if (b->diag) /* written here: bench.c calls this file, not the reverse */
             fprintf(b->diag,
-                    "femtobench: counter '%s' of this run is %g per %g s: more than a double "
-                    "holds (shown as inf)\n",
-                    label, r->ucounters->c[i].value, fb_result_median(r, FB_ELAPSED));
+                    "femtobench: counter '%s' of this run is %s per %s s: more than a double "
+                    "holds (inf in the table, CSV and HTML; null in the JSON files; not in "
+                    "-output_bmf)\n",
+                    label, given, per);
     }
 }
 

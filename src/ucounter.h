@@ -16,6 +16,19 @@ FB__PRIVATE const char *fb__ucounter_bad_name(const fb__ucounters *have, const c
  * none): called once per published result (src/bench.c). True when it
  * moved some (the result was measured in this process). */
 FB__PRIVATE bool fb__ucounters_attach(fb_bench *b, fb_result *r);
+/* Counters given after the last run of a benchmark, while no run is open
+ * (Google Benchmark sets its counters after the loop): moved to that run's
+ * result `last` (a counter it already has takes the later value). Returns
+ * how many moved; 0 when none were pending, or when they do not fit (more
+ * than FB__UCOUNTER_MAX in all) or memory ran out: then they stay pending.
+ * The caller computes last's statistics again. */
+FB__PRIVATE size_t fb__ucounters_late(fb_bench *b, fb_result *last);
+/* src's counters moved to dst (replacing dst's): the parent of a child
+ * that attached late counters to a result it had sent before. */
+FB__PRIVATE void fb__ucounters_take(fb_result *dst, fb_result *src);
+/* One line on b's diagnostics: r got `late` counters after its run, and
+ * the values its counters now show. */
+FB__PRIVATE void fb__ucounters_say_late(const fb_bench *b, const fb_result *r, size_t late);
 /* Counters given after the last run of a benchmark (no run carries them):
  * how many, the first one's name into first; they are forgotten. */
 FB__PRIVATE size_t fb__ucounters_left(fb_bench *b, char *first, size_t len);

@@ -151,8 +151,12 @@ int fb__vg_runner_exec(int argc, char **argv, bool cache) {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/femtobench-callgrind.XXXXXX", tmpdir);
     if (!mkdtemp(dir)) {
-        fprintf(stderr, "femtobench: error: -valgrind: cannot create a directory in %s: %s\n",
-                tmpdir, strerror(errno));
+        char line[4400]; /* TMPDIR as one line, whatever it holds */
+        snprintf(line, sizeof line, "-valgrind: cannot create a directory in %s: %s", tmpdir,
+                 strerror(errno));
+        fputs("femtobench: error: ", stderr);
+        fb__put_line(stderr, line);
+        fputc('\n', stderr);
         return 2;
     }
     char out[4200], opt_out[4300], log[4200], opt_log[4300], env_out[4300];

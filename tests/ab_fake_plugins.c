@@ -5,6 +5,7 @@
  *   AB_FAKE_MISSING  needs a symbol nothing defines (it cannot load)
  *   AB_FAKE_NULLS    this femtobench's version and interface, with NULL
  *                    in place of its functions
+ *   AB_FAKE_NULL_RUN the same with identity and list, and NULL for run
  *   AB_FAKE_ABI_NEXT this femtobench's version with the plugin interface
  *                    after this one
  *   AB_FAKE_ABI1     a working plugin of interface 1 (no run_counted): one
@@ -20,6 +21,19 @@
 #if defined(AB_FAKE_NULLS)
 static const fb__plugin_api ab_fake_api = {
     FB__PLUGIN_ABI, FB_VERSION_STRING, NULL, NULL, NULL, NULL, NULL};
+const fb__plugin_api *fb__plugin_entry(void) { return &ab_fake_api; }
+#elif defined(AB_FAKE_NULL_RUN)
+static const char ab_fake_self = 0;
+static const void *ab_fake_identity(void) { return &ab_fake_self; }
+static int ab_fake_list(void (*each)(void *ctx, const char *name), void *ctx, char *err,
+                        size_t len) {
+    (void)err;
+    (void)len;
+    each(ctx, "Listed");
+    return FB_OK;
+}
+static const fb__plugin_api ab_fake_api = {
+    FB__PLUGIN_ABI, FB_VERSION_STRING, ab_fake_identity, ab_fake_list, NULL, NULL, NULL};
 const fb__plugin_api *fb__plugin_entry(void) { return &ab_fake_api; }
 #elif defined(AB_FAKE_ABI_NEXT)
 static const fb__plugin_api ab_fake_api = {

@@ -34,6 +34,7 @@ void BM_Counters(benchmark::State &state) {
     for (auto _ : state) benchmark::DoNotOptimize(state.iterations());
     state.SetItemsProcessed(state.iterations() * 2);
     state.counters["size"] = 42;
+    state.SetLabel("two items an iteration");
     state.counters["per_iter"] = benchmark::Counter(static_cast<double>(state.iterations()) * 3,
                                                     benchmark::Counter::kAvgIterations);
 }
@@ -51,6 +52,18 @@ void BM_Empty(benchmark::State &state) {
     }
 }
 BENCHMARK(BM_Empty);
+
+// KeepRunningBatch: whole batches, counted; a batched body's counts only
+// grow from call to call, or are one batch (Google Benchmark's basic_test)
+void BM_Batch(benchmark::State &state) {
+    const benchmark::IterationCount k = 1009;
+    static benchmark::IterationCount last = 0;
+    benchmark::IterationCount n = 0;
+    while (state.KeepRunningBatch(k)) n += k;
+    if (state.iterations() != n || n % k != 0 || (n != k && n <= last)) std::abort();
+    last = n;
+}
+BENCHMARK(BM_Batch);
 
 class Fix : public benchmark::Fixture {
   public:

@@ -57,6 +57,58 @@ static int SelfTest() {
     std::ostringstream json;
     bench.render(ankerl::nanobench::templates::json(), json);
     std::printf("json %d\n", json.str().find("\"add\"") != std::string::npos ? 1 : 0);
+
+    // compare(): femtobench's paired comparison; entry 0 is the baseline
+    std::ostringstream cmp_table;
+    ankerl::nanobench::Bench cb;
+    cb.output(&cmp_table).epochs(12).minEpochIterations(10);
+    uint64_t y = 1;
+    auto const cr = cb.compare(
+        "one add",
+        [&] {
+            y += 1;
+            ankerl::nanobench::doNotOptimizeAway(y);
+        },
+        "two adds",
+        [&] {
+            y += 1;
+            ankerl::nanobench::doNotOptimizeAway(y);
+            y += 3;
+            ankerl::nanobench::doNotOptimizeAway(y);
+        });
+    std::printf("compare %zu %s|%s %g %d %d %d %d\n", cr.size(), cr[0].name.c_str(),
+                cr[1].name.c_str(), cr[0].relative, cr.isSignificant(0) ? 1 : 0,
+                cr[1].relative > 0 && cr[1].relativeLow <= cr[1].relative &&
+                        cr[1].relative <= cr[1].relativeHigh
+                    ? 1
+                    : 0,
+                cr.rounds() >= 12 ? 1 : 0,
+                cmp_table.str().find("`two adds`") != std::string::npos ? 1 : 0);
+
+    // each result keeps its context; a new title starts the results over;
+    // a template naming a context variable a result lacks throws
+    ankerl::nanobench::Bench cx;
+    cx.output(nullptr).epochs(3).minEpochIterations(10);
+    auto op = [&] {
+        x += 1;
+        ankerl::nanobench::doNotOptimizeAway(x);
+    };
+    cx.context("k", "a").run("first", op).context("k", "b").run("second", op);
+    std::printf("context %s %s\n", cx.results()[0].context("k").c_str(),
+                cx.results()[1].context("k").c_str());
+    cx.title("other").run("third", op);
+    std::printf("retitled %zu %s\n", cx.results().size(),
+                cx.results().front().config().mBenchmarkName.c_str());
+    std::ostringstream sink;
+    cx.render("{{#result}}{{context(k)}}{{/result}}", sink); // every result has k
+    cx.clearContext().run("fourth", op);
+    bool threw = false;
+    try {
+        cx.render("{{#result}}{{context(k)}}{{/result}}", sink);
+    } catch (std::runtime_error const &) {
+        threw = true;
+    }
+    std::printf("unset_context_throws %d\n", threw ? 1 : 0);
     return 0;
 }
 

@@ -19,6 +19,7 @@ typedef struct world {
     double drift_per_ns; /* factor = 1 + drift_per_ns * now */
     double noise;        /* factor = 1 + noise * U(-1, 1), per epoch */
     double noise_factor;
+    double read_cost_ns; /* what a clock read adds to the time (0: nothing) */
     fb_rng rng;
     int last_alt;
     size_t n_trace;
@@ -34,6 +35,7 @@ static uint64_t world_now(void *ctx) {
     w->noise_factor = 1 + w->noise * (2 * fb_rng_uniform01(&w->rng) - 1);
     uint64_t t = (uint64_t)w->now_ns;
     if (w->n_reads < 2 * W_MAX_TRACE) w->reads[w->n_reads++] = t;
+    w->now_ns += w->read_cost_ns;
     return t;
 }
 
@@ -463,6 +465,28 @@ static void test_bad_input(void) {
     fb_bench_free(b);
 }
 
+/* More than 100 alternatives are refused before any epoch (every one runs
+ * every round): one line, nothing run, counted as a run that recorded
+ * nothing; 100 run, K x rounds epochs of them. */
+static void test_alternatives_capped(void) {
+    enum { K = 101 };
+    fake_clock c = {0, 100, 0, 0};
+    fb_bench *b = fake_bench(&c);
+    fb_set_epoch_iterations(b, 1);
+    static fb_alternative alts[K];
+    static char names[K][8];
+    for (int i = 0; i < K; ++i) {
+        snprintf(names[i], sizeof names[i], "a%d", i);
+        alts[i] = (fb_alternative){names[i], fake_clock_op, &c};
+    }
+    CHECK(bad(b, alts, K, "101 alternatives: at most 100 in one comparison") == NULL);
+    CHECK(c.calls == 0 && fb_comparison_count(b) == 0 && b->dropped == 1);
+    const fb_comparison *cmp = fb_compare(b, "hundred", alts, K - 1);
+    CHECK(cmp != NULL && fb_comparison_size(cmp) == K - 1);
+    CHECK(cmp != NULL && c.calls == (K - 1) * fb_comparison_rounds(cmp));
+    fb_bench_free(b);
+}
+
 /* An alternative that costs nothing: an error row, as fb_run gives. */
 static void test_optimized_away(void) {
     world w;
@@ -798,6 +822,37 @@ static void test_unresolved_fast_side(void) {
     fb_bench_free(b);
 }
 
+/* A ratio of 10^7: a 2 s op against a 200 ns op. The slowest, capped at
+ * max_epoch_time, runs one iteration an epoch, so the fast side's epoch is
+ * 200 ns: 200 steps of the clock (not "under 100"), but under the 1 us the
+ * clock needs (1000 resolutions). Every epoch also carries 50 ns that no
+ * clock overhead accounts for, so the interval misses the true ratio: the
+ * fast side is marked not resolved, and the table says its ratio is beyond
+ * what the comparison resolves, instead of a silent wrong interval. */
+static void test_extreme_ratio(void) {
+    world w;
+    world_init(&w, 2e9, 200, 0);
+    w.read_cost_ns = 50;
+    fb_bench *b = world_bench(&w);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    fb_set_output(b, out);
+    const fb_comparison *c = world_compare(b, &w, 2);
+    fclose(out);
+    CHECK(c != NULL && fb_comparison_iterations(c) == 1);
+    double truth = 2e9 / 200;
+    CHECK(c != NULL && !(fb_comparison_low(c, 1) <= truth && truth <= fb_comparison_high(c, 1)));
+    CHECK(!fb_result_unresolved(fb_comparison_result(c, 0)));
+    CHECK(fb_result_unresolved(fb_comparison_result(c, 1)));
+    CHECK(buf && strstr(buf, "`B` (not resolved by the clock") != NULL);
+    CHECK(buf && strstr(buf, "`B`: 1 iterations an epoch (the count all alternatives share) take "
+                             "250 ns, under the 1 us the clock needs: its ratio is beyond what "
+                             "this comparison resolves") != NULL);
+    free(buf);
+    fb_bench_free(b);
+}
+
 /* An alternative that costs about the declared empty loop (as one add does)
  * is marked "at the loop's resolution", not "optimized away?" (result,
  * table, summary); one that costs 100x is neither. */
@@ -834,6 +889,7 @@ static void test_marks_optimized_away(void) {
 
 int main(void) {
     test_unresolved_fast_side();
+    test_extreme_ratio();
     test_marks_optimized_away();
     test_setup_teardown();
     test_interval_math();
@@ -845,6 +901,7 @@ int main(void) {
     test_inline_same_schedule();
     test_inline_hygiene();
     test_bad_input();
+    test_alternatives_capped();
     test_optimized_away();
     test_inline_misuse();
     test_slow_ops_bounded();

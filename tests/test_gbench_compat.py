@@ -38,7 +38,7 @@ EXPECTED = {
     "BM_Product/1/3/iterations:5", "BM_Product/2/3/iterations:5",
     "BM_Product/1/4/iterations:5", "BM_Product/2/4/iterations:5",
     "BM_Threads/3/real_time/threads:1", "BM_Threads/3/real_time/threads:2",
-    "BM_Counters", "BM_Skip", "BM_Empty", "Fix/Sum/16", "BM_Templ<int>", "BM_Capture/seven",
+    "BM_Counters", "BM_Skip", "BM_Empty", "BM_Batch", "Fix/Sum/16", "BM_Templ<int>", "BM_Capture/seven",
     "runtime name with spaces",
 }
 p = subprocess.run([SUITE, "-list"], capture_output=True, text=True, timeout=60)
@@ -69,6 +69,12 @@ with tempfile.TemporaryDirectory() as d:
     check(c.get("items", {}).get("kind") == "rate" and c["items"]["value"] == 2,
           "SetItemsProcessed: an amount of 2 per iteration shown per second: %s" % c.get("items"))
     check(gb["BM_Counters"].get("size") == 42, "GB JSON: size %s" % gb["BM_Counters"].get("size"))
+    # SetLabel: the row's label in both files (fb_set_label)
+    check(fb["BM_Counters"].get("label") == "two items an iteration",
+          "SetLabel: %s" % fb["BM_Counters"].get("label"))
+    check(gb["BM_Counters"].get("label", "").startswith("two items an iteration"),
+          "GB JSON label: %s" % gb["BM_Counters"].get("label"))
+    check("label" not in fb["BM_Range/8"], "a label on a row without SetLabel")
     # counters summed over the group's threads; kAvgThreads divides again
     t2 = counters(fb["BM_Threads/3/real_time/threads:2"])
     check(t2.get("per_thread", {}).get("value") == 2, "summed over 2 threads: %s" % t2)
@@ -85,10 +91,37 @@ with tempfile.TemporaryDirectory() as d:
     check(gb["BM_Skip"].get("error_occurred") is True and
           "no device here" in gb["BM_Skip"].get("error_message", ""),
           "GB JSON skip row: %s" % gb["BM_Skip"])
+    # KeepRunningBatch(1009): each epoch counts the whole batches it ran
+    # (a batch larger than the first epochs' counts is no "does not grow")
+    b = fb["BM_Batch"]
+    check(b["error"] is None and b["measurements"] and
+          all(m["iterations"] % 1009 == 0 for m in b["measurements"]),
+          "KeepRunningBatch: %s %s" % (b["error"], [m["iterations"] for m in b["measurements"]]))
     # an empty loop is a measured row (a mark), never an error
     check(fb["BM_Empty"]["error"] is None, "empty loop: %s" % fb["BM_Empty"]["error"])
     for n in EXPECTED - {"BM_Skip"}:
         check(fb[n]["error"] is None, "%s: error %s" % (n, fb[n]["error"]))
+
+# main from femtobench::benchmark_main (Google Benchmark's benchmark_main)
+MAIN = os.path.join(BUILD, "tests", "suite_gbench_main")
+EMPTY = os.path.join(BUILD, "tests", "suite_gbench_empty")
+check(os.path.exists(MAIN) and os.path.exists(EMPTY), "benchmark_main: no suite built")
+if os.path.exists(MAIN) and os.path.exists(EMPTY):
+    p = subprocess.run([MAIN, "--benchmark_min_time=0.01s"], capture_output=True, text=True,
+                       timeout=120)
+    check(p.returncode == 0 and "BM_FromMain" in p.stdout,
+          "benchmark_main: exit %d: %s %s" % (p.returncode, p.stdout, p.stderr))
+    p = subprocess.run([MAIN, "-list"], capture_output=True, text=True, timeout=60)
+    check(p.returncode == 0 and p.stdout.split() == ["BM_FromMain"],
+          "benchmark_main -list: %d %r" % (p.returncode, p.stdout))
+    # no benchmark at all: Google Benchmark's flags only, exit 0 with a line;
+    # with femtobench's options, its rule (nothing to run is bad input)
+    p = subprocess.run([EMPTY, "--benchmark_min_time=0.01s"], capture_output=True, text=True,
+                       timeout=60)
+    check(p.returncode == 0 and "no benchmark is registered" in p.stderr,
+          "empty suite, Google Benchmark's flags: exit %d: %s" % (p.returncode, p.stderr))
+    p = subprocess.run([EMPTY, "-sanity_check"], capture_output=True, text=True, timeout=60)
+    check(p.returncode == 2, "empty suite, -sanity_check: exit %d: %s" % (p.returncode, p.stderr))
 
 # the same suite built as a femtobench-ab plugin (femtobench_add_plugin):
 # registered when the plugin is asked for its benchmarks (fb_register_later:

@@ -101,6 +101,15 @@ fi
 [ -x "$prefix/bin/femtobench-compare" ] || fail "not installed: bin/femtobench-compare"
 "$prefix/bin/femtobench-compare" -help | grep -q "femtobench-compare OLD.json NEW.json" ||
     fail "bin/femtobench-compare -help"
+# Google Benchmark's benchmark_main (a build with a C++ compiler): the
+# library, its .pc and its CMake target femtobench::benchmark_main
+if grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=/' "$tmp/build/CMakeCache.txt"; then
+    for f in libfemtobench_benchmark_main.a pkgconfig/femtobench-benchmark-main.pc; do
+        [ -e "$lib/$f" ] || fail "not installed: ${lib#"$prefix"/}/$f"
+    done
+    grep -q 'femtobench::benchmark_main' "$lib/cmake/femtobench/femtobench-targets.cmake" ||
+        fail "the CMake package has no femtobench::benchmark_main"
+fi
 ok "cmake --install: header, static + shared library, CMake package, femtobench.pc, LICENSE, femtobench-compare"
 
 # The shared library exports only fb_ names (fb__ included).
@@ -110,7 +119,7 @@ if command -v nm >/dev/null; then
     ok "libfemtobench.so exports only fb_* symbols"
     # internals (FB__PRIVATE) are hidden: only the fb__ helpers the public
     # macros call are exported
-    allowed=" fb__register fb__loop_begin fb__loop_next fb__loop_done fb__run_at fb__escape "
+    allowed=" fb__register fb__loop_begin fb__loop_next fb__loop_done fb__loop_ran fb__run_at fb__escape "
     # (and FB_COMPARE's and fb_compare's, src/compare.c)
     allowed="$allowed fb__cmp_begin fb__cmp_next fb__cmp_alt fb__cmp_alt_done fb__compare_at "
     # (and the plugin entry point femtobench-ab looks up, src/plugin.c)
@@ -348,6 +357,23 @@ if command -v pkg-config >/dev/null; then
         $(pkg-config --libs-only-l femtobench | sed 's/-lfemtobench//')
     run_consumer "$tmp/pc_consumer_static"
     ok "pkg-config --cflags --libs femtobench (shared and static)"
+    # A Google Benchmark suite without a main, its main from benchmark_main
+    if [ -e "$lib/libfemtobench_benchmark_main.a" ]; then
+        cat >"$tmp/gb_main.cpp" <<'CPP'
+#include <benchmark/benchmark.h>
+static void BM_Add(benchmark::State &state) {
+    int x = 0;
+    for (auto _ : state) benchmark::DoNotOptimize(x += 1);
+}
+BENCHMARK(BM_Add);
+CPP
+        # shellcheck disable=SC2046 # the flags are meant to split
+        quiet "pkg-config femtobench-benchmark-main: compile" "${CXX:-c++}" -std=c++11 -O2 \
+            "$tmp/gb_main.cpp" -o "$tmp/gb_main" $(pkg-config --cflags --libs femtobench-benchmark-main)
+        out=$(LD_LIBRARY_PATH=$lib "$tmp/gb_main" -list) || fail "benchmark_main: -list failed"
+        [ "$out" = BM_Add ] || fail "benchmark_main: -list printed '$out'"
+        ok "pkg-config femtobench-benchmark-main: a Google Benchmark suite takes main from it"
+    fi
     # The plugin recipe of docs/ab.md against an install of the static
     # library alone (the default: FEMTOBENCH_BUILD_SHARED off).
     if [ -x "$prefix/bin/femtobench-ab" ]; then

@@ -60,6 +60,13 @@ check(len(res) == 9 and res[:4] == ["1", "name", "add", "epochs"] and res[4].isd
       int(res[4]) >= 3 and res[5:] == ["table", "1", "median_ok", "1"],
       "Bench: %s" % out.get("results"))
 check(out.get("json") == "1", "render(json()): %s" % out.get("json"))
+# Bench::compare: femtobench's paired comparison, nanobench's CompareResult
+check(out.get("compare") == "2 one add|two adds 1 0 1 1 1", "compare(): %s" % out.get("compare"))
+# Result::context: the context of its own run; title() starts the results over
+check(out.get("context") == "a b", "Result::context: %s" % out.get("context"))
+check(out.get("retitled") == "1 third", "title() starts over: %s" % out.get("retitled"))
+check(out.get("unset_context_throws") == "1",
+      "render with an unset context variable: %s" % out.get("unset_context_throws"))
 
 if failed:
     print(failed, "check(s) failed")

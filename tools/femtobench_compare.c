@@ -43,7 +43,7 @@ typedef struct fbc_opts {
     const char *files[2]; /* the two JSON files, or with -run the two programs */
     double threshold_pct;
     bool fail_on_slower;
-    const char *output_md;
+    fb__outputs outs; /* -output_md: fbc_outputs' rows */
     bool run;
     unsigned pairs;
     const char **runner_args; /* with -run: the options passed to both programs */
@@ -56,11 +56,21 @@ typedef struct fbc_md {
     bool paired;
 } fbc_md;
 
-/* The runner's options that -run sets itself or that make no comparison. */
+static int fbc_write_md(void *ctx, FILE *f);
+
+/* femtobench-compare's outputs: its table (src/outfile.h), checked, pinned
+ * and written by the runner's rules. */
+static const fb__output_spec fbc_outputs[] = {
+    {"output_md", "also write the change table as markdown to <file>", NULL, fbc_write_md},
+};
+#define FBC_N_OUT (sizeof fbc_outputs / sizeof fbc_outputs[0])
+
+/* The runner's options that -run sets itself or that make no comparison;
+ * and every output of the runner's table (fb__opts_outputs): each program
+ * would write it in turn, over the other's. */
 static const char *const fbc_refused[] = {
-    "output_csv",           "output_json",      "output_gbench", "output_html", "benchmark_out",
-    "benchmark_out_format", "benchmark_format", "baseline",      "repetitions", "list",
-    "benchmark_list_tests", "sanity_check",     "help",          "version"};
+    "benchmark_out", "benchmark_out_format", "benchmark_format", "baseline", "repetitions",
+    "list",          "benchmark_list_tests", "sanity_check",     "help",     "version"};
 
 static void fbc_usage(FILE *f) {
     fputs("usage: femtobench-compare OLD.json NEW.json [options]\n"
@@ -76,9 +86,14 @@ static void fbc_usage(FILE *f) {
           "Options (one dash or two):\n"
           "  -threshold=<pct>     changes within this % are 'same' (default: 10)\n"
           "  -fail_on_slower      exit status 3 when a benchmark is slower, or when no\n"
-          "                       benchmark is in common (nothing was compared)\n"
-          "  -output_md=<file>    also write the change table as markdown to <file>\n"
-          "  -run                 OLD and NEW are programs to run, not files\n"
+          "                       benchmark is in common (nothing was compared)\n",
+          f);
+    for (size_t i = 0; i < FBC_N_OUT; ++i) { /* the outputs' table */
+        char left[64];
+        snprintf(left, sizeof left, "-%s=<file>", fbc_outputs[i].option);
+        fprintf(f, "  %-20s %s\n", left, fbc_outputs[i].help);
+    }
+    fputs("  -run                 OLD and NEW are programs to run, not files\n"
           "  -pairs=<K>           with -run: runs of each program, 2 to 1000 (default: 10)\n"
           "  -help                print this help and exit\n\n"
           "Exit status: 0; 1 when NEW records a failed benchmark; 2 for bad input;\n"
@@ -88,7 +103,7 @@ static void fbc_usage(FILE *f) {
 
 /* Returns 0 to go on, -1 after -help, 2 on bad input. */
 static int fbc_parse(int argc, char **argv, fbc_opts *o) {
-    int n_files = 0;
+    int n_files = 0, row;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         if (a[0] != '-' || a[1] == '\0') {
@@ -126,19 +141,26 @@ static int fbc_parse(int argc, char **argv, fbc_opts *o) {
             if (!val) return fb__opts_error("-threshold needs a value: -threshold=<pct>");
             if (fb__change_parse_threshold(val, &o->threshold_pct))
                 return fb__opts_error("-threshold=%s: not a percentage >= 0 and < 1000", val);
-        } else if (FBC_IS("output_md")) {
-            if (!val) return fb__opts_error("-output_md needs a value: -output_md=<file>");
-            if (!*val) return fb__opts_error("-output_md: empty file name");
-            o->output_md = val;
+        } else if ((row = fb__outputs_find(fbc_outputs, FBC_N_OUT, name, len)) >= 0) {
+            char why[128];
+            if (!val)
+                return fb__opts_error("-%s needs a value: -%s=<file>", fbc_outputs[row].option,
+                                      fbc_outputs[row].option);
+            if (fb__outputs_give(&o->outs, row, val, why, sizeof why) != FB_OK)
+                return fb__opts_error("%s", why);
         } else {
             /* a runner option: passed on with -run (checked once -run is
              * known: it may come later) */
+            const char *refused = NULL;
             for (size_t k = 0; k < sizeof fbc_refused / sizeof fbc_refused[0]; ++k)
-                if (FBC_IS(fbc_refused[k]))
-                    return fb__opts_error(
-                        "-%s: not with -run (femtobench-compare runs and reads the "
-                        "programs itself)",
-                        fbc_refused[k]);
+                if (FBC_IS(fbc_refused[k])) refused = fbc_refused[k];
+            for (size_t k = 0; k < FB__OPTS_N_OUT; ++k) /* the runner's outputs */
+                if (fb__opts_outputs()[k].help && FBC_IS(fb__opts_outputs()[k].option))
+                    refused = fb__opts_outputs()[k].option;
+            if (refused)
+                return fb__opts_error("-%s: not with -run (femtobench-compare runs and reads the "
+                                      "programs itself)",
+                                      refused);
             o->runner_args[o->n_runner_args++] = a;
         }
 #undef FBC_IS
@@ -298,36 +320,48 @@ static int fbc_run_pairs(const fbc_opts *o, fb__baseline b[2]) {
     return status;
 }
 
-int main(int argc, char **argv) {
-    const char **runner_args = calloc((size_t)(argc > 0 ? argc : 1), sizeof *runner_args);
-    if (!runner_args) return fb__opts_error("out of memory");
-    fbc_opts o = {
-        {NULL, NULL}, FB__CHANGE_DEFAULT_THRESHOLD_PCT, false, NULL, false, 0, runner_args, 0};
-    int rc = fbc_parse(argc, argv, &o);
-    if (rc) {
-        free(runner_args);
-        return rc < 0 ? 0 : rc;
+/* The outputs by the runner's rules (src/outfile_set.c), before anything is
+ * read or run: each writable, no two the same file, none the file the
+ * table goes to (stdout, or stderr when an output is stdout), none a file it
+ * reads (each file of a list; with -run, the programs), each pinned. 0, or
+ * the exit status of bad input after its line. */
+static int fbc_check_outputs(fbc_opts *o) {
+    size_t cap = 2, blen = 2;
+    for (int i = 0; i < 2; ++i) {
+        blen += strlen(o->files[i]);
+        for (const char *p = o->files[i]; *p; ++p) cap += *p == ',';
     }
-    char why[512];
-    if (o.output_md && strcmp(o.output_md, "-") != 0 &&
-        fb__outfile_check(o.output_md, why, sizeof why) != FB_OK) {
-        free(runner_args);
-        return fb__opts_error("-output_md=%s: %s", o.output_md, why);
-    }
-    for (int i = 0; i < 2 && o.output_md; ++i) { /* never one of the files it reads */
-        const char *p = o.run ? NULL : o.files[i];
-        char one[4096];
-        if (o.run && o.files[i] &&
-            fb__outfile_not_input(o.output_md, o.files[i], why, sizeof why) != FB_OK) {
-            free(runner_args);
-            return fb__opts_error("-output_md=%s: %s", o.output_md, why);
+    const char **inputs = calloc(cap, sizeof *inputs);
+    char *buf = malloc(blen + cap), why[1024];
+    size_t n = 0, off = 0;
+    int rc = 0;
+    if (!inputs || !buf) rc = fb__opts_error("out of memory");
+    for (int i = 0; i < 2 && !rc; ++i) {
+        const char *p = o->files[i];
+        if (o->run) { /* a program */
+            inputs[n++] = p;
+            continue;
         }
-        while (fb__baseline_list_next(&p, one, sizeof one) > 0)
-            if (fb__outfile_not_input(o.output_md, one, why, sizeof why) != FB_OK) {
-                free(runner_args);
-                return fb__opts_error("-output_md=%s: %s", o.output_md, why);
-            }
+        while (n < cap && fb__baseline_list_next(&p, buf + off, blen + cap - off) > 0) {
+            inputs[n++] = buf + off;
+            off += strlen(buf + off) + 1;
+        }
     }
+    if (!rc && fb__outputs_prepare(&o->outs, true, inputs, n, why, sizeof why) != FB_OK)
+        rc = fb__opts_error("%s", why);
+    free((void *)inputs);
+    free(buf);
+    return rc;
+}
+
+/* Reads or runs, prints the table and writes the outputs: main's work once
+ * the options are read. */
+static int fbc_main(fbc_opts *o_) {
+    fbc_opts o = *o_;
+    const char **runner_args = o.runner_args;
+    char why[512];
+    /* the table goes where no output does (the runner's rule) */
+    FILE *tout = o.outs.table_fd == 2 ? stderr : stdout;
     fb__baseline b[2];
     memset(b, 0, sizeof b);
     if (o.run) {
@@ -355,17 +389,15 @@ int main(int argc, char **argv) {
     }
     size_t counts[FB__V_COUNT];
     int status = 0;
-    int trc = o.run ? fb__change_table_paired(stdout, &b[0], &b[1], o.threshold_pct, counts)
-                    : fb__change_table(stdout, &b[0], &b[1], o.threshold_pct, counts);
+    int trc = o.run ? fb__change_table_paired(tout, &b[0], &b[1], o.threshold_pct, counts)
+                    : fb__change_table(tout, &b[0], &b[1], o.threshold_pct, counts);
     if (trc != 0) status = fb__opts_error("out of memory");
-    if (fflush(stdout) != 0) status = 1;
-    if (!status && o.output_md) {
+    if (fflush(tout) != 0) status = 1;
+    if (!status) { /* every output of the table, as one set */
         fbc_md m = {&b[0], &b[1], o.threshold_pct, o.run};
-        if (fb__outfile_write_fn(o.output_md, fbc_write_md, &m, why, sizeof why) != FB_OK) {
+        if (fb__outputs_write(&o.outs, NULL, &m, stderr, why, sizeof why) != FB_OK) {
             fprintf(stderr, "femtobench: error: %s\n", why);
             status = 1;
-        } else if (strcmp(o.output_md, "-") != 0) {
-            fprintf(stderr, "femtobench: wrote '%s'\n", o.output_md);
         }
     }
     if (!status)
@@ -384,4 +416,24 @@ int main(int argc, char **argv) {
     fb__baseline_free(&b[0]);
     fb__baseline_free(&b[1]);
     return status;
+}
+
+int main(int argc, char **argv) {
+    const char **runner_args = calloc((size_t)(argc > 0 ? argc : 1), sizeof *runner_args);
+    if (!runner_args) return fb__opts_error("out of memory");
+    fbc_opts o;
+    memset(&o, 0, sizeof o);
+    o.threshold_pct = FB__CHANGE_DEFAULT_THRESHOLD_PCT;
+    o.runner_args = runner_args;
+    fb__outputs_init(&o.outs, fbc_outputs, FBC_N_OUT);
+    int rc = fbc_parse(argc, argv, &o);
+    if (!rc) rc = fbc_check_outputs(&o);
+    if (rc) {
+        free(runner_args);
+        fb__outputs_free(&o.outs);
+        return rc < 0 ? 0 : rc;
+    }
+    rc = fbc_main(&o); /* frees runner_args */
+    fb__outputs_free(&o.outs);
+    return rc;
 }

@@ -31,9 +31,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (fb__opts_parse(argc, argv, &o) == 0) {
         char why[512];
         if (o.filter) (void)fb__filter_check(o.filter, why, sizeof why);
-        const char *outs[3] = {o.out_csv, o.out_json, o.out_gbench};
-        for (int k = 0; k < 3; ++k)
-            if (outs[k]) (void)fb__outfile_std_fd(outs[k]);
+        for (size_t k = 0; k < o.outs.n; ++k)
+            if (o.outs.given[k]) (void)fb__outfile_std_fd(o.outs.given[k]);
     }
     fb__opts_free(&o);
     free(text);

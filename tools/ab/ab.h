@@ -79,10 +79,13 @@ typedef struct fba_opts {
     const char *filter;
     double min_time_ms;
     long rounds;
+    /* the fewest rounds a paired run keeps when disturbed ones are left out:
+     * the fewest that decide anything for the benchmarks in common */
+    size_t min_kept;
     double threshold_pct;
     bool fail_on_slower, valgrind, isolate, quiet;
     double timeout_s; /* -timeout: a benchmark still running after it is killed; 0: none */
-    const char *out_json, *out_md, *out_html;
+    fb__outputs outs; /* -output_json, -output_md, -output_html: fba_outputs' rows */
     double asymptote[FBA_MAX_ASYMPTOTE]; /* -asymptote: each benchmark once per N */
     size_t n_asymptote;
     const char *asymptote_text;
@@ -138,6 +141,7 @@ typedef struct fba_row {
     /* each layout's median time per unit over its kept rounds, each side */
     double lay_old[FBA_MAX_LAYOUTS], lay_new[FBA_MAX_LAYOUTS];
     bool skipped;      /* an error row that is fb_skip's (both sides skipped): no failure */
+    bool bad_name;     /* a run's name the runner refuses (error holds the runner's line) */
     fb__change change; /* filled at the end (needs the family's size) */
     fba_judged judged; /* the same, with the layouts and the halves */
     /* -valgrind: the least and most of each side's counted pairs (both the
@@ -203,6 +207,7 @@ typedef struct fba_counts {
 
 typedef struct fba_count_line {
     char name[FBA_NAME_MAX];
+    char bench[FBA_NAME_MAX]; /* the benchmark (as listed) the run was made by */
     double n;
     char error[FBA_ERROR_MAX];
     double ins, ins_lo, ins_hi; /* the count, and the least and most of its pairs */
@@ -240,6 +245,8 @@ typedef struct fba_report {
     size_t counts[FB__V_COUNT]; /* a layout-sensitive row is counted apart from unsure */
     size_t errors;
     size_t layout_sensitive, moment_split, skipped;
+    size_t undecided;        /* paired rows too few rounds or layouts were kept for to decide */
+    size_t undecided_rounds; /* of those, the rows with too few rounds (one or two layouts) */
     double wall_s;
 } fba_report;
 
@@ -266,6 +273,8 @@ int fba_bench(const fba_side *sides, const fba_opts *o, const char *bench, doubl
 int fba_count_side(const fba_side *s, const fba_opts *o, const fba_names *sel, const char *path);
 int fba_valgrind(const fba_opts *o, const fba_side *sides, const fba_names *sel, fba_rows *rows);
 int fba_run_all(const fba_side *sides, const fba_opts *o, const fba_names *sel, fba_rows *rows);
+int fba_run_grouped(int (*fn)(void *ctx), void *ctx);
+bool fba_name_refused(const char *bench, const char *run, char *why, size_t len);
 size_t fba_rounds_needed(size_t family);
 void fba_judge(fba_report *rep);
 const char *fba_verdict(const fba_row *r);
@@ -275,5 +284,10 @@ void fba_table(FILE *f, const fba_report *rep);
 int fba_write_md(void *ctx, FILE *f);
 int fba_write_json(void *ctx, FILE *f);
 int fba_write_html(void *ctx, FILE *f);
+/* femtobench-ab's outputs: its table (src/outfile.h; tools/ab/ab_write.c),
+ * checked, pinned and written by the runner's rules. Each writer's ctx is
+ * the fba_report. */
+#define FBA_N_OUT 3
+extern const fb__output_spec fba_outputs[FBA_N_OUT];
 
 #endif

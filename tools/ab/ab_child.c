@@ -153,6 +153,9 @@ int fba_run_all(const fba_side *sides, const fba_opts *o, const fba_names *sel, 
             close(fds[0]);
             setpgid(0, 0); /* its own group: killed whole, with what it starts */
             for (int k = 0; k < 4; ++k) sigaction(fba_signals[k], &old[k], NULL);
+            /* the measuring CPU is the child's alone: this process, which
+             * wakes to watch it, stays off it */
+            fba_pin();
             fba_child_run(sides, o, sel, step, last, fds[1]);
         }
         close(fds[1]);
@@ -165,7 +168,7 @@ int fba_run_all(const fba_side *sides, const fba_opts *o, const fba_names *sel, 
         fba_child = pid;
         long current = -1;  /* the step in progress */
         size_t next = step; /* the step after the last one that ended */
-        bool done = false, reaped = false, timed_out = false;
+        bool done = false, reaped = false, timed_out = false, stop = false;
         int status = 0;
         double deadline_s = 0;
         for (;;) {
@@ -193,6 +196,12 @@ int fba_run_all(const fba_side *sides, const fba_opts *o, const fba_names *sel, 
                         buf->n_lr = 0;
                 fba_row *row = fba_rows_add(rows, buf->name, buf->n, buf->kind);
                 if (row) *row = *buf;
+                /* a run's name the runner refuses: nothing more is run (the
+                 * caller says the runner's line and writes nothing) */
+                if (row && row->bad_name) {
+                    stop = true;
+                    break;
+                }
             } else if (m.type == 'D') {
                 done = true;
                 break;
@@ -204,6 +213,7 @@ int fba_run_all(const fba_side *sides, const fba_opts *o, const fba_names *sel, 
             while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
             }
         fba_child = 0;
+        if (stop) break;
         if (done) {
             step = last;
             continue;
@@ -224,6 +234,43 @@ int fba_run_all(const fba_side *sides, const fba_opts *o, const fba_names *sel, 
         step = bad + 1;
     }
     free(buf);
+    for (int k = 0; k < 4; ++k) sigaction(fba_signals[k], &old[k], NULL);
+    return rc;
+}
+
+/* Runs fn(ctx) in a child process that leads its own process group, with
+ * what fn starts (a Callgrind child) in that group too: a signal that ends
+ * femtobench-ab ends the group first, as it ends the measuring child's.
+ * Returns the child's exit status, 128 + the signal that killed it, or -1
+ * when it could not start. */
+int fba_run_grouped(int (*fn)(void *ctx), void *ctx) {
+    struct sigaction sa, old[4];
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = fba_on_signal;
+    sigemptyset(&sa.sa_mask);
+    fflush(stdout);
+    fflush(stderr);
+    for (int k = 0; k < 4; ++k) sigaction(fba_signals[k], &sa, &old[k]);
+    pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0);
+        for (int k = 0; k < 4; ++k) sigaction(fba_signals[k], &old[k], NULL);
+        int rc = fn(ctx);
+        fflush(stdout);
+        fflush(stderr);
+        _exit(rc < 0 ? 1 : rc > 255 ? 255 : rc);
+    }
+    int rc = -1;
+    if (pid > 0) {
+        setpgid(pid, pid); /* either side may get there first */
+        fba_child = pid;
+        int status = 0;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        fba_child = 0;
+        rc = WIFEXITED(status) ? WEXITSTATUS(status)
+                               : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    }
     for (int k = 0; k < 4; ++k) sigaction(fba_signals[k], &old[k], NULL);
     return rc;
 }

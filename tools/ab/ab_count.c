@@ -147,6 +147,7 @@ static void fba_read_counts(const char *path, fba_counted *c) {
         }
         fba_count_line *l = &c->v[c->n++];
         memset(l, 0, sizeof *l);
+        snprintf(l->bench, sizeof l->bench, "%s", c->last_begin);
         if (error) {
             l->n = strtod(fl[1], NULL);
             fba_unescape(fl[2], l->name, sizeof l->name);
@@ -162,6 +163,16 @@ static void fba_read_counts(const char *path, fba_counted *c) {
         }
     }
     fclose(f);
+}
+
+typedef struct fba_vg_job {
+    int argc;
+    char **argv;
+} fba_vg_job;
+
+static int fba_vg_exec(void *ctx) {
+    fba_vg_job *j = ctx;
+    return fb__vg_runner_exec(j->argc, j->argv, false);
 }
 
 /* One Callgrind child: counts side s's benchmarks (or only `only`) into c.
@@ -197,7 +208,11 @@ static int fba_count_child(const fba_opts *o, int s, const char *only, fba_count
         args[k++] = only_opt;
     }
     args[k] = NULL;
-    int crc = fb__vg_runner_exec(k, args, false);
+    /* Callgrind in a child that leads its own process group: a signal that
+     * ends femtobench-ab ends it too (a hung benchmark does not outlive it) */
+    fba_vg_job job = {k, args};
+    int crc = fba_run_grouped(fba_vg_exec, &job);
+    if (crc < 0) crc = fb__opts_error("-valgrind: cannot start a child process");
     fba_read_counts(path, c);
     unlink(path);
     return crc;
@@ -219,38 +234,47 @@ int fba_valgrind(const fba_opts *o, const fba_side *sides, const fba_names *sel,
     memset(c, 0, sizeof c);
     int rc = 0;
     for (int s = 0; s < 2 && !rc; ++s) {
-        size_t units = o->isolate ? sel->n : 1;
-        for (size_t u = 0; u < units && !rc; ++u) {
-            const char *only = o->isolate ? sel->v[u] : NULL;
-            if (only && fba_names_find(&sides[s].benches, only) < 0) continue;
+        /* one child for the side (or one a benchmark with -isolate); after
+         * a child that died, one a benchmark for the rest */
+        bool one_each = o->isolate;
+        for (size_t u = 0; u < sel->n && !rc;) {
+            const char *only = one_each ? sel->v[u] : NULL;
+            if (only && fba_names_find(&sides[s].benches, only) < 0) {
+                ++u;
+                continue;
+            }
             int crc = fba_count_child(o, s, only, &c[s]);
-            if (crc == 0 && c[s].ended) continue;
-            if (crc == 2 || !c[s].last_begin[0]) {
+            if (crc == 0 && c[s].ended) {
+                u = only ? u + 1 : sel->n;
+                continue;
+            }
+            long at = c[s].last_begin[0] ? fba_names_find(sel, c[s].last_begin) : -1;
+            if (crc == 2 || at < 0) {
                 rc = crc == 2 ? 2 : 1;
                 if (crc != 2)
                     fprintf(stderr,
                             "femtobench: error: -valgrind: the %s side's Callgrind child failed "
                             "(exit status %d)\n",
                             fba_side_name[s], crc);
-            } else if (!o->isolate) {
-                fprintf(stderr,
-                        "femtobench: error: -valgrind: %s: the %s side's Callgrind child died "
-                        "(exit status %d); -isolate makes a crash that benchmark's error row\n",
-                        c[s].last_begin, fba_side_name[s], crc);
-                rc = 1;
-            } else if (fba_crash_row(rows, c[s].last_begin)) { /* crashed on both sides */
-                snprintf(fba_crash_row(rows, c[s].last_begin)->error, FBA_ERROR_MAX,
-                         "old and new: %s under Callgrind (exit status %d)",
-                         crc ? "crashed" : "exited before it finished", crc);
+                break;
+            }
+            /* the benchmark it died in is an error row; the rest is counted */
+            const char *how = crc ? "crashed" : "exited before it finished";
+            fba_row *row = fba_crash_row(rows, c[s].last_begin);
+            if (row) { /* on both sides */
+                snprintf(row->error, FBA_ERROR_MAX,
+                         "old and new: %s under Callgrind (exit status %d)", how, crc);
             } else {
-                fba_row *row = fba_rows_add(rows, c[s].last_begin, 0, FBA_ERROR);
+                row = fba_rows_add(rows, c[s].last_begin, 0, FBA_ERROR);
                 if (!row) {
                     rc = fb__opts_error("out of memory");
                     break;
                 }
                 snprintf(row->error, sizeof row->error, "%s: %s under Callgrind (exit status %d)",
-                         fba_side_name[s], crc ? "crashed" : "exited before it finished", crc);
+                         fba_side_name[s], how, crc);
             }
+            u = (size_t)at + 1;
+            one_each = true;
         }
     }
     fba_count_line *lines[2] = {c[0].v, c[1].v};
@@ -263,13 +287,15 @@ int fba_valgrind(const fba_opts *o, const fba_side *sides, const fba_names *sel,
                 if (strcmp(lines[1 - s][j].name, l->name) == 0 && lines[1 - s][j].n == l->n)
                     other = &lines[1 - s][j];
             if (s == 1 && other) continue;
-            /* a run missing on a side whose child crashed is not `gone`/`new` */
-            bool crashed = false;
-            for (size_t r = 0; r < rows->n; ++r)
-                crashed =
-                    crashed || (rows->v[r]->kind == FBA_ERROR &&
-                                strncmp(rows->v[r]->name, l->name, strlen(rows->v[r]->name)) == 0);
-            if (!other && crashed) continue;
+            /* a name the runner refuses: its line, nothing written */
+            char why[FBA_ERROR_MAX];
+            if (fba_name_refused(l->bench, l->name, why, sizeof why)) {
+                rc = fb__opts_error("%s", why);
+                break;
+            }
+            /* a run missing on a side whose child died in its benchmark is
+             * not `gone`/`new`: that benchmark's error row says it */
+            if (!other && fba_crash_row(rows, l->bench)) continue;
             fba_row *row = fba_rows_add(rows, l->name, l->n,
                                         other    ? FBA_PAIRED
                                         : s == 0 ? FBA_GONE

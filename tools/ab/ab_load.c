@@ -136,10 +136,14 @@ static int fba_load(fba_side *s, const char *load_path) {
             FB_VERSION_STRING, FB__PLUGIN_ABI_OLDEST, FB__PLUGIN_ABI);
     /* a plugin that claims this interface but lacks a function of it
      * would crash at the first call */
-    if (!s->api->identity || !s->api->list || !s->api->run)
-        return fb__opts_error("%s: its plugin interface (%u) lacks a function (identity, list or "
-                              "run is NULL): rebuild the plugin with this femtobench",
-                              s->path, s->api->abi);
+    const char *missing = !s->api->identity ? "identity"
+                          : !s->api->list   ? "list"
+                          : !s->api->run    ? "run"
+                                            : NULL;
+    if (missing)
+        return fb__opts_error("%s: its plugin interface (%u) lacks a function ('%s' is NULL): "
+                              "rebuild the plugin with this femtobench",
+                              s->path, s->api->abi, missing);
     char why[512];
     int rc = s->api->list(fba_names_add, &s->benches, why, sizeof why);
     if (rc != FB_OK) return fb__opts_error("%s: %s", s->path, why);
@@ -206,6 +210,14 @@ int fba_load_all(fba_side *v, size_t k) {
                                     v[j].path, v[i].path);
     }
     return rc;
+}
+
+/* A run's name the runner refuses (src/selection.c: empty, or over 1024
+ * bytes): true, with the runner's line in why. */
+bool fba_name_refused(const char *bench, const char *run, char *why, size_t len) {
+    const char *bad = fb__select_bad_name(run);
+    if (bad) snprintf(why, len, "%s: a run's name '%.40s' %s; nothing written", bench, run, bad);
+    return bad != NULL;
 }
 
 /* ------------------------------------------------------------- the rows */

@@ -56,8 +56,7 @@ static double fba_load_average(void) {
 
 /* Selects, measures and reports, once both plugins are loaded: what main
  * runs between loading and exit, with one path that frees. */
-static int fba_measure_and_report(fba_opts *o, fba_side *sides, const char *const *outs,
-                                  double t0) {
+static int fba_measure_and_report(fba_opts *o, fba_side *sides, double t0) {
     /* the benchmarks: old's, then new's not in old; filtered */
     fba_names all = {0}, sel = {0};
     fba_rows rows = {0};
@@ -123,6 +122,7 @@ static int fba_measure_and_report(fba_opts *o, fba_side *sides, const char *cons
                       fba_names_find(&sides[1].benches, sel.v[i]) >= 0;
         family *= o->n_asymptote ? o->n_asymptote : 1;
         size_t needed = fba_rounds_needed(family), kept = (size_t)o->rounds & ~(size_t)1;
+        o->min_kept = needed; /* disturbed rounds are left out only while this many remain */
         if (kept < needed) {
             rc = fb__opts_error("-rounds=%ld: too few to decide anything for %zu benchmarks: "
                                 "family-wise 95%% needs %zu rounds kept, and an odd count keeps "
@@ -148,8 +148,7 @@ static int fba_measure_and_report(fba_opts *o, fba_side *sides, const char *cons
         rc = fba_valgrind(o, sides, &sel, &rows);
         if (rc) goto done;
     } else {
-        fba_choose_cpu();
-        fba_pin();
+        fba_choose_cpu(); /* the measuring child pins itself to it; this process stays free */
         int brc = fba_run_all(sides, o, &sel, &rows);
         if (brc != FB_OK) {
             rc = fb__opts_error("%s", brc == FB_ENOMEM ? "out of memory"
@@ -158,8 +157,14 @@ static int fba_measure_and_report(fba_opts *o, fba_side *sides, const char *cons
         }
     }
 
+    /* a run's name the runner refuses: its line, and nothing written */
+    for (size_t i = 0; i < rows.n; ++i)
+        if (rows.v[i]->bad_name) {
+            rc = fb__opts_error("%s", rows.v[i]->error);
+            goto done;
+        }
     o->load[1] = fba_load_average();
-    fba_report rep = {o, &rows, 0, 0, 0, {0}, 0, 0, 0, 0, 0};
+    fba_report rep = {.o = o, .rows = &rows};
     fba_judge(&rep);
     rep.wall_s = fba_now_s() - t0;
     fputc('\n', o->table);
@@ -168,16 +173,12 @@ static int fba_measure_and_report(fba_opts *o, fba_side *sides, const char *cons
     fba_summary(o->table, &rep);
     fflush(o->table);
     int status = 0;
-    fb__outfile_fn writers[3] = {fba_write_json, fba_write_md, fba_write_html};
-    for (int i = 0; i < 3; ++i) {
-        if (!outs[i]) continue;
-        char why[1024];
-        if (fb__outfile_write_fn(outs[i], writers[i], &rep, why, sizeof why) != FB_OK) {
-            fprintf(stderr, "femtobench: error: %s\n", why);
-            status = 1;
-        } else {
-            fprintf(stderr, "femtobench: wrote '%s'\n", outs[i]);
-        }
+    char why[1024]; /* the outputs' table, as one set, as the runner writes its own */
+    if (fb__outputs_write(&o->outs, NULL, &rep, stderr, why, sizeof why) != FB_OK) {
+        fputs("femtobench: error: ", stderr);
+        fb__put_line(stderr, why); /* a file name with a line break stays one line */
+        fputc('\n', stderr);
+        status = 1;
     }
     if (!status && rep.errors) status = 1;
     /* nothing in common: a gate that compared nothing must not pass (as
@@ -188,13 +189,46 @@ static int fba_measure_and_report(fba_opts *o, fba_side *sides, const char *cons
                 "femtobench: warning: no benchmark in common between OLD and NEW: nothing was "
                 "compared%s\n",
                 o->fail_on_slower ? " (-fail_on_slower: exit status 3)" : "");
-    if (!status && o->fail_on_slower && (rep.counts[FB__V_SLOWER] || none)) status = 3;
+    /* rows that kept too few rounds (or layouts) for any interval cannot be
+     * slower whatever they measured: a gate does not pass on them */
+    if (rep.undecided) {
+        char use[64] = "";
+        if (rep.undecided_rounds)
+            snprintf(use, sizeof use, "; -rounds=%zu or more decides them",
+                     rep.needed + (rep.needed & 1));
+        fprintf(stderr,
+                "femtobench: warning: %zu benchmark%s kept too few rounds or layouts for any "
+                "verdict (the interval cell says how many)%s%s\n",
+                rep.undecided, rep.undecided == 1 ? "" : "s", use,
+                o->fail_on_slower ? " (-fail_on_slower: exit status 3)" : "");
+    }
+    if (!status && o->fail_on_slower && (rep.counts[FB__V_SLOWER] || none || rep.undecided))
+        status = 3;
     rc = status;
 done:
     fba_rows_free(&rows);
     fba_names_free(&all);
     fba_names_free(&sel);
     return rc;
+}
+
+/* The outputs' table (fba_outputs) by the runner's rules
+ * (src/outfile_set.c), before anything is loaded or runs: each writable, no
+ * two the same file under any spelling, none the file the table goes to
+ * (stderr when an output is stdout), none a plugin under test (every layout
+ * of each side, those found beside the file given included), each pinned
+ * to an absolute path. 0, or the exit status of bad input after its line. */
+static int fba_check_outputs(fba_opts *o) {
+    const char *inputs[2 * FBA_MAX_LAYOUTS];
+    size_t n = 0;
+    for (int s = 0; s < 2; ++s)
+        for (size_t k = 0; k < FBA_MAX_LAYOUTS; ++k)
+            if (o->layout[s][k]) inputs[n++] = o->layout[s][k];
+    char why[1024];
+    if (fb__outputs_prepare(&o->outs, true, inputs, n, why, sizeof why) != FB_OK)
+        return fb__opts_error("%s", why);
+    o->table = o->outs.table_fd == 2 ? stderr : stdout;
+    return 0;
 }
 
 int main(int argc, char **argv) {
@@ -209,29 +243,6 @@ int main(int argc, char **argv) {
     if (o.min_time_ms <= 0) o.min_time_ms = FBA_DEFAULT_MIN_TIME_MS;
     double t0 = fba_now_s();
 
-    /* the outputs, with the runner's rules (src/outfile_set.c), before
-     * anything runs: each writable, no two the same file under any spelling,
-     * none the file the table goes to (stderr when an output is stdout), and
-     * none a plugin under test */
-    const char *outs[3] = {o.out_json, o.out_md, o.out_html};
-    const char *out_names[3] = {"output_json", "output_md", "output_html"};
-    fb__outfile_job jobs[3];
-    size_t n_jobs = 0;
-    int table_fd = 1;
-    for (int i = 0; i < 3; ++i) {
-        if (!outs[i]) continue;
-        if (!*outs[i]) return fb__opts_error("-%s: empty file name", out_names[i]);
-        jobs[n_jobs++] = (fb__outfile_job){out_names[i], outs[i], NULL, NULL, NULL};
-        if (fb__outfile_fd_of(outs[i]) == 1) table_fd = 2;
-    }
-    o.table = table_fd == 2 ? stderr : stdout;
-    char why_out[1024];
-    if (fb__outfile_check_set(jobs, n_jobs, table_fd, why_out, sizeof why_out) != FB_OK)
-        return fb__opts_error("%s", why_out);
-    for (size_t i = 0; i < n_jobs; ++i)
-        for (int f = 0; f < 2; ++f)
-            if (fb__outfile_not_input(jobs[i].path, o.files[f], why_out, sizeof why_out) != FB_OK)
-                return fb__opts_error("-%s=%s: %s", jobs[i].option, jobs[i].path, why_out);
     if (o.valgrind && !counting_child) {
         char why[512];
         if (fb__vg_runner_check(why, sizeof why) != FB_OK)
@@ -239,8 +250,10 @@ int main(int argc, char **argv) {
     }
 
     rc = fba_resolve_layouts(&o);
+    if (!rc) rc = fba_check_outputs(&o);
     if (rc) {
         fba_layouts_free(&o);
+        fb__outputs_free(&o.outs);
         return rc;
     }
     size_t k = o.layouts;
@@ -254,11 +267,12 @@ int main(int argc, char **argv) {
     rc = fba_load_all(all, k);
     if (!rc) {
         fba_side sides[2] = {all[0], all[k]}; /* each side's first layout */
-        rc = fba_measure_and_report(&o, sides, outs, t0);
+        rc = fba_measure_and_report(&o, sides, t0);
     }
     for (size_t i = 0; i < 2 * k; ++i) fba_names_free(&all[i].benches);
     free(all);
     fba_layouts_free(&o);
+    fb__outputs_free(&o.outs);
     /* the plugins stay loaded until exit: their destructors may still run */
     return rc;
 }

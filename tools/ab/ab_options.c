@@ -22,35 +22,40 @@
 /* ------------------------------------------------------------- options */
 
 static void fba_usage(FILE *f) {
-    fprintf(f,
-            "usage: femtobench-ab OLD.so NEW.so [options]\n"
-            "       femtobench-ab OLD.so,OLD.layout1.so,... NEW.so,NEW.layout1.so,... [options]\n\n"
-            "Loads two builds of one FB_BENCHMARK suite (plugins, docs/ab.md) into one\n"
-            "process and compares them benchmark by benchmark in paired rounds: one epoch\n"
-            "of old and one of new per round, on one CPU, taking turns.\n"
-            "Each side may be several builds of its code at different places (layout\n"
-            "variants: femtobench_add_plugin builds them, as <name>.layout<k>.so beside\n"
-            "<name>.so, found there); the verdict then holds over placements.\n\n"
-            "Options (one dash or two):\n"
-            "  -filter=<regex>      only the benchmarks whose name (or family) matches\n"
-            "  -min_time=<ms>       measured time per side and benchmark (default: %g)\n"
-            "  -rounds=<n>          paired rounds per benchmark, %d..%d (default: %d)\n"
-            "  -threshold=<pct>     changes within this %% are 'same' (default: %g)\n"
-            "  -asymptote=<n1,...>  run each benchmark once per complexity N\n"
-            "  -fail_on_slower      exit status 3 when a benchmark is slower, or none is in\n"
-            "                       common (nothing was compared)\n"
-            "  -valgrind            count instructions under Callgrind instead of timing\n"
-            "  -isolate             each benchmark in its own child process\n"
-            "  -timeout=<s>         a benchmark still running after <s> s is killed: an error row\n"
-            "  -output_json=<file>  the comparison as JSON\n"
-            "  -output_md=<file>    the comparison as a markdown pull-request comment\n"
-            "  -output_html=<file>  the comparison as an HTML page with a forest plot\n"
-            "  -quiet               no machine warnings on stderr\n"
-            "  -help                print this help and exit\n\n"
-            "Exit status: 0; 1 when a benchmark failed; 2 for bad input; 3 with\n"
-            "-fail_on_slower when a benchmark is slower.\n",
-            FBA_DEFAULT_MIN_TIME_MS, FBA_MIN_ROUNDS, FBA_MAX_ROUNDS, FBA_DEFAULT_ROUNDS,
-            FBA_DEFAULT_THRESHOLD_PCT);
+    fprintf(
+        f,
+        "usage: femtobench-ab OLD.so NEW.so [options]\n"
+        "       femtobench-ab OLD.so,OLD.layout1.so,... NEW.so,NEW.layout1.so,... [options]\n\n"
+        "Loads two builds of one FB_BENCHMARK suite (plugins, docs/ab.md) into one\n"
+        "process and compares them benchmark by benchmark in paired rounds: one epoch\n"
+        "of old and one of new per round, on one CPU, taking turns.\n"
+        "Each side may be several builds of its code at different places (layout\n"
+        "variants: femtobench_add_plugin builds them, as <name>.layout<k>.so beside\n"
+        "<name>.so, found there); the verdict then holds over placements.\n\n"
+        "Options (one dash or two):\n"
+        "  -filter=<regex>      only the benchmarks whose name (or family) matches\n"
+        "  -min_time=<ms>       measured time per side and benchmark (default: %g)\n"
+        "  -rounds=<n>          paired rounds per benchmark, %d..%d (default: %d)\n"
+        "  -threshold=<pct>     changes within this %% are 'same' (default: %g)\n"
+        "  -asymptote=<n1,...>  run each benchmark once per complexity N\n"
+        "  -fail_on_slower      exit status 3 when a benchmark is slower, or none is in\n"
+        "                       common (nothing was compared)\n"
+        "  -valgrind            count instructions under Callgrind instead of timing\n"
+        "  -isolate             each benchmark in its own child process\n"
+        "  -timeout=<s>         a benchmark still running after <s> s is killed: an error row\n",
+        FBA_DEFAULT_MIN_TIME_MS, FBA_MIN_ROUNDS, FBA_MAX_ROUNDS, FBA_DEFAULT_ROUNDS,
+        FBA_DEFAULT_THRESHOLD_PCT);
+    for (size_t i = 0; i < FBA_N_OUT; ++i) { /* the outputs' table */
+        char left[64];
+        snprintf(left, sizeof left, "-%s=<file>", fba_outputs[i].option);
+        fprintf(f, "  %-20s %s\n", left, fba_outputs[i].help);
+    }
+    fputs("  -quiet               no machine warnings on stderr\n"
+          "  -help                print this help and exit\n\n"
+          "Exit status: 0; 1 when a benchmark failed; 2 for bad input; 3 with\n"
+          "-fail_on_slower when a benchmark is slower, none is in common, or one kept\n"
+          "too few rounds for a verdict.\n",
+          f);
 }
 
 /* The value of -name=value, or NULL when arg is not that option. */
@@ -67,9 +72,26 @@ static bool fba_flag(const char *arg, const char *name) {
     return strcmp(a, name) == 0;
 }
 
+/* An option of the outputs' table (fba_outputs): true when arg is one,
+ * with *rc 0 or the exit status of bad input. */
+static bool fba_output(const char *arg, fba_opts *o, int *rc) {
+    const char *a = arg + 1 + (arg[1] == '-'), *eq = strchr(a, '=');
+    int row = fb__outputs_find(fba_outputs, FBA_N_OUT, a, eq ? (size_t)(eq - a) : strlen(a));
+    char why[128];
+    *rc = 0;
+    if (row < 0) return false;
+    if (!eq)
+        *rc = fb__opts_error("-%s needs a value: -%s=<file>", fba_outputs[row].option,
+                             fba_outputs[row].option);
+    else if (fb__outputs_give(&o->outs, row, eq + 1, why, sizeof why) != FB_OK)
+        *rc = fb__opts_error("%s", why);
+    return true;
+}
+
 /* Returns 0 to go on, -1 after -help, 2 on bad input. */
 int fba_parse(int argc, char **argv, fba_opts *o) {
-    int n_files = 0;
+    int n_files = 0, out_rc = 0;
+    fb__outputs_init(&o->outs, fba_outputs, FBA_N_OUT);
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v;
         if (a[0] != '-' || a[1] == '\0') {
@@ -133,12 +155,8 @@ int fba_parse(int argc, char **argv, fba_opts *o) {
                 return fb__opts_error("-timeout=%s: not a number of seconds > 0", v);
             if (fb__cli_range(o->timeout_s, 0, FB__CLI_MAX_TIMEOUT_S, "s", why, sizeof why))
                 return fb__opts_error("-timeout=%s: %s", v, why);
-        } else if ((v = fba_value(a, "output_json"))) {
-            o->out_json = v;
-        } else if ((v = fba_value(a, "output_md"))) {
-            o->out_md = v;
-        } else if ((v = fba_value(a, "output_html"))) {
-            o->out_html = v;
+        } else if (fba_output(a, o, &out_rc)) { /* the outputs' table */
+            if (out_rc) return out_rc;
         } else if ((v = fba_value(a, "side_only"))) { /* internal: the -valgrind child */
             o->side_only = strcmp(v, "new") == 0 ? 1 : 0;
         } else if ((v = fba_value(a, "counts_to"))) {
@@ -235,11 +253,15 @@ int fba_resolve_layouts(fba_opts *o) {
  * other and the fewer are compared. */
 void fba_say_layouts(const fba_opts *o) {
     if (!o->found[0]) return;
-    fprintf(stderr,
-            "femtobench: note: %s has %zu layout%s, %s has %zu: compared with %zu a side%s "
-            "(docs/ab.md, \"Code layout\")\n",
-            o->files[0], o->found[0], o->found[0] == 1 ? "" : "s", o->files[1], o->found[1],
-            o->layouts, o->layouts < FBA_MIN_RANDOM_LAYOUTS ? ": placement not measured" : "");
+    char line[1536];
+    snprintf(line, sizeof line,
+             "%s has %zu layout%s, %s has %zu: compared with %zu a side%s (docs/ab.md, \"Code "
+             "layout\")",
+             o->files[0], o->found[0], o->found[0] == 1 ? "" : "s", o->files[1], o->found[1],
+             o->layouts, o->layouts < FBA_MIN_RANDOM_LAYOUTS ? ": placement not measured" : "");
+    fputs("femtobench: note: ", stderr);
+    fb__put_line(stderr, line); /* a file name with a line break stays one line */
+    fputc('\n', stderr);
 }
 
 void fba_layouts_free(fba_opts *o) {

@@ -259,7 +259,9 @@ static void fba_measure_pair(const fba_side *sides, const fba_opts *o, const cha
             size_t at = l * cap, nl = got_l[l];
             /* with one layout, all its rounds as one sample: at least the
              * sign test's fewest kept; with layouts, at least half of each */
-            size_t min_keep = k_lay >= FBA_MIN_RANDOM_LAYOUTS ? (nl + 1) / 2 : FBA_MIN_ROUNDS;
+            size_t min_keep = k_lay >= FBA_MIN_RANDOM_LAYOUTS ? (nl + 1) / 2
+                              : o->min_kept > FBA_MIN_ROUNDS  ? o->min_kept
+                                                              : FBA_MIN_ROUNDS;
             if (!min_keep) min_keep = 1;
             row->dropped += fba_leave_out(sw_old + at, (size_t)(sw_new - sw_old), first + at, nl,
                                           min_keep, skip);
@@ -327,6 +329,12 @@ int fba_bench(const fba_side *sides, const fba_opts *o, const char *bench, doubl
             row->batch[0] = k0->batch > 0 ? k0->batch : 1;
             row->batch[1] = k1->batch > 0 ? k1->batch : 1;
             snprintf(row->unit, sizeof row->unit, "%s", kind == FBA_NEW ? k1->unit : k0->unit);
+            /* a name the runner refuses: the runner's line, nothing measured */
+            if (fba_name_refused(bench, run, row->error, sizeof row->error)) {
+                row->kind = FBA_ERROR;
+                row->bad_name = true;
+                continue;
+            }
             if (kind == FBA_GONE) row->t_old = t[0] / row->batch[0];
             if (kind == FBA_NEW) row->t_new = t[1] / row->batch[1];
             const char *err0 = k0->error;

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE /* sched_setaffinity, CPU_SET, sched_getcpu, strsignal */
 
 #include "ab.h"
+#include "report.h" /* fb__md_text: the runner's table cells */
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -69,6 +70,12 @@ void fba_judge(fba_report *rep) {
                 r->t_old = r->judged.old_s;
                 r->t_new = r->judged.new_s;
             }
+        }
+        /* no interval at all: too few rounds or layouts kept, whatever they
+         * measured (the table's interval cell says which) */
+        if (r->kind == FBA_PAIRED && !rep->o->valgrind && !isfinite(c->lo_pct)) {
+            rep->undecided++;
+            rep->undecided_rounds += !r->judged.random;
         }
         if (r->kind == FBA_PAIRED && !rep->o->valgrind && r->judged.layout_sensitive)
             rep->layout_sensitive++;
@@ -150,17 +157,10 @@ static void fba_num(FILE *f, double v, const char *suffix) {
     fprintf(f, "%s%s%s", v > 0 ? "+" : "", buf, suffix);
 }
 
-/* Markdown cells: '|' and newlines would break the table. */
-static void fba_cell(FILE *f, const char *s) {
-    for (; *s; ++s) {
-        if (*s == '|')
-            fputs("\\|", f);
-        else if (*s == '\n' || *s == '\r')
-            fputc(' ', f);
-        else
-            fputc(*s, f);
-    }
-}
+/* Markdown cells, as the runner's table writes them: '|' escaped, a line
+ * break as \n and every other control character as \xNN, so that no name
+ * breaks the row or reaches the terminal as a control sequence. */
+static void fba_cell(FILE *f, const char *s) { fb__md_text(f, s); }
 
 /* A time per unit: "0.25 ns/byte", or per op "1.2 µs". */
 static void fba_time_in(FILE *f, double s, const char *unit) {

@@ -18,6 +18,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+const fb__output_spec fba_outputs[FBA_N_OUT] = {
+    {"output_json", "the comparison as JSON", NULL, fba_write_json},
+    {"output_md", "the comparison as a markdown pull-request comment", NULL, fba_write_md},
+    {"output_html", "the comparison as an HTML page with a forest plot", NULL, fba_write_html},
+};
+
 static void fba_json_kfinite(fb__json *j, const char *key, double v) {
     if (isfinite(v))
         fb__json_knum(j, key, v);

@@ -19,8 +19,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <memory>
 #include <ostream>
 #include <random>
@@ -179,7 +181,9 @@ class Result {
         branchmisses,
         _size
     };
-    explicit Result(const fb_result *r) : r_(r) {
+    typedef std::map<std::string, std::string> Context;
+    explicit Result(const fb_result *r, std::shared_ptr<const Context> ctx = nullptr)
+        : r_(r), ctx_(ctx) {
         cfg_.mBenchmarkTitle = fb_result_title(r) ? fb_result_title(r) : "";
         cfg_.mBenchmarkName = fb_result_name(r) ? fb_result_name(r) : "";
         cfg_.mUnit = fb_result_unit(r) ? fb_result_unit(r) : "";
@@ -212,6 +216,15 @@ class Result {
     }
     double sumProduct(Measure a, Measure b) const noexcept {
         return a == Measure::iterations ? sum(b) : b == Measure::iterations ? sum(a) : 0;
+    }
+    /* The context (Bench::context) when the result was measured; a name
+     * it lacks throws std::out_of_range, as nanobench's. */
+    std::string const &context(char const *variableName) const {
+        static const Context none;
+        return (ctx_ ? *ctx_ : none).at(variableName);
+    }
+    std::string const &context(std::string const &variableName) const {
+        return context(variableName.c_str());
     }
     const fb_result *femtobench() const noexcept { return r_; }
 
@@ -252,7 +265,49 @@ class Result {
         return map(m, &fm) && fb_result_has(r_, fm) ? f(r_, fm) : 0;
     }
     const fb_result *r_;
+    std::shared_ptr<const Context> ctx_;
     Config cfg_;
+};
+
+/* A paired, interleaved comparison (Bench::compare): femtobench's
+ * fb_compare. Entry 0 is the baseline; relative is t_baseline / t_i (1.25:
+ * 25% faster), with its interval (95% for the whole table). */
+class CompareResult {
+  public:
+    struct Entry {
+        Entry(std::string entryName, Result entryResult, double entryRelative,
+              double entryRelativeLow, double entryRelativeHigh, std::size_t entryTiedRounds)
+            : name(std::move(entryName)), result(std::move(entryResult)), relative(entryRelative),
+              relativeLow(entryRelativeLow), relativeHigh(entryRelativeHigh),
+              tiedRounds(entryTiedRounds) {}
+        std::string name;
+        Result result;
+        double relative, relativeLow, relativeHigh;
+        std::size_t tiedRounds;
+    };
+    CompareResult(std::vector<Entry> entries, std::size_t numRounds)
+        : entries_(std::move(entries)), rounds_(numRounds) {}
+    std::size_t size() const noexcept { return entries_.size(); }
+    Entry const &operator[](std::size_t idx) const { return entries_.at(idx); }
+    std::size_t rounds() const noexcept { return rounds_; }
+    std::size_t comparisons() const noexcept { return entries_.empty() ? 0 : entries_.size() - 1; }
+    /* the interval excludes 1: told apart from the baseline (never the baseline) */
+    bool isSignificant(std::size_t idx) const {
+        Entry const &e = entries_.at(idx);
+        return idx != 0 && (e.relativeLow > 1.0 || e.relativeHigh < 1.0);
+    }
+    std::size_t fastest() const {
+        std::size_t best = 0;
+        for (std::size_t i = 1; i < entries_.size(); ++i)
+            if (entries_[i].result.median(Result::Measure::elapsed) <
+                entries_[best].result.median(Result::Measure::elapsed))
+                best = i;
+        return best;
+    }
+
+  private:
+    std::vector<Entry> entries_;
+    std::size_t rounds_;
 };
 
 /* A fitted complexity model (femtobench's fit, docs/complexity.md). */
@@ -306,13 +361,16 @@ inline char const *pyperf() noexcept {
 
 class Bench {
   public:
-    Bench() : b_(fb_bench_new(), fb_bench_free), out_(&std::cout), borrowed_(false) {
+    Bench()
+        : b_(fb_bench_new(), fb_bench_free), x_(std::make_shared<Shared>()), out_(&std::cout),
+          borrowed_(false) {
         if (!b_) throw std::bad_alloc();
     }
     /* A Bench on a bench the runner made (Bitcoin Core's BENCHMARK, see
      * bench/bench.h): not freed here. */
     explicit Bench(fb_bench *borrowed)
-        : b_(borrowed, [](fb_bench *) {}), out_(&std::cout), borrowed_(true) {}
+        : b_(borrowed, [](fb_bench *) {}), x_(std::make_shared<Shared>()), out_(&std::cout),
+          borrowed_(true) {}
 
     template <typename Op> Bench &run(char const *benchmarkName, Op &&op) {
         name_ = benchmarkName;
@@ -328,10 +386,47 @@ class Bench {
         fb_run(b_.get(), name_.empty() ? nullptr : name_.c_str(), &Bench::call<O>,
                static_cast<void *>(&p));
         EndOutput(tmp);
+        KeepContext();
         return *this;
     }
 
+    /* compare("a", op_a, "b", op_b, ...): femtobench's paired, interleaved
+     * comparison (fb_compare, docs/compare.md): the same iterations for
+     * all, one epoch of each per round, epochs() rounds; the table and the
+     * verdict on output(). The first is the baseline. Bad input (a name
+     * twice) throws std::invalid_argument after femtobench's line. */
+    template <typename... Args> CompareResult compare(Args &&...args) {
+        static_assert(sizeof...(args) % 2 == 0, "compare() takes `name, op` pairs");
+        static_assert(sizeof...(args) >= 4, "compare() needs at least two alternatives to compare");
+        std::vector<std::string> names;
+        std::vector<std::function<void()>> ops;
+        CompareCollect(names, ops, std::forward<Args>(args)...);
+        std::vector<fb_alternative> alts(names.size());
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            alts[i].name = names[i].c_str();
+            alts[i].op = &Bench::callFunction;
+            alts[i].ctx = static_cast<void *>(&ops[i]);
+        }
+        std::FILE *tmp = BeginOutput();
+        const fb_comparison *c = fb_compare(b_.get(), nullptr, alts.data(), alts.size());
+        EndOutput(tmp);
+        if (!c) throw std::invalid_argument("ankerl::nanobench::Bench::compare: bad alternatives");
+        std::shared_ptr<const Result::Context> ctx = std::make_shared<Result::Context>(x_->context);
+        std::vector<CompareResult::Entry> entries;
+        for (std::size_t i = 0; i < fb_comparison_size(c); ++i) {
+            bool base = i == 0;
+            entries.push_back(CompareResult::Entry(
+                fb_comparison_name(c, i), Result(fb_comparison_result(c, i), ctx),
+                base ? 1.0 : fb_comparison_ratio(c, i), base ? 1.0 : fb_comparison_low(c, i),
+                base ? 1.0 : fb_comparison_high(c, i), base ? 0 : fb_comparison_tied(c, i)));
+        }
+        return CompareResult(std::move(entries), fb_comparison_rounds(c));
+    }
+
+    /* A new title or unit starts over: results() holds the runs after it,
+     * as nanobench's (femtobench's files keep every run of the bench). */
     Bench &title(char const *t) {
+        if (std::strcmp(t, fb_title(b_.get())) != 0) x_->first = fb_result_count(b_.get());
         fb_set_title(b_.get(), t);
         return *this;
     }
@@ -347,6 +442,7 @@ class Bench {
     Bench &name(std::string const &n) { return name(n.c_str()); }
     std::string const &name() const noexcept { return name_; }
     Bench &unit(char const *u) {
+        if (std::strcmp(u, fb_unit(b_.get())) != 0) x_->first = fb_result_count(b_.get());
         fb_set_unit(b_.get(), u);
         return *this;
     }
@@ -401,17 +497,26 @@ class Bench {
         return *this;
     }
     double complexityN() const noexcept { return fb_complexity_n(b_.get()); }
+    /* Each result keeps the context it was measured with
+     * (Result::context); femtobench's files record a bench's first value of
+     * each key (fb_set_context) for all its results. */
     Bench &context(char const *key, char const *value) {
-        if (fb_set_context(b_.get(), key, value) != FB_OK)
+        x_->context[key] = value;
+        if (!x_->recorded.insert(key).second) {
             detail::note(std::string("context(\"") + key +
-                         "\"): femtobench records one value per key for a whole bench");
+                         "\") again: Result::context has each value; femtobench's files record "
+                         "the first one for the whole bench");
+        } else if (fb_set_context(b_.get(), key, value) != FB_OK) {
+            detail::note(std::string("context(\"") + key +
+                         "\"): not recorded in femtobench's files (see the line above)");
+        }
         return *this;
     }
     Bench &context(std::string const &k, std::string const &v) {
         return context(k.c_str(), v.c_str());
     }
     Bench &clearContext() {
-        detail::note("clearContext: femtobench keeps a bench's context for all its results");
+        x_->context.clear();
         return *this;
     }
     Bench &output(std::ostream *os) noexcept {
@@ -429,11 +534,13 @@ class Bench {
     /* The results so far, kept with the Bench as nanobench keeps them (a
      * reference to them stays valid until the next run). */
     std::vector<Result> const &results() const {
-        std::size_t n = fb_result_count(b_.get());
-        if (results_.size() != n) {
+        std::size_t n = fb_result_count(b_.get()), first = x_->first < n ? x_->first : n;
+        if (results_.size() != n - first || results_first_ != first) {
             results_.clear();
-            for (std::size_t i = 0; i < n; ++i)
-                results_.push_back(Result(fb_result_at(b_.get(), i)));
+            results_first_ = first;
+            for (std::size_t i = first; i < n; ++i)
+                results_.push_back(Result(fb_result_at(b_.get(), i),
+                                          i < x_->ctx_of.size() ? x_->ctx_of[i] : nullptr));
         }
         return results_;
     }
@@ -487,6 +594,21 @@ class Bench {
         if (!std::strcmp(templateContent, templates::csv())) w = fb_write_csv;
         if (!std::strcmp(templateContent, templates::htmlBoxplot())) w = fb_write_html;
         if (!w) {
+            /* not rendered; a context variable a result lacks is still an
+             * error, as in nanobench's rendering */
+            const std::string t = templateContent, tag = "{{context(";
+            for (std::size_t at = t.find(tag); at != std::string::npos; at = t.find(tag, at + 1)) {
+                std::size_t end = t.find(")}}", at);
+                if (end == std::string::npos) break;
+                std::string var = t.substr(at + tag.size(), end - at - tag.size());
+                for (std::size_t i = 0; i < results().size(); ++i) try {
+                        (void)results()[i].context(var);
+                    } catch (std::out_of_range const &) {
+                        throw std::runtime_error("render: context variable '" + var +
+                                                 "' not set for '" +
+                                                 results()[i].config().mBenchmarkName + "'");
+                    }
+            }
             detail::note("render: femtobench renders json(), csv() and htmlBoxplot() only "
                          "(its own formats, docs/formats.md); this template is not rendered");
             return *this;
@@ -502,6 +624,32 @@ class Bench {
     fb_bench *femtobench() const noexcept { return b_.get(); }
 
   private:
+    /* What copies of a Bench share besides femtobench's bench: the context
+     * now, each result's context, where results() starts (a new title). */
+    struct Shared {
+        Shared() : first(0) {}
+        Result::Context context;
+        std::set<std::string> recorded; /* keys given to fb_set_context */
+        std::vector<std::shared_ptr<const Result::Context>> ctx_of;
+        std::size_t first;
+    };
+    /* the context of each result the last run added */
+    void KeepContext() {
+        std::size_t n = fb_result_count(b_.get());
+        if (x_->ctx_of.size() >= n) return;
+        std::shared_ptr<const Result::Context> now = std::make_shared<Result::Context>(x_->context);
+        while (x_->ctx_of.size() < n) x_->ctx_of.push_back(now);
+    }
+    static void CompareCollect(std::vector<std::string> &, std::vector<std::function<void()>> &) {}
+    template <typename Name, typename Op, typename... Rest>
+    static void CompareCollect(std::vector<std::string> &names,
+                               std::vector<std::function<void()>> &ops, Name &&name, Op &&op,
+                               Rest &&...rest) {
+        names.push_back(std::string(std::forward<Name>(name)));
+        ops.push_back(std::function<void()>(std::forward<Op>(op)));
+        CompareCollect(names, ops, std::forward<Rest>(rest)...);
+    }
+    static void callFunction(void *ctx) { (*static_cast<std::function<void()> *>(ctx))(); }
     template <typename O> static void call(void *ctx) { (**static_cast<O **>(ctx))(); }
     /* nanobench prints to any ostream; femtobench to a FILE: stdout and
      * stderr directly, any other stream through a temporary file. */
@@ -533,11 +681,13 @@ class Bench {
     }
 
     std::shared_ptr<fb_bench> b_;
+    std::shared_ptr<Shared> x_;
     std::ostream *out_;
     bool borrowed_;
     std::string name_;
     mutable std::string title_, unit_;
     mutable std::vector<Result> results_;
+    mutable std::size_t results_first_ = 0;
 };
 
 inline void render(char const *mustacheTemplate, Bench const &bench, std::ostream &out) {

@@ -165,8 +165,10 @@ class State {
     int64_t range(std::size_t pos = 0) const { return pos < range_.size() ? range_[pos] : 0; }
     int64_t range_x() const { return range(0); }
     int64_t range_y() const { return range(1); }
+    /* the iterations run so far: KeepRunningBatch runs whole batches, so
+     * its epoch may run more than max_iterations (the epoch counts them) */
     IterationCount iterations() const {
-        return started_ ? max_iterations - total_iterations_ + batch_leftover_ : 0;
+        return started_ ? handed_ - total_iterations_ + batch_leftover_ : 0;
     }
     int threads() const { return threads_; }
     int thread_index() const { return thread_index_; }
@@ -177,9 +179,11 @@ class State {
 
     /* Made by the runner (internal::Shared), not by a suite. */
     State(const std::string *name, IterationCount max_iters, const std::vector<int64_t> *ranges,
-          int thread_i, int n_threads, fb_bench *b, internal::Shared *shared, bool manual)
-        : max_iterations(max_iters), total_iterations_(0), batch_leftover_(0), started_(false),
-          finished_(false), skipped_(false), manual_(manual), complexity_n_(0),
+          int thread_i, int n_threads, fb_bench *b, internal::Shared *shared, bool manual,
+          IterationCount *last_batched = nullptr)
+        : max_iterations(max_iters), total_iterations_(0), batch_leftover_(0), handed_(max_iters),
+          batch_(1), last_batched_(last_batched), started_(false), finished_(false),
+          skipped_(false), manual_(manual), batched_(false), complexity_n_(0),
           thread_index_(thread_i), threads_(n_threads), name_(name), range_(*ranges), bench_(b),
           shared_(shared) {}
 
@@ -200,6 +204,7 @@ class State {
         }
         if (!started_) {
             StartKeepRunning();
+            if (is_batch) StartBatches(n);
             if (!skipped_ && total_iterations_ >= n) {
                 total_iterations_ -= n;
                 return true;
@@ -214,9 +219,30 @@ class State {
         return false;
     }
 
+    /* A batched loop (KeepRunningBatch(k)) runs whole batches: the epoch's
+     * count rounded up to a multiple of k. As under Google Benchmark's
+     * runner, whose calls of a batched body only grow, a count at or below
+     * the last one runs one batch more than it (up to twice the planned
+     * count; past that, one batch). The epoch records what ran. */
+    void StartBatches(IterationCount k) {
+        batched_ = true;
+        batch_ = k;
+        if (skipped_ || k <= 0) return;
+        IterationCount want = (max_iterations + k - 1) / k * k;
+        if (last_batched_) {
+            IterationCount last = *last_batched_;
+            if (want > k && want <= last) want = last + k <= 2 * want ? last + k : k;
+            *last_batched_ = want;
+        }
+        handed_ = total_iterations_ = want;
+    }
+
     IterationCount total_iterations_;
     IterationCount batch_leftover_;
-    bool started_, finished_, skipped_, manual_;
+    IterationCount handed_; /* the iterations this call's loop hands out */
+    IterationCount batch_;  /* KeepRunningBatch's k */
+    IterationCount *last_batched_;
+    bool started_, finished_, skipped_, manual_, batched_;
     int64_t complexity_n_;
     int thread_index_, threads_;
     const std::string *name_;
@@ -576,7 +602,7 @@ struct Instance {
 class Shared {
   public:
     Shared(const Instance &in)
-        : in_(in), barrier_(in.threads), skipped_(false), label_said_(false) {}
+        : in_(in), barrier_(in.threads), skipped_(false), has_label_(false) {}
 
     static void ThreadBody(fb_bench *tb, void *ctx) { static_cast<Shared *>(ctx)->Body(tb); }
 
@@ -584,12 +610,13 @@ class Shared {
         int tid = static_cast<int>(fb_thread_index(tb));
         const bool manual = in_.family->manual_time_;
         fb__loop l = fb__loop_begin(tb, in_.name.c_str(), FB__CALLSITE);
+        IterationCount last_batched = 0; /* State::StartBatches */
         while (fb__loop_next(&l)) {
             /* the code around the loop is untimed (the loop itself ends and
              * starts the excluded regions, State::Start/FinishKeepRunning) */
             fb_exclude_begin(tb);
             State st(&in_.family->name_, static_cast<IterationCount>(l.n), &in_.args, tid,
-                     in_.threads, tb, this, manual);
+                     in_.threads, tb, this, manual, &last_batched);
             bool skip;
             {
                 std::lock_guard<std::mutex> lock(mu_);
@@ -598,6 +625,10 @@ class Shared {
             if (!skip) in_.family->Run(st);
             fb_exclude_end(tb);
             if (manual && (skip || !st.started_)) fb_set_iteration_time(tb, 0);
+            /* whole batches: the epoch counts the iterations that ran */
+            if (st.batched_ && st.iterations() > 0)
+                fb__loop_ran(&l, static_cast<uint64_t>(st.iterations()),
+                             static_cast<uint64_t>(st.batch_));
             Merge(st, static_cast<double>(l.n));
             barrier_.Wait();
             if (tid == 0) Publish(tb);
@@ -622,12 +653,11 @@ class Shared {
         }
         (void)st;
     }
+    /* SetLabel: the run's label (fb_set_label), the last one given */
     void Label(const std::string &label) {
         std::lock_guard<std::mutex> lock(mu_);
-        if (label_said_) return;
-        label_said_ = true;
-        Note("'" + in_.name + "': SetLabel(\"" + label +
-             "\"): femtobench rows have no label; it is not recorded");
+        label_ = label;
+        has_label_ = true;
     }
     bool skipped() const { return skipped_; }
     const std::string &why() const { return why_; }
@@ -651,6 +681,7 @@ class Shared {
     void Publish(fb_bench *tb) {
         std::lock_guard<std::mutex> lock(mu_);
         if (skipped_) fb_skip(tb, why_.c_str());
+        if (has_label_) fb_set_label(tb, label_.c_str());
         const double T = static_cast<double>(in_.threads);
         for (std::map<std::string, Pending>::iterator it = pending_.begin(); it != pending_.end();
              ++it) {
@@ -686,8 +717,8 @@ class Shared {
     const Instance &in_;
     Barrier barrier_;
     std::mutex mu_;
-    bool skipped_, label_said_;
-    std::string why_;
+    bool skipped_, has_label_;
+    std::string why_, label_;
     std::map<std::string, Pending> pending_;
     int64_t complexity_n_ = 0;
 };
@@ -987,10 +1018,30 @@ inline int RunAll(const std::vector<std::string> &args, std::size_t *ran) {
     return fb_main(static_cast<int>(args.size()), argv.data());
 }
 
+/* Only Google Benchmark's own flags (--benchmark_*) among the arguments. */
+inline bool OnlyGbenchFlags(const std::vector<std::string> &args) {
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        const std::string &a = args[i];
+        std::size_t dashes = a.compare(0, 2, "--") == 0 ? 2 : 1;
+        if (a.compare(dashes, 10, "benchmark_") != 0) return false;
+    }
+    return true;
+}
+
 inline std::size_t RunSpecified(const std::string &spec, int *status) {
     std::vector<std::string> args = SavedArgs();
     if (args.empty()) args.push_back("benchmark");
     if (!spec.empty()) args.push_back("-benchmark_filter=" + spec);
+    /* No benchmark registered through this header, run with Google
+     * Benchmark's flags only: one line and exit status 0, as Google
+     * Benchmark's main (its tests build such programs). With any of
+     * femtobench's options the runner decides: nothing to run is bad input
+     * there (a gate never passes on nothing), as is an empty filter match. */
+    if (ExpandAll().empty() && OnlyGbenchFlags(args)) {
+        std::fprintf(stderr, "femtobench: note: no benchmark is registered\n");
+        if (status) *status = 0;
+        return 0;
+    }
     std::size_t ran = 0;
     int rc = RunAll(args, &ran);
     if (status) *status = rc;
