@@ -56,8 +56,7 @@ static void fb__env_check_cpufreq(const char *root, const fb__cpuset *cpus, fb__
     long long lo = 0, hi = 0;
     memset(&scaling, 0, sizeof scaling);
     memset(boost_on, 0, sizeof *boost_on);
-    for (long c = 0; c < FB__MAX_CPUS; ++c) {
-        if (!fb__cpuset_has(cpus, c)) continue;
+    for (long c = fb__cpuset_next(cpus, 0); c >= 0; c = fb__cpuset_next(cpus, c + 1)) {
         char rel[128], buf[64];
         long long mn, mx, bo;
         snprintf(rel, sizeof rel, "sys/devices/system/cpu/cpu%ld/cpufreq/scaling_min_freq", c);
@@ -331,10 +330,9 @@ static void fb__env_check_isolated(const char *root, fb__env_report *out) {
         return;
     long first_iso = -1;
     int outside = 0;
-    for (long c = 0; c < FB__MAX_CPUS; ++c) {
-        if (fb__cpuset_has(&iso, c) && first_iso < 0) first_iso = c;
-        if (fb__cpuset_has(&allowed, c) && !fb__cpuset_has(&iso, c)) outside = 1;
-    }
+    first_iso = fb__cpuset_next(&iso, 0);
+    for (long c = fb__cpuset_next(&allowed, 0); c >= 0; c = fb__cpuset_next(&allowed, c + 1))
+        if (!fb__cpuset_has(&iso, c)) outside = 1;
     if (!outside) return;
     char iso_l[80], all_l[80], fix[200];
     fb__cpuset_format(&iso, iso_l, sizeof iso_l);

@@ -58,8 +58,25 @@ int fb__cpuset_has(const fb__cpuset *s, long cpu) {
 
 long fb__cpuset_count(const fb__cpuset *s) {
     long n = 0;
-    for (long c = 0; c < FB__MAX_CPUS; ++c) n += fb__cpuset_has(s, c);
+    for (size_t w = 0; w < FB__MAX_CPUS / 64; ++w)
+        for (uint64_t b = s->bits[w]; b; b &= b - 1) ++n;
     return n;
+}
+
+long fb__cpuset_next(const fb__cpuset *s, long from) {
+    if (from < 0) from = 0;
+    for (long w = from / 64; w < FB__MAX_CPUS / 64; ++w) {
+        uint64_t b = s->bits[w];
+        if (w == from / 64) b &= ~(uint64_t)0 << (from % 64);
+        if (!b) continue;
+        long c = w * 64;
+        while (!(b & 1)) {
+            b >>= 1;
+            ++c;
+        }
+        return c;
+    }
+    return -1;
 }
 
 /* Parses the kernel's CPU list format ("0-3,8,10-11", "" = empty);
@@ -100,8 +117,7 @@ void fb__cpuset_format(const fb__cpuset *s, char *buf, size_t len) {
     size_t used = (size_t)snprintf(buf, len, "%s", fb__cpuset_count(s) == 1 ? "CPU " : "CPUs ");
     int first = 1;
     if (used >= len) return;
-    for (long c = 0; c < FB__MAX_CPUS; ++c) {
-        if (!fb__cpuset_has(s, c)) continue;
+    for (long c = fb__cpuset_next(s, 0); c >= 0; c = fb__cpuset_next(s, c + 1)) {
         long e = c;
         while (e + 1 < FB__MAX_CPUS && fb__cpuset_has(s, e + 1)) ++e;
         char item[48];

@@ -393,6 +393,20 @@ static void test_isolated(void) {
         put("proc/thread-self/status", "Cpus_allowed_list:\t0-1"); /* no newline at the end */
         CHECK(check(-1)->count == 1);
     }
+    /* sets across 64-CPU words, up to the last CPU a set holds */
+    put("sys/devices/system/cpu/isolated", "63-64,8191\n");
+    put("proc/thread-self/status", "Cpus_allowed_list:\t0,127-129,8191\n");
+    CHECK(check(-1)->count == 1);
+    w = find(&rep_, "not pinned");
+    if (w) {
+        CHECK_STR(w->what, "not pinned: isolated CPUs 63-64,8191 exist, but this thread may run "
+                           "on CPUs 0,127-129,8191");
+        CHECK(strstr(w->fix, "taskset -c 63 ") != NULL);
+    } else {
+        CHECK(w != NULL);
+    }
+    put("proc/thread-self/status", "Cpus_allowed_list:\t64,8191\n"); /* inside the set */
+    CHECK(check(-1)->count == 0);
     put("sys/devices/system/cpu/isolated", "\n");
     CHECK(check(-1)->count == 0);
     put("sys/devices/system/cpu/isolated", "2-x\n");

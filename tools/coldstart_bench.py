@@ -10,6 +10,12 @@ off about a second after the last perf event closes, and a developer who
 runs one benchmark starts it from an idle shell). Wall time from fork to
 reap, CPU time (user + system) from wait4. Paired: each ratio is the median
 of the per-round ratios against femtobench's process in the same round.
+In the same processes, what each tool printed: the median ns/op of every
+row over the rounds and its spread (the 10th to 90th percentile of the
+per-process values, in % of the median), so that a faster process is not
+bought with a worse number. The last lines check the targets: one
+benchmark at most 1/3 of nanobench's wall, the suite at most 0.3, neither
+more than 1.10x femtobench 0.1's.
 
     python3 tools/coldstart_bench.py --build build-speed --old-build /tmp/fb01/build \\
         --nanobench /tmp/nanobench -n 20
@@ -20,6 +26,7 @@ built outside this repository and never committed. Either may be left out.
 """
 import argparse
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -59,16 +66,30 @@ def build(tmp, a):
     return exes
 
 
+# a markdown row of either tool: "| 0.62 | 1,621,684,522.03 | ... | `add0` ..."
+ROW = re.compile(r"^\|\s*([0-9.,]+)\s*\|.*`(add[0-9]+)`", re.M)
+
+
 def run_one(exe, n, env):
+    out = tempfile.TemporaryFile()
     t0 = time.perf_counter()
-    p = subprocess.Popen([exe, str(n)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         env=env)
+    p = subprocess.Popen([exe, str(n)], stdout=out, stderr=subprocess.DEVNULL, env=env)
     _, status, ru = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t0
     p.returncode = os.waitstatus_to_exitcode(status)
     if p.returncode != 0:
         sys.exit("%s %d failed: %d" % (exe, n, p.returncode))
-    return wall * 1e3, (ru.ru_utime + ru.ru_stime) * 1e3
+    out.seek(0)
+    text = out.read().decode("utf-8", "replace")
+    rows = {m.group(2): float(m.group(1).replace(",", "")) for m in ROW.finditer(text)}
+    if len(rows) != n:
+        sys.exit("%s %d printed %d rows, not %d" % (exe, n, len(rows), n))
+    return wall * 1e3, (ru.ru_utime + ru.ru_stime) * 1e3, rows
+
+
+def pct(xs, q):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, max(0, int(round(q * (len(xs) - 1)))))]
 
 
 def main():
@@ -124,6 +145,31 @@ def main():
                 label = "%s, %s" % (case, "after a %.1f s idle gap" % a.gap if mode == "cold"
                                     else "back to back")
                 print("| %s | %s |" % (label, " | ".join(cells + ratios)))
+        print()
+        print("What each tool printed (all processes of the suite, warm and cold): median ns/op "
+              "of each row [10th-90th percentile spread, % of the median]")
+        print()
+        print("| row | " + " | ".join(tools) + " |")
+        print("|---|" + "---:|" * len(tools))
+        for k in range(10):
+            name, cells = "add%d" % k, []
+            for t in tools:
+                xs = [x[2][name] for mode in modes for x in data[("suite of 10", mode, t)]]
+                med = statistics.median(xs)
+                cells.append("%.3f [%.1f%%]" % (med, 100 * (pct(xs, 0.9) - pct(xs, 0.1)) / med))
+            print("| %s | %s |" % (name, " | ".join(cells)))
+        print()
+        targets = {"nanobench": {"one benchmark": 1 / 3, "suite of 10": 0.3},
+                   "femtobench 0.1": {"one benchmark": 1.10, "suite of 10": 1.10}}
+        for t, limits in targets.items():
+            if t not in tools:
+                continue
+            for case, limit in limits.items():
+                for mode in modes:
+                    fb, xs = data[(case, mode, tools[0])], data[(case, mode, t)]
+                    r = statistics.median(f[0] / x[0] for f, x in zip(fb, xs))
+                    print("target: %s, %s: femtobench / %s wall %.2f, at most %.2f: %s" % (
+                        case, mode, t, r, limit, "met" if r <= limit else "NOT MET"))
 
 
 if __name__ == "__main__":
