@@ -384,15 +384,7 @@ void fb_set_max_total_time(fb_bench *b, double s) {
 void fb_set_min_time(fb_bench *b, double s) {
     /* the runner's -min_time replaces it (fb__bench_set_min_time) */
     if (!b) return;
-    if (!(s >= 0) || s > 60) {
-        double now = isnan(s) ? b->cfg.min_time_s : s < 0 ? 0 : 60;
-        char g[32], u[32];
-        fb__fmt_double(g, sizeof g, s, 6);
-        fb__fmt_double(u, sizeof u, now, 6);
-        fb__bench_diag(b, "fb_set_min_time(%s): out of range (0 to 60 s); using %s s", g, u);
-        s = now;
-    }
-    b->cfg.min_time_s = s;
+    fb__bench_set_key(b, FB__K_MIN_TIME, s, "fb_set_min_time");
 }
 void fb_set_warmup(fb_bench *b, uint64_t n) {
     fb__bench_set_key(b, FB__K_WARMUP, (double)n, "fb_set_warmup");
@@ -470,7 +462,9 @@ int fb__bench_set_name(fb_bench *b, const char *name) {
     return b->name ? FB_OK : FB_ENOMEM;
 }
 void fb__bench_set_pass(fb_bench *b, unsigned pass) { b->cfg.pass = pass; }
-void fb__bench_set_min_time(fb_bench *b, double seconds) { b->cfg.min_time_s = seconds; }
+void fb__bench_set_min_time(fb_bench *b, double seconds) {
+    fb__cfg_set(b, FB__LAYER_CLI, FB__K_MIN_TIME, seconds);
+}
 void fb__bench_set_total_iterations(fb_bench *b, double n) { b->cfg.total_iterations = n; }
 void fb__bench_drop_sinks(fb_bench *b) { b->n_sinks = 0; }
 void fb__bench_drop_comparison_sinks(fb_bench *b) { b->n_cmp_sinks = 0; }

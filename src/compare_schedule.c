@@ -43,6 +43,9 @@
 #define FB__CMP_MAX_ALTERNATIVES 100
 /* The time budget counts an alternative's epoch at most this many targets. */
 #define FB__CMP_SLOW_EPOCHS 8.0
+/* min_time's epochs at most, over all alternatives (34 MB of per-round
+ * arrays; 2 alternatives: 4 minutes each of 250 us epochs) */
+#define FB__CMP_MAX_MIN_TIME_CELLS 2e6
 
 /* Closes the comparison's epoch context (the hook's run_end among it) and
  * frees it. */
@@ -98,6 +101,43 @@ static size_t fb__cmp_order(const struct fb__cmp_state *s, size_t round, size_t 
     return s->perm[(round % s->k + pos) % s->k];
 }
 
+/* min_time (the runner's -min_time, fb_set_min_time): more rounds of the
+ * usual epochs, never longer epochs, as a run records more epochs
+ * (src/rounds.c), so that a preemption stays one short epoch. Each
+ * alternative holds the time asked for: the rounds come from the fastest
+ * one's epoch, at the shared count. Up to FB__CMP_MAX_MIN_TIME_CELLS. Not
+ * when the epoch hook fixed the rounds. Nothing is recorded yet, so the
+ * per-round arrays are allocated again at the new size. */
+static void fb__cmp_min_time_rounds(struct fb__cmp_state *s) {
+    double min_time_s = s->ep.config.num[FB__K_MIN_TIME];
+    if (!(min_time_s > 0) || s->ep.hook_epochs) return;
+    double fast = s->per_iter[0];
+    for (size_t i = 1; i < s->k; ++i)
+        if (s->per_iter[i] < fast) fast = s->per_iter[i];
+    double epoch = (double)s->shared * fast;
+    if (!(epoch > 0)) return;
+    double need = ceil(min_time_s / epoch);
+    if (need > FB__CMP_MAX_MIN_TIME_CELLS / (double)s->k)
+        need = floor(FB__CMP_MAX_MIN_TIME_CELLS / (double)s->k);
+    size_t want = (size_t)need;
+    if (s->whole_blocks) want = (want + s->k - 1) / s->k * s->k;
+    if (want <= s->rounds_max) return;
+    size_t cells = s->k * want;
+    free(s->ticks_ns);
+    free(s->disturbed);
+    s->ticks_ns = calloc(cells, sizeof *s->ticks_ns);
+    s->disturbed = calloc(cells, 1);
+    bool ok = s->ticks_ns && s->disturbed;
+    for (int m = 1; m < FB_MEASURE_COUNT; ++m)
+        if (s->counts[m]) {
+            free(s->counts[m]);
+            s->counts[m] = calloc(cells, sizeof(double));
+            ok = ok && s->counts[m];
+        }
+    s->rounds_max = want;
+    if (!ok) fb__cmp_fail(s, s->k, "out of memory");
+}
+
 static void fb__cmp_start_measure(struct fb__cmp_state *s) {
     const double *cfg = s->ep.config.num;
     if (s->exact_iters) {
@@ -120,6 +160,8 @@ static void fb__cmp_start_measure(struct fb__cmp_state *s) {
         if (n * slow > cfg[FB__K_MAX_EPOCH_TIME]) n = floor(cfg[FB__K_MAX_EPOCH_TIME] / slow);
         if (n > FB__CMP_MAX_ITERS) n = FB__CMP_MAX_ITERS;
         s->shared = n < (double)s->min_iters ? s->min_iters : (uint64_t)n;
+        fb__cmp_min_time_rounds(s);           /* before the budget, which counts the rounds */
+        if (s->phase == FB__CMP_DONE) return; /* out of memory */
         /* The time budget only bites for slow ops, as in fb_run: when an
          * alternative's epoch is expected to outlast FB__CMP_SLOW_EPOCHS x
          * the target (single calls slower than that). Then each alternative
@@ -235,11 +277,6 @@ void fb__cmp_setup(struct fb__cmp_state *s) {
         s->whole_blocks = false;
         if (s->rounds_min > s->rounds_max) s->rounds_min = s->rounds_max;
     }
-    /* the runner's -min_time: spread over the epochs each alternative really
-     * has (its rounds), as src/run.c spreads it over a run's epochs */
-    if (s->ep.config.min_time_s > 0 &&
-        cfg[FB__K_MIN_EPOCH_TIME] < s->ep.config.min_time_s / (double)s->rounds_max)
-        s->ep.config.num[FB__K_MIN_EPOCH_TIME] = s->ep.config.min_time_s / (double)s->rounds_max;
     double target = s->ep.clock_info.resolution_s * cfg[FB__K_CLOCK_RESOLUTION_MULTIPLE];
     if (target > cfg[FB__K_MAX_EPOCH_TIME]) target = cfg[FB__K_MAX_EPOCH_TIME];
     if (target < cfg[FB__K_MIN_EPOCH_TIME]) target = cfg[FB__K_MIN_EPOCH_TIME];

@@ -99,7 +99,6 @@ int fb__isolate_encode(const fb_result *r, unsigned char **buf, size_t *len, siz
     unsigned char flags = (unsigned char)((c->relative ? 1 : 0) | (c->counters ? 2 : 0));
     fb__iso_put(&b, &flags, 1);
     fb__iso_put_f64(&b, c->complexity_n);
-    fb__iso_put_f64(&b, c->min_time_s);
     for (int k = 0; k < FB__K_COUNT; ++k) fb__iso_put_f64(&b, c->num[k]);
     fb__iso_put_u32(&b, (uint32_t)r->callsite);
     fb__iso_put_f64(&b, r->clock_resolution_s);
@@ -248,7 +247,6 @@ size_t fb__isolate_decode(const unsigned char *buf, size_t len, fb_result **out)
     r->config.relative = flags & 1;
     r->config.counters = (flags & 2) != 0;
     r->config.complexity_n = fb__iso_get_f64(&rd);
-    r->config.min_time_s = fb__iso_get_f64(&rd);
     for (int k = 0; k < FB__K_COUNT; ++k) r->config.num[k] = fb__iso_get_f64(&rd);
     r->callsite = (int)fb__iso_get_u32(&rd);
     r->clock_resolution_s = fb__iso_get_f64(&rd);

@@ -101,7 +101,7 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
     r->epochs_max = cfg[FB__K_EPOCHS] >= 1 ? (size_t)cfg[FB__K_EPOCHS] : 1;
     /* min_time (fb_set_min_time, or the runner's -min_time): more epochs
      * of the usual length (src/rounds.c), never longer ones */
-    double min_time_s = e->hook_epochs ? 0 : e->config.min_time_s; /* a scheduler's are fixed */
+    double min_time_s = e->hook_epochs ? 0 : cfg[FB__K_MIN_TIME]; /* a scheduler's are fixed */
     double target = e->clock_info.resolution_s * cfg[FB__K_CLOCK_RESOLUTION_MULTIPLE];
     if (target > cfg[FB__K_MAX_EPOCH_TIME]) target = cfg[FB__K_MAX_EPOCH_TIME];
     if (target < cfg[FB__K_MIN_EPOCH_TIME]) target = cfg[FB__K_MIN_EPOCH_TIME];

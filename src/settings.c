@@ -26,6 +26,8 @@ static const fb__key_info fb__keys[FB__K_COUNT] = {
     [FB__K_MAX_TOTAL_TIME] = {"max_total_time", 1, 20e-3, 0, 3600},
     [FB__K_WARMUP] = {"warmup", 0, 0, 0, 1e10},
     [FB__K_CLOCK_RESOLUTION_MULTIPLE] = {"clock_resolution_multiple", 0, 1000, 1, 1e6},
+    /* more epochs of the usual length, never longer ones (src/rounds.c) */
+    [FB__K_MIN_TIME] = {"min_time", 1, 0, 0, 60},
 };
 
 const fb__key_info *fb__key_info_of(fb__key k) {

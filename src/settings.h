@@ -18,6 +18,7 @@ typedef enum fb__key {
     FB__K_MAX_TOTAL_TIME, /* seconds */
     FB__K_WARMUP,
     FB__K_CLOCK_RESOLUTION_MULTIPLE,
+    FB__K_MIN_TIME, /* seconds of measured time per run, as more epochs; 0 = none */
     FB__K_COUNT
 } fb__key;
 
@@ -81,9 +82,6 @@ typedef struct fb__config {
     bool has_arg;        /* an instance of a family (src/registry.c) */
     int64_t arg;         /* its argument (fb_arg), 0 without one */
     bool counters;
-    /* measured time per run as more epochs (src/rounds.c): fb_set_min_time,
-     * replaced by the runner's -min_time; 0 = none */
-    double min_time_s;
     /* the runner's --benchmark_min_time=<n>x: n iterations in all, split
      * over the epochs; 0 = none */
     double total_iterations;

@@ -590,7 +590,7 @@ static void test_config_valid(void) {
     CHECK(parse_into(b,
                      " ,, epochs = 7 , max_epoch_time= 0.5 s ,min_epoch_time=250us,"
                      "max_total_time=.5ms, epoch_iterations=0,min_epoch_iterations=3,"
-                     "clock_resolution_multiple=2000,warmup=0,",
+                     "clock_resolution_multiple=2000,warmup=0,min_time=0.2s",
                      NULL) == 0);
     CHECK(fb__cfg(b, FB__K_EPOCHS) == 7);
     CHECK_NEAR(fb__cfg(b, FB__K_MAX_EPOCH_TIME), 0.5, 1e-15);
@@ -600,6 +600,7 @@ static void test_config_valid(void) {
     CHECK(fb__cfg(b, FB__K_MIN_EPOCH_ITERATIONS) == 3);
     CHECK(fb__cfg(b, FB__K_CLOCK_RESOLUTION_MULTIPLE) == 2000);
     CHECK(fb__cfg(b, FB__K_WARMUP) == 0);
+    CHECK_NEAR(fb__cfg(b, FB__K_MIN_TIME), 0.2, 1e-15);
     CHECK(b->layers[FB__LAYER_ENV].set == (1u << FB__K_COUNT) - 1);
     CHECK(parse_into(b, "min_epoch_time=100ns", NULL) == 0);
     CHECK_NEAR(fb__cfg(b, FB__K_MIN_EPOCH_TIME), 100e-9, 1e-20);

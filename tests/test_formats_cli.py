@@ -135,7 +135,7 @@ def check_json(doc, names):
     for r in doc.get("results", []):
         check(set(r["config"]) == {"epochs", "epoch_iterations", "min_epoch_iterations", "min_epoch_time",
                                    "max_epoch_time", "max_total_time", "warmup",
-                                   "clock_resolution_multiple"}, f"JSON config keys {sorted(r['config'])}")
+                                   "clock_resolution_multiple", "min_time"}, f"JSON config keys {sorted(r['config'])}")
         for k in ("title", "unit", "batch", "complexityN", "relative", "callsite_build",
                   "clock_resolution_s", "clock_overhead_s", "epochs", "total_iterations", "total_s",
                   "stats", "measurements", "error"):

@@ -330,8 +330,8 @@ static void test_nested_run_is_refused(void) {
 static void test_min_time_with_own_epochs(void) {
     fake_clock c = {0, 1000, 0, 0}; /* 1 us an op */
     fb_bench *b = fake_bench(&c);
-    b->cfg.min_time_s = 0.110; /* what -min_time=110 sets */
-    fb_set_epochs(b, 3);       /* then the benchmark's own code */
+    fb__bench_set_min_time(b, 0.110); /* what -min_time=110 sets */
+    fb_set_epochs(b, 3);              /* then the benchmark's own code */
     const fb_result *r = fb_run(b, "min_time", fake_clock_op, &c);
     CHECK(r && !fb_result_error(r));
     CHECK(r && fabs(r->config.num[FB__K_MIN_EPOCH_TIME] - 250e-6) < 1e-15);
@@ -356,7 +356,22 @@ static void test_min_time_with_own_epochs(void) {
     CHECK(r && fb_result_total_s(r) >= 0.02 && fb_result_total_s(r) < 0.02 + 300e-6);
     CHECK(r && fb_result_epochs(r) > 11);
     fb_set_min_time(b, -1);
-    CHECK(b->cfg.min_time_s == 0);
+    CHECK(fb__cfg(b, FB__K_MIN_TIME) == 0);
+    fb_bench_free(b);
+
+    /* FEMTOBENCH_CONFIG's min_time: the same; the code's and then the
+     * runner's replace it */
+    c = (fake_clock){0, 1000, 0, 0};
+    b = fake_bench(&c);
+    CHECK(fb__config_parse("min_time=30ms", &b->layers[FB__LAYER_ENV], NULL) == 0);
+    r = fb_run(b, "config", fake_clock_op, &c);
+    CHECK(r && fb_result_total_s(r) >= 0.03 && fb_result_total_s(r) < 0.03 + 300e-6);
+    CHECK(r && r->config.num[FB__K_MIN_TIME] == 0.03);
+    fb_set_min_time(b, 0.01);
+    CHECK(fb__cfg(b, FB__K_MIN_TIME) == 0.01);
+    fb__bench_set_min_time(b, 0.005);
+    r = fb_run(b, "cli", fake_clock_op, &c);
+    CHECK(r && fb_result_total_s(r) >= 0.005 && fb_result_total_s(r) < 0.005 + 300e-6);
     fb_bench_free(b);
 
     /* --benchmark_min_time=<n>x: n iterations in all, split over the
