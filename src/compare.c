@@ -143,6 +143,7 @@ fb__compare_at(fb_bench *b, const char *title, const fb_alternative *alts, size_
             if (!it) continue;
             fb_op op = alts[i].op;
             void *ctx = alts[i].ctx;
+            FB__ALIGN_HERE(); /* the loop's place in its cache lines is fixed (femtobench.h) */
             for (; it; --it) op(ctx);
             fb__cmp_alt_done(&c, it);
         }

@@ -347,6 +347,7 @@ FB__NOINLINE const fb_result *fb__run_at(fb_bench *b, const char *name, fb_op op
     ++b->in_call; /* fb_bench_free from op is refused; set outside the timed loop */
     while (fb__loop_next(&l)) {
         uint64_t i = l.n;
+        FB__ALIGN_HERE(); /* the loop's place in its cache lines is fixed (femtobench.h) */
         for (; i; --i) op(ctx);
         fb__loop_done(&l, i);
     }
