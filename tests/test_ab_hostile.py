@@ -21,6 +21,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
+
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 AB = os.path.join(BUILD, "femtobench-ab")
 T = os.path.join(BUILD, "tests")
@@ -35,8 +38,8 @@ if not os.path.exists(AB):
 
 # an AddressSanitizer build: a crash must stay a real signal, and valgrind
 # cannot run such a program
-ASAN = b"__asan_init" in open(AB, "rb").read()
-VALGRIND = shutil.which("valgrind") is not None and not ASAN
+ASAN = fbtest.asan_build(AB)
+VALGRIND = fbtest.valgrind_ready([AB, OLD, OLD], probe=["-filter=^fb-no-such-benchmark$"])
 
 
 def env(extra=None):
@@ -165,11 +168,6 @@ try:
           f"NULL run: {rc} {err!r}")
 
     if VALGRIND:
-        rc, out, err = run(OLD, NEW, "-valgrind", "-filter=Steady")
-        if "Valgrind's headers" in err or "callgrind.h" in err:
-            print("-valgrind: built without <valgrind/callgrind.h>; not checked")
-            VALGRIND = False
-    if VALGRIND:
         # without -isolate, a benchmark that crashes or calls exit(0) under
         # Callgrind is its error row; the benchmarks before and after it are
         # counted, printed and written
@@ -204,7 +202,8 @@ try:
         if hung and alive(hung):
             os.kill(hung, signal.SIGKILL)
     else:
-        print("no valgrind (or an ASan build): -valgrind not checked")
+        print("no valgrind, an ASan build, or built without <valgrind/callgrind.h>: "
+              "-valgrind not checked")
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 

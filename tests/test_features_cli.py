@@ -16,12 +16,16 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
+
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SRC = os.environ.get("FB_SOURCE_DIR", os.path.join(os.path.dirname(__file__), ".."))
 SUITE = os.path.join(BUILD, "tests", "suite_features")
 COMPARE = "/usr/share/benchmark/compare.py"
-# an AddressSanitizer build (the sanitizer CI step) cannot run under valgrind
-ASAN = os.path.exists(SUITE) and b"__asan_init" in open(SUITE, "rb").read()
+# valgrind installed, and this build can count under it (not an ASan build,
+# built with <valgrind/callgrind.h>)
+VALGRIND = os.path.exists(SUITE) and fbtest.valgrind_ready([SUITE])
 failures = []
 
 
@@ -169,7 +173,7 @@ with tempfile.TemporaryDirectory() as tmp:
           f"bmf over passes {pl} {passes}")
 
     # -valgrind: exact counts, no latency
-    if shutil.which("valgrind") and not ASAN:
+    if VALGRIND:
         rc, out, err = run("-filter=Copy", "-valgrind", "-output_bmf=" + P("v.bmf"))
         vb = json.load(open(P("v.bmf")))
         check(rc == 0 and bmf_errors(vb) == [] and "instructions" in vb["Copy"] and

@@ -5,10 +5,12 @@ tests/suite_hostile_more.c."""
 import csv
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
 
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SUITE = os.path.abspath(os.path.join(BUILD, "tests", "suite_hostile_fourth"))
@@ -51,8 +53,11 @@ def bad(args, *must_contain, env=None):
         check(m in err, f"{what}: {m!r} not in {err!r}")
 
 
-ASAN = b"__asan_init" in open(SUITE, "rb").read()
-VALGRIND = shutil.which("valgrind") is not None and not ASAN
+ASAN = fbtest.asan_build(SUITE)
+VALGRIND = fbtest.valgrind_ready([SUITE])
+if not VALGRIND:
+    print("no valgrind, an ASan build, or built without <valgrind/callgrind.h>: "
+          "-valgrind not checked")
 
 
 def json_results(path):

@@ -1,0 +1,30 @@
+"""What the script tests share (imported, never run by ctest: its name does
+not start with test_): how a build was made, and whether -valgrind can run."""
+import os
+import shutil
+import subprocess
+
+
+def asan_build(path):
+    """True when the program at path was built with AddressSanitizer (which
+    Valgrind cannot run, and under which a crash is the sanitizer's report)."""
+    with open(path, "rb") as f:
+        return b"__asan_init" in f.read()
+
+
+def valgrind_ready(argv, probe=("-list",), env=None):
+    """True when `argv + ['-valgrind', ...]` can count: valgrind is on PATH,
+    the program is not an ASan build, and it was built with Valgrind's
+    client-request header (a build without it refuses -valgrind with exit
+    status 2 and "built without" before anything runs; musl builds and
+    machines without the valgrind package are such builds). The probe runs
+    nothing: a suite's -list, or for femtobench-ab (which has no -list) a
+    filter that matches no benchmark."""
+    if shutil.which("valgrind") is None or asan_build(argv[0]):
+        return False
+    e = dict(os.environ if env is None else env)
+    e.pop("FEMTOBENCH_CONFIG", None)
+    p = subprocess.run([*argv, "-valgrind", *probe],
+                       capture_output=True, text=True, env=e, timeout=120,
+                       errors="replace")
+    return not (p.returncode == 2 and "built without" in p.stderr)
