@@ -165,21 +165,21 @@ try:
           f"-filter: {out}")
     rc, out, err = run(OLD, NEW, "-fail_on_slower", "-filter=Fam")
     check(rc == 0 and "| Fam/2 |" in out and "| Fam/4 |" in out, f"-filter=Fam: {rc} {out}")
-    rc, out, err = run(OLD, NEW, "-rounds=6", "-filter=Slow", "-threshold=20")
+    rc, out, err = run(OLD, NEW, "-instances=1", "-rounds=6", "-filter=Slow", "-threshold=20")
     check(rc == 0 and ("| 6 | unsure |" in out or "| 6 | same |" in out),
           f"-rounds=6 -threshold=20: {out}")
     # rounds too few for any verdict at the family's confidence (two runs:
     # 97.5% each, 7 rounds kept; an odd count keeps one less) are refused
     # up front; the fewest that decide do decide
-    bad([OLD, NEW, "-rounds=6", "-filter=Slow|Steady"], "-rounds=6: too few",
+    bad([OLD, NEW, "-instances=1", "-rounds=6", "-filter=Slow|Steady"], "-rounds=6: too few",
         "2 benchmarks", "-rounds=8")
-    bad([OLD, NEW, "-rounds=7", "-filter=Slow|Steady"], "-rounds=7: too few")
-    bad([OLD, NEW, "-rounds=7"], "-rounds=7: too few", "6 benchmarks")
+    bad([OLD, NEW, "-instances=1", "-rounds=7", "-filter=Slow|Steady"], "-rounds=7: too few")
+    bad([OLD, NEW, "-instances=1", "-rounds=7"], "-rounds=7: too few", "6 benchmarks")
     rc, out, err = run(OLD, NEW, "-rounds=8", "-filter=Slow|Steady", "-fail_on_slower")
     check(rc == 3 and "| 8 | slower |" in out, f"-rounds=8, two benchmarks: {rc} {out}")
     # a family larger than its functions (two runs in one) is known only
     # after the run: each row says why it is unsure
-    rc, out, err = run(OLD, NEW, "-rounds=6", "-filter=Two")
+    rc, out, err = run(OLD, NEW, "-instances=1", "-rounds=6", "-filter=Two")
     check(rc == 0 and out.count("none: 6 rounds kept, 7 needed") == 2,
           f"-rounds=6, two runs in one function: {rc} {out}")
 

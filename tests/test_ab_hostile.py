@@ -106,12 +106,12 @@ try:
 
     # too few rounds kept for any verdict (two runs in one function, known
     # only after the run): said on stderr, and -fail_on_slower does not pass
-    rc, out, err = run(OLD, NEW, "-rounds=6", "-filter=Two", "-fail_on_slower")
+    rc, out, err = run(OLD, NEW, "-instances=1", "-rounds=6", "-filter=Two", "-fail_on_slower")
     check(rc == 3 and out.count("none: 6 rounds kept, 7 needed") == 2 and
           "2 benchmarks kept too few rounds or layouts for any verdict" in err and
           "-rounds=8 or more decides them" in err and "(-fail_on_slower: exit status 3)" in err,
           f"-fail_on_slower, rows with too few rounds: {rc} {out} {err}")
-    rc, out, err = run(OLD, NEW, "-rounds=6", "-filter=Two")
+    rc, out, err = run(OLD, NEW, "-instances=1", "-rounds=6", "-filter=Two")
     check(rc == 0 and "kept too few rounds" in err and "-fail_on_slower" not in err,
           f"rows with too few rounds, no gate: {rc} {err}")
     rc, out, err = run(OLD, NEW, "-rounds=8", "-filter=Two", "-fail_on_slower")

@@ -11,7 +11,8 @@ summary, the JSON's context and each row's by_layout); A/A: every verdict
 against new: Slow `slower` by exactly 10%, Placed `layout-sensitive` when
 its layouts' changes differ, never faster or slower; the change equals the
 ratio of the columns shown; a comma list; two layouts (placement not
-measured, said); sides with different counts (the fewer, said once after
+measured, said); one file a side without variants: copies of it (-instances,
+8 by default; 1: one, said), in every output; sides with different counts (the fewer, said once after
 loading); a variant older than its plugin (refused: exit 2, one line); the
 markdown and HTML outputs name the placement."""
 import json
@@ -133,6 +134,34 @@ try:
     lines = err.strip().splitlines()
     check(rc == 2 and len(lines) == 1 and "layout2.so: older than" in lines[0] and out == "",
           f"stale variant: {rc} {lines}")
+    # one file a side, no variants: copies of it (-instances, 8 by default),
+    # each its own instance (its own copy of the library: else refused),
+    # in the summary, the JSON and the HTML; -instances=1: one, said
+    page2 = os.path.join(tmp, "copies.html")
+    for extra, k in (([], 8), (["-instances=3"], 3), (["-instances=3", "-isolate"], 3)):
+        rc, out, err = run(ONE, ONE, "-filter=Slow|Steady", "-output_json=" + js,
+                           "-output_html=" + page2, *extra)
+        doc = json.load(open(js))
+        verdicts = [b["verdict"] for b in doc["benchmarks"]]
+        check(rc == 0 and f"{k} copies a side" in out and doc["context"]["layouts"] == k and
+              doc["context"]["copies"] is True and doc["context"]["placement_measured"] is True
+              and len(doc["context"]["old_layouts"]) == k and len(verdicts) == 2 and
+              not {"faster", "slower"} & set(verdicts),
+              f"copies {extra}: {rc} {doc['context']} {verdicts} {out} {err}")
+        check(f"Code placement ({k} copies a side)" in open(page2).read(),
+              f"copies {extra}: the HTML names them")
+    rc, out, err = run(ONE, ONE, "-filter=Slow", "-instances=1", "-output_json=" + js)
+    doc = json.load(open(js))
+    check(rc == 0 and "1 layout a side: placement not measured" in out and
+          doc["context"]["layouts"] == 1 and doc["context"]["copies"] is False,
+          f"-instances=1: {rc} {doc['context']} {out}")
+    for v in ("0", "17", "x", "", "2.5", "-1"):
+        rc, out, err = run(ONE, ONE, "-instances=" + v)
+        lines = err.strip().splitlines()
+        check(rc == 2 and out == "" and len(lines) == 1 and
+              lines[0].startswith(f"femtobench: error: -instances={v}: not a whole number"),
+              f"-instances={v}: {rc} {lines}")
+
     # an empty name in a list
     rc, out, err = run(OLD + ",", OLD)
     check(rc == 2 and "empty file name" in err, f"empty name: {rc} {err}")

@@ -11,8 +11,9 @@ first, the sizes femtobench_add_plugin uses), in four versions:
   slow5    Chain and Mem 5% more work, with more code (a second loop)
   slow10   the same, 10%
 
-Then, --runs times, femtobench-ab on each pair, with every layout and with
-one layout a side (the files alone, in another folder):
+Then, --runs times, femtobench-ab on each pair, with every layout and (with
+--single) with the files alone, in another folder: as femtobench-ab loads
+them by default (8 copies a side) and once (-instances=1):
 
   aa       base against base          no row may be faster or slower
   layout   base against drop          no row may be faster or slower
@@ -86,10 +87,11 @@ def build(bdir, out, layouts):
     return files
 
 
-def ab(bdir, old, new, out):
+def ab(bdir, old, new, out, extra=()):
     js = os.path.join(out, "ab.json")
     t = time.monotonic()
-    r = sh([os.path.join(bdir, "femtobench-ab"), old, new, "-quiet", "-output_json=" + js])
+    r = sh([os.path.join(bdir, "femtobench-ab"), old, new, "-quiet", "-output_json=" + js,
+            *extra])
     wall = time.monotonic() - t
     if r.returncode not in (0, 3):
         sys.exit("femtobench-ab failed (%d): %s" % (r.returncode, r.stderr))
@@ -105,14 +107,15 @@ def main():
     ap.add_argument("--layouts", type=int, default=8)
     ap.add_argument("--only", default="aa,layout,d5,d10")
     ap.add_argument("--single", action="store_true",
-                    help="also one layout a side (the files alone)")
+                    help="also the files alone: 8 copies a side (femtobench-ab's default "
+                         "for one file) and one copy (-instances=1)")
     args = ap.parse_args()
     bdir = os.path.abspath(args.build)
     out = tempfile.mkdtemp(prefix="ab_layout.")
     kinds = args.only.split(",")
     pairs = {"aa": ("base", "base"), "layout": ("base", "drop"),
              "d5": ("base", "slow5"), "d10": ("base", "slow10")}
-    modes = ["layouts"] + (["one"] if args.single else [])
+    modes = ["layouts"] + (["copies", "one"] if args.single else [])
     try:
         files = build(bdir, out, args.layouts)
         stats = {(m, k): {"bad": 0, "found": 0, "clean": 0, "chain": 0, "mem": 0, "rows": {},
@@ -127,7 +130,8 @@ def main():
                 for k in kinds:
                     o, n = pairs[k]
                     idx = 0 if m == "layouts" else 1
-                    doc, wall = ab(bdir, files[o][idx], files[n][idx], out)
+                    doc, wall = ab(bdir, files[o][idx], files[n][idx], out,
+                                   ["-instances=1"] if m == "one" else [])
                     loads.append(doc["context"]["load_before"])
                     s = stats[(m, k)]
                     s["wall"].append(wall)

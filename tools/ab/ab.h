@@ -57,6 +57,10 @@
 /* the fewest layouts a side needs for placement to be measured: the
  * change's interval then comes from the spread between layouts */
 #define FBA_MIN_RANDOM_LAYOUTS 3
+/* -instances' default: a side given as one file, without layout variants,
+ * is loaded this many times (each copy at its own address, with its own
+ * data and heap), as many as femtobench_add_plugin's layouts */
+#define FBA_DEFAULT_INSTANCES 8
 #define FBA_DEFAULT_MIN_TIME_MS 2.0 /* measured time per side and benchmark */
 #define FBA_DEFAULT_THRESHOLD_PCT 3.0
 #define FBA_MAX_ROUNDS 1000
@@ -97,6 +101,8 @@ typedef struct fba_opts {
     char *layout[2][FBA_MAX_LAYOUTS];
     size_t layouts;     /* per side, the same on both */
     bool discovered;    /* the variants were found beside the files given */
+    size_t instances;   /* -instances: copies of a one-file side (1: none) */
+    bool copies;        /* each side's layouts are copies of its one file */
     size_t found[2];    /* each side's count when they differed (the fewer are used), else 0 */
     double load[2];     /* the 1-minute load average before and after; NAN: unknown */
     fb__env_report env; /* the machine's warnings, as the runner prints them */

@@ -235,6 +235,7 @@ int main(int argc, char **argv) {
     fba_opts o = {0};
     o.min_time_ms = -1;
     o.rounds = FBA_DEFAULT_ROUNDS;
+    o.instances = FBA_DEFAULT_INSTANCES;
     o.threshold_pct = FBA_DEFAULT_THRESHOLD_PCT;
     o.side_only = -1;
     int rc = fba_parse(argc, argv, &o);

@@ -36,6 +36,9 @@ static void fba_usage(FILE *f) {
         "  -filter=<regex>      only the benchmarks whose name (or family) matches\n"
         "  -min_time=<ms>       measured time per side and benchmark (default: %g)\n"
         "  -rounds=<n>          paired rounds per benchmark, %d..%d (default: %d)\n"
+        "  -instances=<k>       a side given as one file without layout variants is\n"
+        "                       loaded k times, each copy at its own address with its\n"
+        "                       own data, 1..%d (default: %d; 1: once)\n"
         "  -threshold=<pct>     changes within this %% are 'same' (default: %g)\n"
         "  -asymptote=<n1,...>  run each benchmark once per complexity N\n"
         "  -fail_on_slower      exit status 3 when a benchmark is slower, or none is in\n"
@@ -44,7 +47,7 @@ static void fba_usage(FILE *f) {
         "  -isolate             each benchmark in its own child process\n"
         "  -timeout=<s>         a benchmark still running after <s> s is killed: an error row\n",
         FBA_DEFAULT_MIN_TIME_MS, FBA_MIN_ROUNDS, FBA_MAX_ROUNDS, FBA_DEFAULT_ROUNDS,
-        FBA_DEFAULT_THRESHOLD_PCT);
+        FBA_MAX_LAYOUTS, FBA_DEFAULT_INSTANCES, FBA_DEFAULT_THRESHOLD_PCT);
     for (size_t i = 0; i < FBA_N_OUT; ++i) { /* the outputs' table */
         char left[64];
         snprintf(left, sizeof left, "-%s=<file>", fba_outputs[i].option);
@@ -121,6 +124,14 @@ int fba_parse(int argc, char **argv, fba_opts *o) {
                 return fb__opts_error("-rounds=%s: not a whole number from %d to %d", v,
                                       FBA_MIN_ROUNDS, FBA_MAX_ROUNDS);
             o->rounds = r;
+        } else if ((v = fba_value(a, "instances"))) {
+            char *end;
+            errno = 0;
+            long k = strtol(v, &end, 10);
+            if (!*v || *end || errno || k < 1 || k > FBA_MAX_LAYOUTS)
+                return fb__opts_error("-instances=%s: not a whole number from 1 to %d", v,
+                                      FBA_MAX_LAYOUTS);
+            o->instances = (size_t)k;
         } else if ((v = fba_value(a, "asymptote"))) {
             o->asymptote_text = v;
             o->n_asymptote = 0;
@@ -230,7 +241,21 @@ int fba_resolve_layouts(fba_opts *o) {
         int rc = fba_side_files(o, s, &n[s], &found[s]);
         if (rc) return rc;
     }
+    /* both sides given as one file each, neither with variants */
+    bool one_file = n[0] == 1 && n[1] == 1;
     if (o->valgrind || o->counts_to) n[0] = n[1] = 1;
+    /* one file a side, no variants: that file's copies, each loaded at its
+     * own address with its own data and heap (fba_load_all copies a file
+     * given more than once), so that where a copy lands is measured as a
+     * layout's placement is; the code's own layout is the same in each */
+    if (one_file && !o->valgrind && !o->counts_to && o->instances > 1) {
+        for (int s = 0; s < 2; ++s)
+            for (size_t i = 1; i < o->instances; ++i)
+                if (!(o->layout[s][i] = fb__strdup(o->layout[s][0])))
+                    return fb__opts_error("out of memory");
+        n[0] = n[1] = o->instances;
+        o->copies = true;
+    }
     if (n[0] != n[1]) {
         /* the fewer on both sides, said: a plugin built without variants
          * (LAYOUTS 1, an older femtobench) still compares */

@@ -118,6 +118,11 @@ void fba_summary(FILE *f, const fba_report *rep) {
         fputs(" (instructions counted under Callgrind: exact counts compared exactly, counts that "
               "move by their spread)",
               f);
+    else if (rep->o->copies)
+        fprintf(f,
+                " (threshold %g%%, family-wise 95%%, %zu copies a side: where each copy lands "
+                "measured, its code layout not",
+                rep->o->threshold_pct, rep->o->layouts);
     else if (rep->o->layouts >= FBA_MIN_RANDOM_LAYOUTS)
         fprintf(f, " (threshold %g%%, family-wise 95%%, %zu layouts a side", rep->o->threshold_pct,
                 rep->o->layouts);

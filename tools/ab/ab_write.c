@@ -56,6 +56,9 @@ int fba_write_json(void *ctx, FILE *f) {
     }
     fb__json_kint(&j, "layouts", (long long)o->layouts);
     fb__json_kbool(&j, "placement_measured", o->layouts >= FBA_MIN_RANDOM_LAYOUTS && !o->valgrind);
+    /* the layouts are copies of one file a side (-instances): where each
+     * copy lands is measured, the code's layout is not */
+    fb__json_kbool(&j, "copies", o->copies);
     fba_json_kfinite(&j, "load_before", o->load[0]);
     fba_json_kfinite(&j, "load_after", o->load[1]);
     fb__json_arr(&j, "warnings", false);
@@ -244,10 +247,17 @@ int fba_write_html(void *ctx, FILE *f) {
     }
     if (!vg) { /* how much placement alone moves each row */
         fprintf(f,
-                "<section class=\"change\">\n<h2>Code placement (%zu layout%s a side)</h2>\n"
+                "<section class=\"change\">\n<h2>Code placement (%zu %s%s a side)</h2>\n"
                 "<p class=\"sub\">",
-                rep->o->layouts, rep->o->layouts == 1 ? "" : "s");
-        fba_html_text(f, rep->o->layouts >= FBA_MIN_RANDOM_LAYOUTS
+                rep->o->layouts, rep->o->copies ? "cop" : "layout",
+                rep->o->copies ? (rep->o->layouts == 1 ? "y" : "ies")
+                               : (rep->o->layouts == 1 ? "" : "s"));
+        fba_html_text(f, rep->o->copies
+                             ? "Each side was measured in copies of its one file, each loaded "
+                               "at its own address with its own data; the change's interval "
+                               "spans them. The code's own layout was not varied: build layout "
+                               "variants for that (docs/ab.md, \"Code layout\")."
+                         : rep->o->layouts >= FBA_MIN_RANDOM_LAYOUTS
                              ? "Each side was measured under every layout; the change's interval "
                                "spans them. Spread: how much the time moves with placement alone "
                                "(the most one side's layouts differ)."
