@@ -178,7 +178,37 @@ static void check_spread(void) {
     CHECK(c.verdict == FB__V_FASTER && c.spread == FB__SPREAD_BEYOND);
 }
 
+/* Rows are matched by title too: two suites' benchmarks of one name (the
+ * runner's title per suite, fb_set_title) are two rows, each compared with
+ * its own title's baseline, however the records are ordered. */
+static void check_titles(void) {
+    static double e[4][EPOCHS];
+    fb__bl_record old_rec[] = {timed("X", 10e-9, 0, e[0]), timed("X", 100e-9, 0, e[1])};
+    fb__bl_record now_rec[] = {timed("X", 100e-9, 0, e[2]), timed("X", 10e-9, 0, e[3])};
+    old_rec[0].title = "small";
+    old_rec[1].title = "large";
+    now_rec[0].title = "large"; /* the other order */
+    now_rec[1].title = "small";
+    fb__baseline base = {.rec = old_rec, .n = 2}, now = {.rec = now_rec, .n = 2};
+    fb__change_view v;
+    CHECK(fb__change_view_compute(&base, &now, 10.0, false, &v) == FB_OK);
+    CHECK(v.n == 2);
+    for (size_t i = 0; i < v.n; ++i) {
+        CHECK(v.rows[i].kind == FB__CHANGE_ROW_ONE);
+        /* one process a side: within the floor, never faster or slower */
+        CHECK(v.rows[i].change.verdict != FB__V_FASTER && v.rows[i].change.verdict != FB__V_SLOWER);
+        CHECK_NEAR(v.rows[i].change.change_pct, 0.0, 1e-9);
+        CHECK_NEAR(v.rows[i].old.value_s, v.rows[i].now.value_s, 1e-15);
+    }
+    if (v.n == 2) {
+        CHECK_STR(v.rows[0].title, "large");
+        CHECK_STR(v.rows[1].title, "small");
+    }
+    fb__change_view_clear(&v);
+}
+
 int main(void) {
+    check_titles();
     check_one_process();
     check_between();
     check_spread();
