@@ -28,3 +28,14 @@ def valgrind_ready(argv, probe=("-list",), env=None):
                        capture_output=True, text=True, env=e, timeout=120,
                        errors="replace")
     return not (p.returncode == 2 and "built without" in p.stderr)
+
+
+def clean_env(extra=None):
+    """The environment a test runs a femtobench program in: no configuration
+    or locale from the caller's shell, no machine warnings."""
+    e = dict(os.environ)
+    for k in ("FEMTOBENCH_CONFIG", "FEMTOBENCH_ENDLESS", "LC_ALL", "LANG", "LC_NUMERIC"):
+        e.pop(k, None)
+    e["FEMTOBENCH_SUPPRESS_WARNINGS"] = "1"
+    e.update(extra or {})
+    return e
