@@ -646,6 +646,30 @@ int64_t fb_result_arg_at(const fb_result *r, size_t i);
  * checks (a name taken twice) are those of FB_BENCHMARK. */
 typedef void (*fb_bench_ctx_fn)(fb_bench *b, void *ctx);
 int fb_register(const char *name, fb_bench_ctx_fn fn, void *ctx);
+/* fb_register_ordered(name, family, family_id, model, fn, ctx): as
+ * fb_register, for a port whose framework runs its benchmarks in the order
+ * registered (Google Benchmark): these run, and -list prints them, in the
+ * order of these calls, after the benchmarks registered otherwise (which go
+ * by name), and two of them may share a name. family: NULL, or the family
+ * the benchmark is an instance of: the benchmarks registered one after
+ * another with the same family and family_id are one family, whose results
+ * that carry an N are fitted together after its last instance, as
+ * FB_BENCHMARK_RANGE's (docs/complexity.md), under the name `family`.
+ * model: 0, or the model the framework asked for, 1 + its index in
+ * O(1), O(n), O(log n), O(n log n), O(n^2), O(n^3) (FB_FIT_ASK_*): the
+ * fit's row for it is the one the Google Benchmark JSON reports. Returns
+ * as fb_register (FB_EINVAL also for a model out of range). */
+enum {
+    FB_FIT_ASK_BEST = 0,
+    FB_FIT_ASK_1,
+    FB_FIT_ASK_N,
+    FB_FIT_ASK_LOG_N,
+    FB_FIT_ASK_N_LOG_N,
+    FB_FIT_ASK_N2,
+    FB_FIT_ASK_N3
+};
+int fb_register_ordered(const char *name, const char *family, unsigned family_id, int model,
+                        fb_bench_ctx_fn fn, void *ctx);
 /* fb_skip(b, why): the run in progress on b (or the next one) becomes a
  * row that says "skipped: <why>" instead of a measurement, in the table and
  * in every file; a skipped row is no failure (the runner's exit status stays
@@ -725,6 +749,9 @@ typedef struct fb__loop {
 fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite);
 int fb__loop_next(fb__loop *l);
 void fb__loop_done(fb__loop *l, uint64_t left);
+/* Before fb__loop_done: the run's complexity N is n (the Google Benchmark
+ * header's SetComplexityN, known only once the body ran). */
+void fb__loop_complexity_n(fb__loop *l, double n);
 /* Before fb__loop_done: the epoch ran n iterations, not l->n, in trips of
  * per_trip iterations each (the Google Benchmark header's KeepRunningBatch
  * runs whole batches); the epoch records and plans with n. */

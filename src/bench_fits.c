@@ -17,21 +17,31 @@ size_t fb__fit_index(const fb_bench *b, const fb_result *r) {
     return (size_t)-1;
 }
 
-/* The stored fit named `name` (len bytes of it) of that kind, or NULL. */
-static fb__fit_set *fb__fit_find(const fb_bench *b, const char *name, size_t len, bool family) {
+/* The stored fit named `name` (len bytes of it) of that kind (id: a port
+ * family's, 0 otherwise), or NULL. */
+static fb__fit_set *fb__fit_find(const fb_bench *b, const char *name, size_t len, bool family,
+                                 unsigned id) {
     for (size_t k = 0; k < b->n_fits; ++k) {
         fb__fit_set *s = &b->fits[k];
-        if (s->family == family && strlen(s->name) == len && strncmp(s->name, name, len) == 0)
+        if (s->family == family && s->family_id == id && strlen(s->name) == len &&
+            strncmp(s->name, name, len) == 0)
             return s;
     }
     return NULL;
 }
 
+/* The stored family fit of r's series, or NULL. */
+static fb__fit_set *fb__fit_find_series(const fb_bench *b, const fb_result *r) {
+    size_t len;
+    const char *series = fb__result_series(r, &len);
+    return fb__fit_find(b, series, len, true, r->config.family ? r->config.family_id : 0);
+}
+
 /* The stored fit of result i: its series' when it is fitted wide. */
 static const fb__fit_set *fb__fit_stored_as(const fb_bench *b, size_t i, bool wide) {
     const fb_result *r = b->results[i];
-    if (!wide) return fb__fit_find(b, r->name, strlen(r->name), false);
-    const fb__fit_set *s = fb__fit_find(b, r->name, fb__result_series_len(r), true);
+    if (!wide) return fb__fit_find(b, r->name, strlen(r->name), false, 0);
+    const fb__fit_set *s = fb__fit_find_series(b, r);
     return s && !s->stale ? s : NULL;
 }
 
@@ -51,8 +61,9 @@ static int fb__fit_store_series(fb_bench *b, const fb__fit_groups *g, size_t i) 
     const fb_result *const *rs = (const fb_result *const *)b->results;
     if (i >= b->n_results || !b->results[i]->name || !g->wide[i]) return FB_OK;
     const fb_result *r = b->results[i];
-    size_t len = fb__result_series_len(r);
-    fb__fit_set *s = fb__fit_find(b, r->name, len, true);
+    size_t len;
+    const char *series = fb__result_series(r, &len);
+    fb__fit_set *s = fb__fit_find_series(b, r);
     if (!s) {
         char *name = malloc(len + 1);
         fb__fit_set *p = name ? realloc(b->fits, (b->n_fits + 1) * sizeof *p) : NULL;
@@ -60,13 +71,14 @@ static int fb__fit_store_series(fb_bench *b, const fb__fit_groups *g, size_t i) 
             free(name);
             return FB_ENOMEM;
         }
-        memcpy(name, r->name, len);
+        memcpy(name, series, len);
         name[len] = '\0';
         b->fits = p;
         s = &b->fits[b->n_fits++];
         memset(s, 0, sizeof *s);
         s->name = name;
         s->family = true;
+        s->family_id = r->config.family ? r->config.family_id : 0;
     }
     fb__fit_set fit;
     int rc = fb__fit_groups_fit(g, rs, i, &fit);
@@ -76,6 +88,8 @@ static int fb__fit_store_series(fb_bench *b, const fb__fit_groups *g, size_t i) 
     }
     fit.name = s->name;
     fit.family = true;
+    fit.family_id = s->family_id;
+    fit.asked = r->config.family ? r->config.family_model : 0;
     fit.stale = false;
     *s = fit;
     return FB_OK;
@@ -103,7 +117,7 @@ int fb__fit_store_results(fb_bench *b, const fb_result *const *rs, size_t n) {
         size_t i = rs == (const fb_result *const *)b->results ? k : fb__fit_index(b, rs[k]);
         const fb_result *r = rs[k];
         if (i == (size_t)-1 || !r->name || !g.wide[i]) continue;
-        const fb__fit_set *s = fb__fit_find(b, r->name, fb__result_series_len(r), true);
+        const fb__fit_set *s = fb__fit_find_series(b, r);
         if (!s || s->stale) rc = fb__fit_store_series(b, &g, i);
     }
     fb__fit_groups_free(&g);
@@ -115,7 +129,7 @@ int fb__fit_store_families(fb_bench *b) {
 }
 
 void fb__fit_mark_stale(fb_bench *b, const fb_result *r) {
-    if (!r->name || !r->config.has_arg) return;
-    fb__fit_set *s = fb__fit_find(b, r->name, fb__result_series_len(r), true);
+    if (!r->name || !fb__result_in_family(r)) return;
+    fb__fit_set *s = fb__fit_find_series(b, r);
     if (s) s->stale = true;
 }

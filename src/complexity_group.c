@@ -37,19 +37,41 @@ size_t fb__result_series_len(const fb_result *r) {
     return n >= k && strcmp(name + n - k, suffix) == 0 ? n - k : n;
 }
 
+const char *fb__result_series(const fb_result *r, size_t *len) {
+    if (r->config.family) {
+        *len = strlen(r->config.family);
+        return r->config.family;
+    }
+    *len = fb__result_series_len(r);
+    return r->name ? r->name : "";
+}
+
+const fb_fit *fb__fit_asked(const fb__fit_set *s) {
+    static const char *const asked[] = {NULL,         "O(1)",   "O(n)",  "O(log n)",
+                                        "O(n log n)", "O(n^2)", "O(n^3)"};
+    if (s->asked <= 0 || s->asked > FB_FIT_MODELS) return NULL;
+    for (size_t k = 0; k < s->n && k < FB_FIT_MODELS; ++k)
+        if (strcmp(s->fits[k].name, asked[s->asked]) == 0) return &s->fits[k];
+    return NULL;
+}
+
+bool fb__result_in_family(const fb_result *r) { return r->config.has_arg || r->config.family; }
+
+bool fb__result_same_series(const fb_result *a, const fb_result *b) {
+    if (!a->config.family != !b->config.family) return false;
+    if (a->config.family && a->config.family_id != b->config.family_id) return false;
+    size_t la, lb;
+    const char *na = fb__result_series(a, &la), *nb = fb__result_series(b, &lb);
+    return la == lb && strncmp(na, nb, la) == 0;
+}
+
 static bool fb__same_name(const fb_result *a, const fb_result *b) {
     return strcmp(a->name ? a->name : "", b->name ? b->name : "") == 0;
 }
 
-static bool fb__same_series(const fb_result *a, const fb_result *b) {
-    size_t n = fb__result_series_len(a);
-    return n == fb__result_series_len(b) &&
-           strncmp(a->name ? a->name : "", b->name ? b->name : "", n) == 0;
-}
-
 bool fb__fit_family_wide(const fb_result *const *rs, size_t n, size_t i) {
     const fb_result *r = rs[i];
-    if (!r->config.has_arg || !(r->config.complexity_n > 0)) return false;
+    if (!fb__result_in_family(r) || !(r->config.complexity_n > 0)) return false;
     for (size_t k = 0; k < n; ++k) {
         const fb_result *q = rs[k];
         if (q->config.complexity_n > 0 && q->config.complexity_n != r->config.complexity_n &&
@@ -71,7 +93,8 @@ static bool fb__fit_together(const fb_result *const *rs, size_t n, size_t i, siz
     const fb_result *ri = rs[i], *rj = rs[j];
     if (!(rj->config.complexity_n > 0)) return false;
     if (!wide_i) return fb__same_name(ri, rj);
-    return rj->config.has_arg && fb__same_series(ri, rj) && fb__fit_family_wide(rs, n, j);
+    return fb__result_in_family(rj) && fb__result_same_series(ri, rj) &&
+           fb__fit_family_wide(rs, n, j);
 }
 
 size_t fb__fit_group_first(const fb_result *const *rs, size_t n, size_t i) {
@@ -105,10 +128,13 @@ typedef struct fb__fg_key {
     const char *name;
     size_t len;
     size_t i;
+    unsigned port, id; /* a port family's series: 1 and its id, else 0 */
 } fb__fg_key;
 
 static int fb__fg_cmp(const void *pa, const void *pb) {
     const fb__fg_key *a = pa, *b = pb;
+    if (a->port != b->port) return a->port < b->port ? -1 : 1;
+    if (a->id != b->id) return a->id < b->id ? -1 : 1;
     int c = memcmp(a->name, b->name, a->len < b->len ? a->len : b->len);
     if (c) return c;
     if (a->len != b->len) return a->len < b->len ? -1 : 1;
@@ -116,7 +142,8 @@ static int fb__fg_cmp(const void *pa, const void *pb) {
 }
 
 static bool fb__fg_same_key(const fb__fg_key *a, const fb__fg_key *b) {
-    return a->len == b->len && memcmp(a->name, b->name, a->len) == 0;
+    return a->port == b->port && a->id == b->id && a->len == b->len &&
+           memcmp(a->name, b->name, a->len) == 0;
 }
 
 void fb__fit_groups_free(fb__fit_groups *g) {
@@ -149,7 +176,7 @@ static void fb__fg_runs(const fb_result *const *rs, fb__fg_key *keys, size_t m, 
             g->mem_at[i] = base + a;
             g->mem_n[i] = z - a;
             g->first[i] = keys[a].i;
-            if (names) g->wide[i] = uniform && rs[i]->config.has_arg;
+            if (names) g->wide[i] = uniform && fb__result_in_family(rs[i]);
         }
     }
 }
@@ -182,15 +209,18 @@ int fb__fit_groups_build(const fb_result *const *rs, size_t n, fb__fit_groups *g
         g->mem_at[i] = g->mem_n[i] = g->with_at[i] = g->with_n[i] = 0;
         if (!(rs[i]->config.complexity_n > 0)) continue;
         const char *name = rs[i]->name ? rs[i]->name : "";
-        keys[m++] = (fb__fg_key){name, strlen(name), i};
+        keys[m++] = (fb__fg_key){name, strlen(name), i, 0, 0};
     }
     fb__fg_runs(rs, keys, m, 0, g, true);
     /* the series of the wide results: their groups instead of the name's */
     size_t w = 0;
     for (size_t i = 0; i < n; ++i)
-        if (g->wide[i])
-            keys[w++] =
-                (fb__fg_key){rs[i]->name ? rs[i]->name : "", fb__result_series_len(rs[i]), i};
+        if (g->wide[i]) {
+            size_t len;
+            const char *series = fb__result_series(rs[i], &len);
+            bool port = rs[i]->config.family != NULL;
+            keys[w++] = (fb__fg_key){series, len, i, port, port ? rs[i]->config.family_id : 0};
+        }
     fb__fg_runs(rs, keys, w, m, g, false);
     free(keys);
     /* the results of each first, in index order (a counting sort) */

@@ -14,8 +14,10 @@
  * values (f64) and, without an error, one FB__EPOCH_* byte per epoch; then
  * the user counters: a u32 count, and per counter its name, value (f64) and
  * flags (u32); then a family's arguments: u32 0 without, else 1 + their
- * count, and each (u64); then the Callgrind counts (a byte, 1 with them, then struct fb__vg_result
- * as it is); then the label (fb_set_label; a string, the NULL marker without one).
+ * count, and each (u64); then a port's family (fb_register_ordered: its
+ * name, a string, and its id and model, u32 each); then the Callgrind counts (a byte, 1 with them,
+ * then struct fb__vg_result as it is); then the label (fb_set_label; a string, the NULL marker
+ * without one).
  *
  * The comparison record: 'C', a u32 payload length, then the title and the
  * error (strings as above), size, rounds, preempted, iterations (u64), the
@@ -139,6 +141,10 @@ int fb__isolate_encode(const fb_result *r, unsigned char **buf, size_t *len, siz
     /* a family's arguments (FB_MAX_ARGS at most) */
     fb__iso_put_u32(&b, c->has_arg ? (uint32_t)c->n_args + 1u : 0u);
     for (size_t i = 0; c->has_arg && i < c->n_args; ++i) fb__iso_put_u64(&b, (uint64_t)c->args[i]);
+    /* a port's family (fb_register_ordered): its name, id and model */
+    fb__iso_put_str(&b, c->family);
+    fb__iso_put_u32(&b, c->family_id);
+    fb__iso_put_u32(&b, (uint32_t)c->family_model);
     /* a group of threads (src/group.h): its size, then each thread's median
      * when there are medians */
     fb__iso_put_u32(&b, (uint32_t)r->threads);
@@ -325,6 +331,13 @@ size_t fb__isolate_decode(const unsigned char *buf, size_t len, fb_result **out)
             r->config.args[i] = (int64_t)fb__iso_get_u64(&rd);
         r->config.arg = r->config.n_args ? r->config.args[0] : 0;
     }
+    bool null_family = true;
+    r->config.family = fb__iso_get_str(&rd, &null_family);
+    if (!null_family && !r->config.family) rd.bad = true;
+    r->config.family_id = fb__iso_get_u32(&rd);
+    uint32_t model = fb__iso_get_u32(&rd);
+    if (model > FB_FIT_MODELS) rd.bad = true;
+    r->config.family_model = (int)model;
     uint32_t threads = fb__iso_get_u32(&rd);
     unsigned char has_tm = 0;
     fb__iso_get(&rd, &has_tm, 1);

@@ -143,9 +143,38 @@ void fb__instances_free(fb__instance **v) {
     free(v);
 }
 
+/* fb_register_ordered's place, 0 for the others. */
+static size_t fb__reg_seq(const fb__registration *r) {
+    const fb__port_reg *p = fb__port_of(r);
+    return p ? p->seq : 0;
+}
+
+/* By name (a port's ordered ones among them by their place): the order the
+ * checks of duplicates read. */
 static int fb__cmp_reg_name(const void *a, const void *b) {
-    return strcmp((*(const fb__registration *const *)a)->name,
-                  (*(const fb__registration *const *)b)->name);
+    const fb__registration *x = *(const fb__registration *const *)a,
+                           *y = *(const fb__registration *const *)b;
+    int c = strcmp(x->name, y->name);
+    if (c) return c;
+    size_t sx = fb__reg_seq(x), sy = fb__reg_seq(y);
+    return (sx > sy) - (sx < sy);
+}
+
+/* The order they run in: by name, then those of fb_register_ordered in the
+ * order registered (Google Benchmark's order, docs/migrating.md). */
+static int fb__cmp_reg_run(const void *a, const void *b) {
+    const fb__registration *x = *(const fb__registration *const *)a,
+                           *y = *(const fb__registration *const *)b;
+    size_t sx = fb__reg_seq(x), sy = fb__reg_seq(y);
+    if (sx || sy) return !sx ? -1 : !sy ? 1 : (sx > sy) - (sx < sy);
+    return strcmp(x->name, y->name);
+}
+
+bool fb__instance_same_family(const fb__instance *a, const fb__instance *b) {
+    if (!b) return false;
+    if (a->has_arg) return b->has_arg && a->reg == b->reg;
+    const fb__port_reg *p = fb__instance_port_family(a), *q = fb__instance_port_family(b);
+    return p && q && p->family_id == q->family_id && strcmp(p->family, q->family) == 0;
 }
 
 static int fb__cmp_instance_name(const void *a, const void *b) {
@@ -216,6 +245,7 @@ int fb__registry_expand(const fb__registration *head, fb__instance ***out, char 
     for (size_t i = 1; i < n && rc == FB_OK; ++i) {
         const fb__registration *a = regs[i - 1], *b = regs[i];
         if (strcmp(a->name, b->name) != 0) continue;
+        if (fb__reg_seq(a) && fb__reg_seq(b)) continue; /* a port's: a name may repeat */
         if (a->kind == FB__REG_ONE && b->kind == FB__REG_ONE) {
             snprintf(err, len, "benchmark name '%s' is registered twice", a->name);
         } else {
@@ -230,6 +260,7 @@ int fb__registry_expand(const fb__registration *head, fb__instance ***out, char 
         rc = FB_EINVAL;
     }
     fb__instance **v = NULL;
+    if (rc == FB_OK) qsort(regs, n, sizeof *regs, fb__cmp_reg_run);
     if (rc == FB_OK && (rc = fb__expand_sorted(regs, n, &v)) != FB_OK)
         snprintf(err, len, "out of memory");
     free(regs);
@@ -249,6 +280,7 @@ int fb__registry_expand(const fb__registration *head, fb__instance ***out, char 
     qsort(sorted, total, sizeof *sorted, fb__cmp_instance_name);
     for (size_t i = 1; i < total && rc == FB_OK; ++i) {
         if (strcmp(sorted[i - 1]->name, sorted[i]->name) != 0) continue;
+        if (fb__reg_seq(sorted[i - 1]->reg) && fb__reg_seq(sorted[i]->reg)) continue;
         const fb__instance *fam = sorted[i]->has_arg ? sorted[i] : sorted[i - 1];
         char what[200];
         fb__reg_describe(fam->reg, what, sizeof what);

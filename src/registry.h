@@ -25,7 +25,8 @@ typedef struct fb__instance {
 } fb__instance;
 
 /* Expands the registrations listed from head into instances, sorted by
- * registration name, a family's instances in the order of its arguments:
+ * registration name, a family's instances in the order of its arguments,
+ * then those of fb_register_ordered in the order registered (src/port.c):
  * a NULL-terminated array in *out (free it with fb__instances_free). A bad
  * registration (a family without arguments or with an argument twice, a
  * range with mult < 2, lo < 0 or lo > hi, a name registered twice, a family
@@ -41,7 +42,29 @@ typedef struct fb__port_reg {
     fb__registration reg;
     fb_bench_ctx_fn fn;
     void *ctx;
+    /* fb_register_ordered: its place (1, 2, ... in the order of the calls;
+     * 0 for fb_register), its family (NULL for none), id and model */
+    size_t seq;
+    char *family;
+    unsigned family_id;
+    int model;
 } fb__port_reg;
+/* The port registration of r, or NULL for FB_BENCHMARK's. */
+static inline const fb__port_reg *fb__port_of(const fb__registration *r) {
+    return r->fn ? NULL : (const fb__port_reg *)(const void *)r;
+}
+/* The family a port registered the instance in (fb_register_ordered), or
+ * NULL. */
+static inline const fb__port_reg *fb__instance_port_family(const fb__instance *in) {
+    const fb__port_reg *p = fb__port_of(in->reg);
+    return p && p->family ? p : NULL;
+}
+/* In a family: FB_BENCHMARK_ARGS' and the like, or a port's. */
+static inline bool fb__instance_in_family(const fb__instance *in) {
+    return in->has_arg || fb__instance_port_family(in);
+}
+/* Whether a and b are instances of one family (b may be NULL). */
+FB__PRIVATE bool fb__instance_same_family(const fb__instance *a, const fb__instance *b);
 /* Runs a registration's body on b: fn(b), or fb_register's fn(b, ctx). */
 static inline void fb__registration_call(const fb__registration *r, fb_bench *b) {
     if (r->fn) {

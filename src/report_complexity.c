@@ -93,7 +93,9 @@ size_t fb__write_family_fits(const fb_bench *b, const fb_result *const *rs, size
     const fb__fit_set *last = NULL;
     for (size_t k = 0; k < n; ++k) {
         const fb__fit_set *s = fb__fit_stored(b, fb__fit_index(b, rs[k]));
-        if (!s || !s->family || s->n == 0 || s == last) continue; /* one N: no fit */
+        /* one N: no fit, said for a port's family, which asked for one
+         * (Google Benchmark's Complexity) */
+        if (!s || !s->family || (s->n == 0 && !rs[k]->config.family) || s == last) continue;
         /* one title per series: the same as the last one's (a family's
          * instances come in a row), or one printed before */
         bool seen = false;
@@ -103,6 +105,15 @@ size_t fb__write_family_fits(const fb_bench *b, const fb_result *const *rs, size
         if (seen) continue;
         fprintf(f, "\nComplexity of `%s` over its instances:\n", s->name);
         fb__write_fit_set(s, f);
+        /* a port's family that asked for a model (Google Benchmark's
+         * Complexity(oN)): that model's row, whatever the best is */
+        const fb_fit *asked = fb__fit_asked(s);
+        if (asked) {
+            char c[32], e[32];
+            fb__fmt_double(c, sizeof c, asked->coefficient, 6);
+            fb__fmt_double(e, sizeof e, asked->err_pct, 3);
+            fprintf(f, "Asked for %s: coefficient %s, err%% %s%%.\n", asked->name, c, e);
+        }
         printed++;
     }
     return printed;

@@ -19,6 +19,8 @@
  * Counters are extra numeric fields, per unit, with nanobench's names. */
 #include "report_gbench.h"
 
+#include "bench.h" /* the stored complexity fits */
+
 #include "disturb.h"
 #include "json.h"
 #include "numfmt.h"
@@ -38,9 +40,51 @@
 /* One GB family per name, the instances of a family ("fn/8", "fn/64")
  * counting as one: their names without "/<arg>". */
 static bool fb__gb_same_name(const fb_result *a, const fb_result *b) {
-    size_t n = fb__result_series_len(a);
-    return n == fb__result_series_len(b) &&
-           strncmp(a->name ? a->name : "", b->name ? b->name : "", n) == 0;
+    return fb__result_same_series(a, b);
+}
+
+/* Google Benchmark's name of a model (its GetBigOString). */
+static const char *fb__gb_big_o(const char *model) {
+    static const char *const map[][2] = {{"O(1)", "(1)"},     {"O(n)", "N"},
+                                         {"O(log n)", "lgN"}, {"O(n log n)", "NlgN"},
+                                         {"O(n^2)", "N^2"},   {"O(n^3)", "N^3"}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; ++i)
+        if (strcmp(model, map[i][0]) == 0) return map[i][1];
+    return "f(N)";
+}
+
+/* After the last row of a port's family (fb_register_ordered: Google
+ * Benchmark's Complexity) with a fit, GB's "<family>_BigO" and
+ * "<family>_RMS" rows: the coefficient of the model the family asked for
+ * (the best one without), in the rows' time unit, and its err% as a
+ * fraction. femtobench's fit has a constant term and relative residuals
+ * (docs/complexity.md), so the numbers are its own, not GB's. */
+static void fb__gb_complexity_rows(fb__json *j, const fb_bench *b, const fb_result *r,
+                                   size_t family, size_t repetitions) {
+    if (!r->config.family) return;
+    const fb__fit_set *s = fb__fit_stored(b, fb__fit_index(b, r));
+    if (!s || !s->family || s->n == 0) return;
+    const fb_fit *fit = fb__fit_asked(s);
+    if (!fit) fit = &s->fits[0];
+    const char *unit;
+    double seconds;
+    fb__gb_unit(r, &unit, &seconds);
+    fb__gb_row w = {s->name, family, 0, repetitions, unit};
+    fb__gb_head(j, &w, "_BigO", true);
+    fb__json_ku64(j, "threads", fb_result_threads(r));
+    fb__json_kstr(j, "aggregate_name", "BigO");
+    fb__json_kstr(j, "aggregate_unit", "time");
+    fb__json_knum(j, "cpu_coefficient", fit->coefficient / seconds);
+    fb__json_knum(j, "real_coefficient", fit->coefficient / seconds);
+    fb__json_kstr(j, "big_o", fb__gb_big_o(fit->name));
+    fb__json_kstr(j, "time_unit", unit);
+    fb__json_end_obj(j);
+    fb__gb_head(j, &w, "_RMS", true);
+    fb__json_ku64(j, "threads", fb_result_threads(r));
+    fb__json_kstr(j, "aggregate_name", "RMS");
+    fb__json_kstr(j, "aggregate_unit", "percentage");
+    fb__json_knum(j, "rms", fit->err_pct / 100);
+    fb__json_end_obj(j);
 }
 
 /* A pass GB counts as a repetition: one that measured a time (as the
@@ -229,6 +273,13 @@ int fb__write_gbench_json_rows_with(const fb_bench *b, FILE *f, const fb__sysinf
                 rc = fb__gb_result(&j, r, &row, rows);
             else
                 rc = fb__gb_passes(&j, b, i, &row, rows);
+            /* a port's family ends: its fit, as GB's BigO and RMS rows */
+            bool last = !alt && r->config.family;
+            for (size_t q = i + 1; q < n && last; ++q)
+                last = fb__passes_is_alternative(b, q) ||
+                       !fb__gb_same_name(fb__passes_result(b, q, 0), r);
+            if (last && rc == FB_OK)
+                fb__gb_complexity_rows(&j, b, r, family[i], fb__passes_size(b, i));
         }
         fb__json_end_arr(&j);
         fb__json_end_obj(&j);

@@ -44,7 +44,7 @@ void fb__gb_unit(const fb_result *r, const char **label, double *seconds) {
 char *fb__gb_run_name(const fb_result *r) {
     const char *name = r->name ? r->name : "";
     char n[64] = "";
-    if (r->config.complexity_n > 0 &&
+    if (r->config.complexity_n > 0 && !r->config.family && /* a port's names are its own */
         !(r->config.has_arg && r->config.complexity_n == (double)r->config.arg)) {
         n[0] = '/';
         fb__fmt_double(n + 1, sizeof n - 1, r->config.complexity_n, 0);

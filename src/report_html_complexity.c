@@ -46,8 +46,9 @@ void fb__html_complexity(FILE *f, const fb_bench *b, const fb__fit_groups *g, si
     const size_t *with = g->with_first + g->with_at[first];
     size_t n_with = g->with_n[first];
     char name[256]; /* the group's name: the series' for a family */
-    size_t len = g->wide[first] ? fb__result_series_len(rs[first]) : strlen(rs[first]->name);
-    snprintf(name, sizeof name, "%.*s", (int)len, rs[first]->name);
+    size_t len = strlen(rs[first]->name);
+    const char *series = g->wide[first] ? fb__result_series(rs[first], &len) : rs[first]->name;
+    snprintf(name, sizeof name, "%.*s", (int)len, series);
     double nlo = INFINITY, nhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
     size_t points = 0;
     bool counted = false; /* instructions, not seconds (-valgrind) */

@@ -312,6 +312,10 @@ static int fb__jr_complexity(fb__json *j, const fb_bench *b) {
         for (size_t k = 0; s->n && k < s->candidates; ++k)
             fb__json_kstr(j, NULL, s->candidate_names[k]);
         fb__json_end_arr(j);
+        /* the model a port's family asked for (Google Benchmark's
+         * Complexity(oN)): its fit is among `fits` */
+        const fb_fit *asked = fb__fit_asked(s);
+        if (asked) fb__json_kstr(j, "asked", asked->name);
         fb__json_end_obj(j);
     }
     fb__json_end_arr(j);

@@ -211,6 +211,13 @@ static bool fb__run_remeasure(struct fb__run *r, uint64_t n) {
     return true;
 }
 
+void fb__loop_complexity_n(fb__loop *l, double n) {
+    struct fb__run *r = l->bench->run;
+    /* as fb_set_complexity_n: a positive, finite N, else none */
+    if (r && l->state != FB__ST_DONE)
+        r->ep.config.complexity_n = n > 0 && n <= FB__MAX_COMPLEXITY_N ? n : 0;
+}
+
 void fb__loop_ran(fb__loop *l, uint64_t n, uint64_t per_trip) {
     struct fb__run *r = l->bench->run;
     if (!r || n == 0) return;

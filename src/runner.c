@@ -328,6 +328,12 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
         (void)fb__bench_set_name(b, sel[i]->name); /* FB_RUN(b, NULL) runs under it */
         /* the instance's argument (fb_arg), and where its family starts */
         if (sel[i]->has_arg) fb__bench_set_args(b, sel[i]->args, sel[i]->n_args);
+        const fb__port_reg *port = fb__instance_port_family(sel[i]);
+        if (port && fb__bench_set_family(b, port->family, port->family_id, port->model) != FB_OK) {
+            fb_bench_free(b);
+            status = fb__opts_error("out of memory");
+            break;
+        }
         res_lo[i] = fb_result_count(suite);
         fb__runner_job job = {o, sel[i], false};
         if (o->isolate && !fb__process_endless()) { /* crash isolation */
@@ -370,7 +376,8 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
                         fb__select_bad_name(an));
             }
         if (o->n_asymptote && !o->sanity && !interrupted &&
-            !(sel[i]->has_arg && !fb__fit_alone(res, n_res))) { /* else with its family */
+            !(fb__instance_in_family(sel[i]) &&
+              !fb__fit_alone(res, n_res))) { /* else with its family */
             /* one fit per name the benchmark ran (usually just one) */
             for (size_t f = 0; f < fb__bench_fit_count(b); ++f) {
                 fputc('\n', tout);
@@ -388,10 +395,10 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
         /* after a family's last instance (in this pass),
          * the fit over the family when its instances set N
          * (docs/complexity.md, "Families") */
-        if (sel[i]->has_arg && !o->sanity && !interrupted) {
+        if (fb__instance_in_family(sel[i]) && !o->sanity && !interrupted) {
             size_t fa = i, fz = i + 1, n_fam = 0;
-            while (fa > 0 && sel[fa - 1]->reg == sel[i]->reg) --fa;
-            while (sel[fz] && sel[fz]->reg == sel[i]->reg) ++fz;
+            while (fa > 0 && fb__instance_same_family(sel[i], sel[fa - 1])) --fa;
+            while (sel[fz] && fb__instance_same_family(sel[i], sel[fz])) ++fz;
             bool all_ran = true;
             for (size_t k = fa; k < fz; ++k) {
                 all_ran = all_ran && ran_in[k] == pass;

@@ -66,7 +66,7 @@ static int fb__select_family_cmp(const void *x, const void *y) {
 }
 
 /* -shard=k/n: keeps shard k of n of the selected benchmarks (a
- * NULL-terminated list, sorted by registration name, a family's instances
+ * NULL-terminated list in the runner's order (src/registry.h), a family's instances
  * next to each other), in their order, frees the others, and returns how
  * many are kept (SIZE_MAX: out of memory). Each family goes whole, the
  * largest first (equal sizes in name order), to the shard with the fewest
@@ -87,7 +87,9 @@ static size_t fb__select_shard(fb__instance **sel, unsigned k, unsigned n, size_
         return SIZE_MAX;
     }
     for (size_t a = 0, z; a < count; a = z) {
-        for (z = a + 1; z < count && sel[z]->reg == sel[a]->reg;) ++z;
+        for (z = a + 1;
+             z < count && (sel[z]->reg == sel[a]->reg || fb__instance_same_family(sel[a], sel[z]));)
+            ++z;
         fam[n_fam++] = (fb__select_family){a, z - a};
     }
     qsort(fam, n_fam, sizeof *fam, fb__select_family_cmp);
@@ -143,7 +145,7 @@ int fb__select(int argc, char **argv, fb__opts *o, fb__instance ***sel_out) {
                      : o->gb_aggregates_only == 0 || o->epochs > 0 ? FB_GBENCH_REPETITIONS
                                                                    : FB_GBENCH_MEDIAN;
     /* everything registered, families expanded into instances ("fn/arg"),
-     * sorted by name, bad registrations and duplicates refused (registry.c) */
+     * in the runner's order, bad registrations and duplicates refused (registry.c) */
     fb__instance **all;
     char why_reg[512];
     if (fb__registry_expand(fb__process_registry(), &all, why_reg, sizeof why_reg) != FB_OK)

@@ -63,9 +63,11 @@ int fb__config_copy(fb__config *dst, const fb__config *src) {
     fb__config c = *src;
     c.title = fb__strdup(src->title);
     c.unit = fb__strdup(src->unit);
-    if (!c.title || !c.unit) {
+    c.family = src->family ? fb__strdup(src->family) : NULL;
+    if (!c.title || !c.unit || (src->family && !c.family)) {
         free(c.title);
         free(c.unit);
+        free(c.family);
         return FB_ENOMEM;
     }
     *dst = c;
@@ -75,7 +77,8 @@ int fb__config_copy(fb__config *dst, const fb__config *src) {
 void fb__config_free(fb__config *c) {
     free(c->title);
     free(c->unit);
-    c->title = c->unit = NULL;
+    free(c->family);
+    c->title = c->unit = c->family = NULL;
 }
 
 void fb__key_format(const fb__key_info *info, double v, char *buf, size_t len) {

@@ -91,6 +91,13 @@ typedef struct fb__config {
      * at most: several for FB_BENCHMARK_PRODUCT (src/product.c) */
     size_t n_args;
     int64_t args[FB_MAX_ARGS];
+    /* a family registered by a port (fb_register_ordered): its name (owned;
+     * NULL for none), its id (families may share a name) and the model its
+     * framework asked for (an index into the fit models + 1; 0 = the best):
+     * its results with an N are fitted together (src/complexity_group.c) */
+    char *family;
+    unsigned family_id;
+    int family_model;
 } fb__config;
 
 /* Deep copy (FB_OK or FB_ENOMEM, dst untouched on failure) and release. */

@@ -45,6 +45,16 @@ void fb__bench_set_args(fb_bench *b, const int64_t *args, size_t n) {
     for (size_t i = 0; i < n; ++i) b->cfg.args[i] = args[i];
 }
 
+int fb__bench_set_family(fb_bench *b, const char *family, unsigned id, int model) {
+    char *copy = family ? fb__strdup(family) : NULL;
+    if (family && !copy) return FB_ENOMEM;
+    free(b->cfg.family);
+    b->cfg.family = copy;
+    b->cfg.family_id = id;
+    b->cfg.family_model = model;
+    return FB_OK;
+}
+
 int64_t fb_arg_at(const fb_bench *b, size_t i) { return i < b->cfg.n_args ? b->cfg.args[i] : 0; }
 size_t fb_arg_count(const fb_bench *b) { return b->cfg.n_args; }
 size_t fb_result_arg_count(const fb_result *r) { return r->config.n_args; }

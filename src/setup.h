@@ -19,6 +19,9 @@ FB__PRIVATE void fb__bench_set_arg(fb_bench *b, int64_t arg);
 /* The same with the n arguments of a product's instance (n <= FB_MAX_ARGS):
  * "/a/b" appended. */
 FB__PRIVATE void fb__bench_set_args(fb_bench *b, const int64_t *args, size_t n);
+/* A port's family of the instance (fb_register_ordered): its results carry
+ * it (fb__config's family). FB_OK or FB_ENOMEM. */
+FB__PRIVATE int fb__bench_set_family(fb_bench *b, const char *family, unsigned id, int model);
 /* The name a run on b records: name, or b's registered name, or "noname";
  * when b has an argument and the name does not end in "/<arg>" already, with
  * "/<arg>" appended. Allocated; NULL when out of memory. */

@@ -43,11 +43,13 @@ enum {
 };
 
 typedef struct fb__fit_set {
-    char *name;      /* the benchmark's name, or a family's series name */
-    bool family;     /* fitted over a family's series (src/complexity_group.c) */
-    bool stale;      /* a family fit whose series got a result since */
-    size_t distinct; /* distinct N seen */
-    size_t n;        /* fits, best first (0 when distinct < 2) */
+    char *name;         /* the benchmark's name, or a family's series name */
+    bool family;        /* fitted over a family's series (src/complexity_group.c) */
+    bool stale;         /* a family fit whose series got a result since */
+    unsigned family_id; /* a port family's id (fb_register_ordered), else 0 */
+    int asked;          /* the model that port family asked for (FB_FIT_ASK_*), 0 none */
+    size_t distinct;    /* distinct N seen */
+    size_t n;           /* fits, best first (0 when distinct < 2) */
     fb_fit fits[FB_FIT_MODELS];
     /* the verdict, and the data it speaks of */
     int verdict;                                /* FB__CX_* */
@@ -106,9 +108,20 @@ FB__PRIVATE int fb__fit_groups_build(const fb_result *const *rs, size_t n, fb__f
 FB__PRIVATE void fb__fit_groups_free(fb__fit_groups *g);
 FB__PRIVATE int fb__fit_groups_fit(const fb__fit_groups *g, const fb_result *const *rs, size_t i,
                                    fb__fit_set *out);
+/* The fit of the model s was asked for (fb_register_ordered's model), or
+ * NULL (none asked, or no fit). */
+FB__PRIVATE const fb_fit *fb__fit_asked(const fb__fit_set *s);
 /* The length of r's name without the "/<arg>" of a family's instance, or
  * the "/threads:<n>" of a group's run without an argument: the series'
  * name is that prefix. */
 FB__PRIVATE size_t fb__result_series_len(const fb_result *r);
+/* The series' name of r: its port family's (fb_register_ordered), else its
+ * name's first fb__result_series_len bytes; *len its length. */
+FB__PRIVATE const char *fb__result_series(const fb_result *r, size_t *len);
+/* Whether a and b are of one series (a port family's: the same family and
+ * id; else the same series name). */
+FB__PRIVATE bool fb__result_same_series(const fb_result *a, const fb_result *b);
+/* An instance of a family: FB_BENCHMARK_ARGS' and the like, or a port's. */
+FB__PRIVATE bool fb__result_in_family(const fb_result *r);
 
 #endif

@@ -3,6 +3,7 @@ not start with test_): how a build was made, and whether -valgrind can run."""
 import os
 import shutil
 import subprocess
+import sys
 
 
 def asan_build(path):
@@ -39,3 +40,21 @@ def clean_env(extra=None):
     e["FEMTOBENCH_SUPPRESS_WARNINGS"] = "1"
     e.update(extra or {})
     return e
+
+
+class Checks:
+    """Counts failed checks: check(cond, what) prints FAIL and the reason;
+    finish() exits 1 after a failure, else 0."""
+
+    def __init__(self):
+        self.failed = 0
+
+    def __call__(self, cond, what):
+        if not cond:
+            self.failed += 1
+            print("FAIL:", what)
+        return cond
+
+    def finish(self):
+        print("%d failed" % self.failed if self.failed else "ok")
+        sys.exit(1 if self.failed else 0)

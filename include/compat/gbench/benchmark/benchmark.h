@@ -429,8 +429,8 @@ class Benchmark {
     }
     Benchmark *Complexity(BigOFunc *) {
         complexity_ = oLambda;
-        internal::Note("Complexity(lambda): femtobench fits its own models only (O(1) to "
-                       "O(n^3)); the lambda is not used");
+        internal::Note("Complexity(lambda): the lambda is not used: femtobench fits its own "
+                       "models (O(1) to O(n^3)) and reports the best, as Complexity(oAuto)");
         return this;
     }
     Benchmark *ComputeStatistics(const std::string &name, StatisticsFunc *, StatisticUnit = kTime) {
@@ -631,7 +631,15 @@ class Shared {
                              static_cast<uint64_t>(st.batch_));
             Merge(st, static_cast<double>(l.n));
             barrier_.Wait();
-            if (tid == 0) Publish(tb);
+            if (tid == 0) {
+                Publish(tb);
+                /* Complexity: the run's N is SetComplexityN's (known once
+                 * the body ran), else the first argument */
+                if (in_.family->complexity_ != oNone) {
+                    int64_t n = complexity_n_ ? complexity_n_ : in_.args.empty() ? 0 : in_.args[0];
+                    fb__loop_complexity_n(&l, static_cast<double>(n));
+                }
+            }
             barrier_.Wait();
             fb__loop_done(&l, 0);
         }
@@ -862,7 +870,8 @@ inline std::string NameOf(const Benchmark &f, const std::vector<int64_t> &args, 
 }
 
 /* Every family's instances, in registration order: its arguments (or
- * none), each with each thread count (or 1). */
+ * none), each with each thread count (or 1), as Google Benchmark orders
+ * them. */
 inline std::vector<Instance> ExpandAll() {
     std::vector<Instance> out;
     std::vector<std::unique_ptr<Benchmark>> &fams = Families();
@@ -886,12 +895,32 @@ inline std::vector<Instance> ExpandAll() {
     return out;
 }
 
-/* The instances that share a name are one benchmark of the runner, each
- * its own run (rows of the same name). */
+/* One instance, a benchmark of the runner (instances may share a name:
+ * rows of the same name). */
 struct Group {
     std::vector<Instance> instances;
     std::size_t *ran;
 };
+
+/* Google Benchmark's asked model as femtobench's (fb_register_ordered). */
+inline int AskedModel(BigO o) {
+    switch (o) {
+    case o1:
+        return FB_FIT_ASK_1;
+    case oN:
+        return FB_FIT_ASK_N;
+    case oLogN:
+        return FB_FIT_ASK_LOG_N;
+    case oNLogN:
+        return FB_FIT_ASK_N_LOG_N;
+    case oNSquared:
+        return FB_FIT_ASK_N2;
+    case oNCubed:
+        return FB_FIT_ASK_N3;
+    default: /* oAuto, and a lambda (not used: said once) */
+        return FB_FIT_ASK_BEST;
+    }
+}
 
 inline void SetUnit(fb_bench *b, TimeUnit u) {
     switch (u) {
@@ -915,9 +944,6 @@ inline void RunInstance(fb_bench *b, const Instance &in) {
     int reps = f.repetitions_ > 0 ? f.repetitions_ : 1;
     if (f.min_warmup_time_ != 0)
         Note("MinWarmUpTime: femtobench warms up by its own schedule (-warmup=<iterations>)");
-    if (f.complexity_ != oNone)
-        Note("Complexity: each row carries its N (the first argument, in every file); no "
-             "BigO fit over the family is computed (docs/migrating.md)");
     for (int r = 0; r < reps; ++r) {
         if (f.has_unit_) SetUnit(b, f.unit_);
         if (f.iterations_ > 0) {
@@ -933,11 +959,6 @@ inline void RunInstance(fb_bench *b, const Instance &in) {
          * own MinTime wins over its flag */
         if (f.min_time_ > 0) fb_set_min_time(b, f.min_time_ < 60 ? f.min_time_ : 60);
         fb_set_manual_time(b, f.manual_time_);
-        /* Complexity: each row carries its N for femtobench's fit; the N is
-         * needed before the run, so it is the first argument (what suites
-         * give SetComplexityN), checked against SetComplexityN after */
-        if (f.complexity_ != oNone && !in.args.empty())
-            fb_set_complexity_n(b, static_cast<double>(in.args[0]));
         Shared sh(in);
         State setup_state(&in.family->name_, 1, &in.args, 0, in.threads, b, &sh, false);
         if (f.setup_) f.setup_(setup_state);
@@ -950,11 +971,6 @@ inline void RunInstance(fb_bench *b, const Instance &in) {
             sh.Body(b);
         }
         if (f.teardown_) f.teardown_(setup_state);
-        if (f.complexity_ != oNone && sh.complexity_n() &&
-            (in.args.empty() || sh.complexity_n() != in.args[0]))
-            Note("'" + in.name +
-                 "': SetComplexityN other than the first argument: femtobench's rows carry the "
-                 "first argument as their N");
     }
 }
 
@@ -971,30 +987,39 @@ inline std::vector<std::unique_ptr<Group>> &Groups() {
     return groups;
 }
 
-/* Registers every instance with the runner (fb_register), once: from RunAll,
- * or when the runner first reads its registry (fb_register_later: a suite
- * built as a femtobench-ab plugin never runs main). 0, or 2 after an error
- * line. */
+/* Registers every instance with the runner, once, in Google Benchmark's
+ * order (fb_register_ordered: the runner keeps it): from RunAll, or when
+ * the runner first reads its registry (fb_register_later: a suite built as
+ * a femtobench-ab plugin never runs main). A family with Complexity is one
+ * family of the runner, fitted after its last instance (named as Google
+ * Benchmark's BigO rows: the instance's name without its arguments). 0, or
+ * 2 after an error line. */
 inline int RegisterAll() {
     static bool registered = false;
     static int status = 0;
     if (registered) return status;
     registered = true;
     std::vector<Instance> all = ExpandAll();
-    std::map<std::string, Group *> by_name;
+    std::vector<std::unique_ptr<Benchmark>> &fams = Families();
     for (std::size_t i = 0; i < all.size(); ++i) {
-        Group *&g = by_name[all[i].name];
-        if (!g) {
-            Groups().push_back(std::unique_ptr<Group>(new Group()));
-            g = Groups().back().get();
-            g->ran = nullptr;
-            if (fb_register(all[i].name.c_str(), RunGroup, g) != FB_OK) {
-                std::fprintf(stderr, "femtobench: error: '%s': cannot register\n",
-                             all[i].name.c_str());
-                return status = 2;
-            }
-        }
+        Groups().push_back(std::unique_ptr<Group>(new Group()));
+        Group *g = Groups().back().get();
+        g->ran = nullptr;
         g->instances.push_back(all[i]);
+        const Benchmark &f = *all[i].family;
+        std::string family;
+        unsigned id = 0;
+        if (f.complexity_ != oNone) {
+            int th = f.thread_counts_.empty() ? 1 : f.thread_counts_[0];
+            family = NameOf(f, std::vector<int64_t>(), th);
+            for (std::size_t k = 0; k < fams.size() && !id; ++k)
+                if (fams[k].get() == &f) id = static_cast<unsigned>(k + 1);
+        }
+        if (fb_register_ordered(all[i].name.c_str(), family.empty() ? nullptr : family.c_str(), id,
+                                AskedModel(f.complexity_), RunGroup, g) != FB_OK) {
+            std::fprintf(stderr, "femtobench: error: '%s': cannot register\n", all[i].name.c_str());
+            return status = 2;
+        }
     }
     return status;
 }
