@@ -132,9 +132,10 @@ int fb__baseline_from_bench(const fb_bench *b, fb__baseline *out) {
         rec->batch = fb_result_batch(r);
         rec->complexity_n = fb_result_complexity_n(r);
         rec->pass = r->config.pass;
-        rec->median_s = NAN;
+        rec->median_s = rec->cpu_median_s = NAN;
         for (int m = 0; m < FB_MEASURE_COUNT; ++m)
-            if (m != FB_ELAPSED && fb_result_has(r, (fb_measure)m)) c->counters = 1;
+            if (m != FB_ELAPSED && m != FB_CPUTIME && fb_result_has(r, (fb_measure)m))
+                c->counters = 1; /* the CPU time is no counter: every run reads it */
         if (code < 0 && !rec->error) code = r->callsite;
         /* user counters as shown (src/ucounter.c) */
         size_t nu = rec->error ? 0 : fb_result_counter_count(r);
@@ -165,6 +166,19 @@ int fb__baseline_from_bench(const fb_bench *b, fb__baseline *out) {
         rec->epochs = kept;
         rec->err_pct = fb__bl_err_pct(rec->per_unit_s, kept);
         rec->median_s = fb__bl_median(rec->per_unit_s, kept);
+        /* the CPU time over the same epochs, as the JSON file has it */
+        if (fb_result_has(r, FB_CPUTIME)) {
+            double *cpu = malloc((e ? e : 1) * sizeof *cpu);
+            if (!cpu) goto oom;
+            size_t kc = 0;
+            for (size_t k = 0; k < e; ++k)
+                if (!r->epoch_flags || !(r->epoch_flags[k] & FB__EPOCH_DROPPED))
+                    cpu[kc++] = fb_result_value(r, FB_CPUTIME, k) / rec->batch;
+            bool all = kc > 0;
+            for (size_t k = 0; k < kc; ++k) all = all && cpu[k] >= 0;
+            rec->cpu_median_s = all ? fb__bl_median(cpu, kc) : NAN;
+            free(cpu);
+        }
     }
     fb__bl_build_type(c, si.library_build, code);
     return 0;

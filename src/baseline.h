@@ -22,6 +22,10 @@ typedef struct fb__bl_record {
     double *per_unit_s;  /* [epochs] */
     double median_s;     /* median of per_unit_s; NAN when none */
     double err_pct;      /* MdAPE of the epochs' times, in % (as the table's err%) */
+    /* the median of the thread's CPU time per unit over the same epochs;
+     * NAN when not recorded (files written before it, a custom clock,
+     * manual timing) */
+    double cpu_median_s;
     /* counted under Callgrind (-valgrind): exact instructions per unit, and no
      * epochs of time */
     bool counted;

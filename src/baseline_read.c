@@ -121,7 +121,7 @@ static int fb__bl_result(fb__bl_reader *rd, uint32_t ri, size_t index, fb__bl_re
             return fb__bl_fail(rd, "%s: \"pass\" must be a whole number >= 0", what);
         rec->pass = (unsigned)pn;
     }
-    rec->median_s = NAN;
+    rec->median_s = rec->cpu_median_s = NAN;
     rec->name = fb__strdup(name);
     rec->title = fb__strdup(title ? title : "");
     rec->unit = fb__strdup(unit ? unit : "op");
@@ -135,7 +135,9 @@ static int fb__bl_result(fb__bl_reader *rd, uint32_t ri, size_t index, fb__bl_re
     uint32_t stats = fb__jr_get(d, ri, "stats");
     if (stats && d->v[stats].type == FB__JR_OBJ)
         for (uint32_t k = d->v[stats].first; k; k = d->v[k].next)
-            if (strcmp(fb__jr_key(d, k), "elapsed") != 0) *counters = 1;
+            if (strcmp(fb__jr_key(d, k), "elapsed") != 0 &&
+                strcmp(fb__jr_key(d, k), "cputime") != 0)
+                *counters = 1; /* the CPU time is no counter: every run reads it */
 
     /* "user_counters" (optional: files written before them have none);
      * each with a label and a number shown, else left out */
@@ -214,16 +216,40 @@ static int fb__bl_result(fb__bl_reader *rd, uint32_t ri, size_t index, fb__bl_re
         if (!isfinite(rec->per_unit_s[e]))
             return fb__bl_fail(rd, "%s epoch %zu: time per unit out of range", what, e + 1);
     }
+    /* the thread's CPU time per unit of each epoch ("cputime", optional:
+     * files written before it, or a run without it, have none; null when
+     * an epoch could not read it); its median over the epochs used is
+     * taken when every epoch has it */
+    double *cpu = malloc(n * sizeof *cpu);
+    if (!cpu) return fb__bl_fail(rd, "out of memory");
+    bool has_cpu = true;
+    e = 0;
+    for (uint32_t k = d->v[mv].first; k; k = d->v[k].next, ++e) {
+        uint32_t cv = fb__jr_get(d, k, "cputime");
+        int t = cv ? d->v[cv].type : FB__JR_NULL;
+        if (t != FB__JR_NULL &&
+            (t != FB__JR_NUM || !(d->v[cv].num >= 0) || !isfinite(d->v[cv].num / rec->batch))) {
+            free(cpu);
+            return fb__bl_fail(rd, "%s epoch %zu: \"cputime\" must be null or a number >= 0", what,
+                               e + 1);
+        }
+        has_cpu = has_cpu && t == FB__JR_NUM;
+        cpu[e] = t == FB__JR_NUM ? d->v[cv].num / rec->batch : NAN;
+    }
     /* "dropped": the epochs the statistics left out (disturbed or
      * superseded); the comparison uses the others, as the table did */
     uint32_t dv = fb__jr_get(d, ri, "dropped");
     if (dv && d->v[dv].type == FB__JR_ARR && d->v[dv].count > 0) {
         unsigned char *drop = calloc(e ? e : 1, 1);
-        if (!drop) return fb__bl_fail(rd, "out of memory");
+        if (!drop) {
+            free(cpu);
+            return fb__bl_fail(rd, "out of memory");
+        }
         for (uint32_t k = d->v[dv].first; k; k = d->v[k].next) {
             double x = d->v[k].type == FB__JR_NUM ? d->v[k].num : -1;
             if (!(x >= 0 && x < (double)e && x == floor(x))) {
                 free(drop);
+                free(cpu);
                 return fb__bl_fail(rd, "%s: \"dropped\" holds %s, not an epoch's index", what,
                                    d->v[k].type == FB__JR_NUM ? "a number out of range"
                                                               : fb__jr_type_name(d->v[k].type));
@@ -232,17 +258,26 @@ static int fb__bl_result(fb__bl_reader *rd, uint32_t ri, size_t index, fb__bl_re
         }
         size_t kept = 0;
         for (size_t k = 0; k < e; ++k)
-            if (!drop[k]) rec->per_unit_s[kept++] = rec->per_unit_s[k];
+            if (!drop[k]) {
+                cpu[kept] = cpu[k];
+                rec->per_unit_s[kept++] = rec->per_unit_s[k];
+            }
         free(drop);
-        if (kept == 0) return fb__bl_fail(rd, "%s: every epoch is in \"dropped\"", what);
+        if (kept == 0) {
+            free(cpu);
+            return fb__bl_fail(rd, "%s: every epoch is in \"dropped\"", what);
+        }
         e = kept;
     } else if (dv && d->v[dv].type != FB__JR_ARR && d->v[dv].type != FB__JR_NULL) {
+        free(cpu);
         return fb__bl_fail(rd, "%s: \"dropped\" is %s, not an array", what,
                            fb__jr_type_name(d->v[dv].type));
     }
     rec->epochs = e;
     rec->err_pct = fb__bl_err_pct(rec->per_unit_s, e);
     rec->median_s = fb__bl_median(rec->per_unit_s, e);
+    rec->cpu_median_s = has_cpu ? fb__bl_median(cpu, e) : NAN;
+    free(cpu);
     return 0;
 }
 

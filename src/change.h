@@ -159,6 +159,9 @@ typedef struct fb__change_side {
      * two sides' values; and the median over the processes of the exact
      * count per unit. NAN when absent or failed */
     double value_s, ins_per_unit;
+    /* the same over the processes' medians of the thread's CPU time per
+     * unit; NAN when a process has none (an older file) */
+    double cpu_s;
     /* counted: the least and most of the processes' counted pairs */
     double ins_lo, ins_hi;
 } fb__change_side;
@@ -169,7 +172,19 @@ typedef struct fb__change_row {
     int kind;            /* FB__CHANGE_ROW_* */
     fb__change_side old, now;
     fb__change change; /* its verdict is the row's */
+    /* timed on both sides: the change of the CPU time, now.cpu_s /
+     * old.cpu_s - 1 in % (NAN when a side has none), and whether a side's
+     * CPU time and wall time differ by FB__CHANGE_CPU_DIFF_PCT or more
+     * (the thread was off the CPU: a busy machine, or an op that waits);
+     * the verdict stays the wall time's */
+    double cpu_change_pct;
+    bool cpu_differs;
 } fb__change_row;
+
+/* The difference between a side's wall and CPU time, in % of the larger,
+ * from which the change tables show the CPU time too (the main table's
+ * rule, src/report_markdown.c). */
+#define FB__CHANGE_CPU_DIFF_PCT 5.0
 
 #define FB__CHANGE_NOTES 9 /* the context's fields that can differ, and two sides' files */
 struct fb__change_view {
@@ -179,6 +194,7 @@ struct fb__change_view {
     bool paired;                         /* processes paired by index (femtobench-compare -run) */
     size_t counts[FB__V_COUNT];          /* rows of each verdict */
     size_t n_between, n_one;             /* rows compared between processes, or over one a side */
+    size_t n_cpu;                        /* rows whose cpu_differs */
     size_t processes_old, processes_now; /* distinct processes of each side */
     /* what the two runs' contexts say about the comparison, as sentences
      * that every writer prints as they are (the terminal after "> warning: ",

@@ -134,14 +134,23 @@ static double fb__cv_count(const fb__cv_group *g) {
     return m;
 }
 
+/* A record's median time per unit: the wall time's, or (cpu) the thread's
+ * CPU time's (NAN when not recorded). */
+static double fb__cv_median(const fb__bl_record *r, bool cpu) {
+    return cpu ? r->cpu_median_s : r->median_s;
+}
+
 /* The geometric mean over the group's processes of each one's median time
- * per unit (one process: its median); NAN when failed or on no memory. */
-static double fb__cv_time(const fb__cv_group *g) {
+ * per unit (one process: its median); NAN when failed or on no memory, and
+ * for the CPU time when a process has none. */
+static double fb__cv_time(const fb__cv_group *g, bool cpu) {
     if (!g || !g->n || fb__cv_failed(g)) return NAN;
-    if (g->n == 1) return g->e[0].r->median_s;
+    if (g->n == 1) return fb__cv_median(g->e[0].r, cpu);
+    for (size_t k = 0; k < g->n; ++k)
+        if (isnan(fb__cv_median(g->e[k].r, cpu))) return NAN;
     double *v = malloc(g->n * sizeof *v);
     if (!v) return NAN;
-    for (size_t k = 0; k < g->n; ++k) v[k] = g->e[k].r->median_s;
+    for (size_t k = 0; k < g->n; ++k) v[k] = fb__cv_median(g->e[k].r, cpu);
     double m = fb__cv_geomean(v, g->n);
     free(v);
     return m;
@@ -150,12 +159,13 @@ static double fb__cv_time(const fb__cv_group *g) {
 /* The side of a row from its group (NULL: absent). FB_OK or FB_ENOMEM. */
 static int fb__cv_side_value(const fb__cv_group *g, fb__change_side *s) {
     memset(s, 0, sizeof *s);
-    s->value_s = s->ins_per_unit = s->ins_lo = s->ins_hi = NAN;
+    s->value_s = s->ins_per_unit = s->ins_lo = s->ins_hi = s->cpu_s = NAN;
     if (!g) return FB_OK;
     s->present = true;
     s->failed = fb__cv_failed(g);
     s->counted = fb__cv_counted(g);
-    s->value_s = fb__cv_time(g);
+    s->value_s = fb__cv_time(g, false);
+    s->cpu_s = fb__cv_time(g, true);
     s->ins_per_unit = fb__cv_count(g);
     s->ins_lo = s->ins_hi = s->ins_per_unit;
     for (size_t k = 0; s->counted && !s->failed && k < g->n; ++k) {
@@ -187,22 +197,22 @@ static int fb__cv_kind(const fb__cv_group *o, const fb__cv_group *n, bool paired
 
 /* The per-process medians of the two sides (paired: of the processes both
  * sides have, in pairs). Returns FB_OK or FB_ENOMEM. */
-static int fb__cv_values(const fb__cv_group *o, const fb__cv_group *w, bool paired, double **vo,
-                         size_t *m, double **vn, size_t *n) {
+static int fb__cv_values(const fb__cv_group *o, const fb__cv_group *w, bool paired, bool cpu,
+                         double **vo, size_t *m, double **vn, size_t *n) {
     *vo = malloc(o->n * sizeof **vo);
     *vn = malloc(w->n * sizeof **vn);
     *m = *n = 0;
     if (!*vo || !*vn) return FB_ENOMEM;
     if (!paired) {
-        for (size_t k = 0; k < o->n; ++k) (*vo)[(*m)++] = o->e[k].r->median_s;
-        for (size_t k = 0; k < w->n; ++k) (*vn)[(*n)++] = w->e[k].r->median_s;
+        for (size_t k = 0; k < o->n; ++k) (*vo)[(*m)++] = fb__cv_median(o->e[k].r, cpu);
+        for (size_t k = 0; k < w->n; ++k) (*vn)[(*n)++] = fb__cv_median(w->e[k].r, cpu);
         return FB_OK;
     }
     for (size_t a = 0, b = 0; a < o->n && b < w->n;) {
         unsigned pa = o->e[a].r->pass, pb = w->e[b].r->pass;
         if (pa == pb) {
-            (*vo)[(*m)++] = o->e[a].r->median_s;
-            (*vn)[(*n)++] = w->e[b].r->median_s;
+            (*vo)[(*m)++] = fb__cv_median(o->e[a].r, cpu);
+            (*vn)[(*n)++] = fb__cv_median(w->e[b].r, cpu);
         }
         a += pa <= pb;
         b += pb <= pa;
@@ -223,6 +233,25 @@ static double fb__cv_t(fb__cv_tcache *c, unsigned df) {
     if (df > c->max_df || !c->t) return fb__change_t_quantile(c->alpha, df);
     if (isnan(c->t[df])) c->t[df] = fb__change_t_quantile(c->alpha, df);
     return c->t[df];
+}
+
+/* Whether a side's CPU time and wall time differ by FB__CHANGE_CPU_DIFF_PCT
+ * of the larger or more. */
+static bool fb__cv_cpu_differs(const fb__change_side *sd) {
+    double w = sd->value_s, c = sd->cpu_s;
+    if (!(w > 0) || !(c >= 0) || !isfinite(w) || !isfinite(c)) return false;
+    return fabs(w - c) >= FB__CHANGE_CPU_DIFF_PCT / 100.0 * fmax(w, c);
+}
+
+/* A timed row's CPU change: the ratio of the two CPU values it shows. */
+static void fb__cv_cpu(fb__change_row *row) {
+    row->cpu_change_pct = NAN;
+    row->cpu_differs = false;
+    if (row->kind != FB__CHANGE_ROW_ONE && row->kind != FB__CHANGE_ROW_BETWEEN) return;
+    const fb__change_side *a = &row->old, *b = &row->now;
+    if (!(a->cpu_s > 0) || !isfinite(a->cpu_s) || !isfinite(b->cpu_s)) return;
+    row->cpu_change_pct = 100.0 * (b->cpu_s / a->cpu_s - 1.0);
+    row->cpu_differs = fb__cv_cpu_differs(a) || fb__cv_cpu_differs(b);
 }
 
 /* Compares one row (its kind and sides already set). FB_OK or FB_ENOMEM. */
@@ -249,7 +278,7 @@ static int fb__cv_compare(fb__change_row *row, const fb__cv_group *o, const fb__
     } else if (row->kind == FB__CHANGE_ROW_BETWEEN) {
         double *vo = NULL, *vn = NULL;
         size_t m, n;
-        rc = fb__cv_values(o, w, paired, &vo, &m, &vn, &n);
+        rc = fb__cv_values(o, w, paired, false, &vo, &m, &vn, &n);
         if (rc == FB_OK) {
             fb__change_between_t(vo, m, vn, n, paired,
                                  fb__cv_t(tc, fb__change_between_df(m, n, paired)), threshold_pct,
@@ -261,7 +290,19 @@ static int fb__cv_compare(fb__change_row *row, const fb__cv_group *o, const fb__
         }
         free(vo);
         free(vn);
+        vo = vn = NULL;
+        /* the CPU time over the same processes */
+        if (rc == FB_OK && !isnan(row->old.cpu_s) && !isnan(row->now.cpu_s)) {
+            rc = fb__cv_values(o, w, paired, true, &vo, &m, &vn, &n);
+            if (rc == FB_OK) {
+                row->old.cpu_s = fb__cv_geomean(vo, m);
+                row->now.cpu_s = fb__cv_geomean(vn, n);
+            }
+            free(vo);
+            free(vn);
+        }
     }
+    if (rc == FB_OK) fb__cv_cpu(row);
     return rc;
 }
 
@@ -421,6 +462,7 @@ int fb__change_view_compute(const fb__baseline *base, const fb__baseline *now, d
     for (size_t i = 0; i < out->n && rc == FB_OK; ++i) {
         rc = fb__cv_compare(&out->rows[i], olds[i], order[i], paired, &tc, threshold_pct);
         ++out->counts[out->rows[i].change.verdict];
+        out->n_cpu += out->rows[i].cpu_differs;
     }
     free(tc.t);
     out->processes_old = fb__cv_processes(base);

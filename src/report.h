@@ -38,6 +38,13 @@ FB__PRIVATE void fb__md_header_lead(FILE *f, const fb_result *r, size_t n_lead,
 FB__PRIVATE void fb__md_row(FILE *f, const fb_result *r);
 FB__PRIVATE void fb__md_text(FILE *f, const char *s);
 FB__PRIVATE void fb__md_code(FILE *f, const char *s);
+/* The line after the runner's table when a row of b has an err% column:
+ * what err% is, and what it is not (not in fb_write_markdown, which prints
+ * the table as the live one did).
+ * A quoted line after a blank one, so that markdown does not read it as a
+ * row. Prints nothing when no result (nor a comparison's alternative) of b
+ * has the column. */
+FB__PRIVATE void fb__md_err_legend(FILE *f, const fb_bench *b);
 FB__PRIVATE int fb__write_results_markdown(const fb_bench *b, FILE *f);
 
 /* The JSON writers with a given machine context (tests pass a fixed one;

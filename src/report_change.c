@@ -111,6 +111,21 @@ void fb__change_counted_text(char *buf, size_t len, const fb__change *c) {
              c->spread == FB__SPREAD_WITHIN ? "within" : "beyond");
 }
 
+/* A row's benchmark: its name, N and title. */
+static void fb__rc_name(FILE *f, const fb__change_row *w) {
+    fb__md_code(f, w->name);
+    if (w->complexity_n > 0) {
+        char num[64];
+        fb__fmt_double(num, sizeof num, w->complexity_n, 0);
+        fprintf(f, " N=%s", num);
+    }
+    if (strcmp(w->title, "benchmark") != 0 && w->title[0]) {
+        fputs(" (", f);
+        fb__md_text(f, w->title);
+        fputc(')', f);
+    }
+}
+
 /* One row of the table. */
 static void fb__rc_print_row(FILE *f, const fb__change_row *w) {
     char tb[200], tn[200], ch[32], ci[80]; /* a number, its units, a 24-byte unit escaped */
@@ -142,18 +157,37 @@ static void fb__rc_print_row(FILE *f, const fb__change_row *w) {
     }
     fprintf(f, "| %18s | %18s | %8s | %18s | %-7s | ", tb, tn, ch, ci,
             fb__verdict_name(c->verdict));
-    fb__md_code(f, w->name);
-    if (w->complexity_n > 0) {
-        char num[64];
-        fb__fmt_double(num, sizeof num, w->complexity_n, 0);
-        fprintf(f, " N=%s", num);
-    }
-    if (strcmp(w->title, "benchmark") != 0 && w->title[0]) {
-        fputs(" (", f);
-        fb__md_text(f, w->title);
-        fputc(')', f);
-    }
+    fb__rc_name(f, w);
     fputc('\n', f);
+}
+
+/* The CPU time of the rows whose wall and CPU time differ on a side: each
+ * side's value and their ratio as a change, the verdict left to the wall
+ * time (a row's CPU time leaves out the time the thread did not run, which
+ * a busy machine adds to the wall time, and which an op that waits
+ * spends by design). */
+static void fb__rc_cpu_rows(FILE *f, const fb__change_view *v) {
+    if (!v->n_cpu) return;
+    char pct[16];
+    fb__fmt_double(pct, sizeof pct, FB__CHANGE_CPU_DIFF_PCT, 0);
+    fprintf(f,
+            "> CPU time (the thread's) of the rows whose wall and CPU time differ by %s%% or "
+            "more on a side; the verdicts are the wall time's:\n",
+            pct);
+    for (size_t i = 0; i < v->n; ++i) {
+        const fb__change_row *w = &v->rows[i];
+        if (!w->cpu_differs) continue;
+        fb__change_side a = w->old, b = w->now;
+        a.value_s = a.cpu_s;
+        b.value_s = b.cpu_s;
+        char ta[200], tb[200], ch[32];
+        fb__rc_time(ta, sizeof ta, &a);
+        fb__rc_time(tb, sizeof tb, &b);
+        fb__rc_pct(ch, sizeof ch, w->cpu_change_pct);
+        fputs("> - ", f);
+        fb__rc_name(f, w);
+        fprintf(f, ": baseline %s, now %s, change %s\n", ta, tb, ch);
+    }
 }
 
 /* A sentence of the view's context (src/change_view.c) as a warning line. */
@@ -181,6 +215,7 @@ static void fb__rc_view(FILE *f, const fb__change_view *v, bool cross_said) {
     char t[64];
     fb__fmt_double(t, sizeof t, v->threshold_pct, 0);
     fputc('\n', f);
+    fb__rc_cpu_rows(f, v);
     for (size_t i = 0; i < v->n_method; ++i) fprintf(f, "> %s\n", v->method[i]);
     fprintf(f, "femtobench: %zu benchmark%s against the baseline (threshold %s%%):", total,
             total == 1 ? "" : "s", t);

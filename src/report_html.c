@@ -209,6 +209,45 @@ static void fb__html_verdicts(FILE *f, const fb__change_view *v) {
     }
 }
 
+/* A CPU time per unit and its unit: "485.5 ps/byte". */
+static void fb__html_cpu_time(FILE *f, double s, const char *unit) {
+    char num[64];
+    fb__svg_si(num, sizeof num, s, "s", 4);
+    fputs(num, f);
+    if (isfinite(s) && unit && unit[0]) {
+        fputc('/', f);
+        fb__svg_text_max(f, unit, FB__H_TEXT_MAX);
+    }
+}
+
+/* The CPU time of the rows whose wall and CPU time differ on a side, as
+ * the terminal lists them under its table (src/report_change.c): each
+ * side's value and their ratio as a change; the verdict stays the wall
+ * time's. */
+static void fb__html_change_cpu(FILE *f, const fb__change_view *v) {
+    if (!v->n_cpu) return;
+    fprintf(f,
+            "<p class=\"key\" id=\"change-cpu\">CPU time (the thread's) of the rows whose wall "
+            "and CPU time differ by %.0f%% or more on a side; the verdicts are the wall "
+            "time's:</p>\n<ul class=\"key\">\n",
+            FB__CHANGE_CPU_DIFF_PCT);
+    for (size_t i = 0; i < v->n; ++i) {
+        const fb__change_row *w = &v->rows[i];
+        if (!w->cpu_differs) continue;
+        char pct[64];
+        fb__svg_fixed(pct, sizeof pct, w->cpu_change_pct, 1, true);
+        fputs("<li class=\"change-cpu\"><code>", f);
+        fb__svg_text(f, w->name);
+        fputs("</code>: baseline <span class=\"cpu-old\">", f);
+        fb__html_cpu_time(f, w->old.cpu_s, w->old.unit);
+        fputs("</span>, now <span class=\"cpu-now\">", f);
+        fb__html_cpu_time(f, w->now.cpu_s, w->now.unit);
+        fprintf(f, "</span>, change <span class=\"cpu-change\">%s%s%%</span></li>\n",
+                w->cpu_change_pct > 0 && strcmp(pct, "0.0") != 0 ? "+" : "", pct);
+    }
+    fputs("</ul>\n", f);
+}
+
 /* The change against a baseline (the view the runner kept with the suite,
  * src/change_view.c): its rows as the chart's columns. A row counted under
  * Callgrind has no time and no bar; an interval of too few epochs none. */
@@ -284,6 +323,7 @@ static void fb__html_baseline(FILE *f, const fb__change_view *v) {
     fb__html_verdicts(f, v);
     /* the verdicts before the picture of them: the table is the answer */
     fb__html_change_table(f, v->n, names, base_s, now_s, units, pct, lo, hi, verdict);
+    fb__html_change_cpu(f, v);
     fb__html_change_chart(f, title, v->n, names, pct, lo, hi, verdict);
     fputs("</section>\n", f);
     free(verdict);

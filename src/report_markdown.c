@@ -484,6 +484,26 @@ void fb__md_row(FILE *f, const fb_result *r) {
 void fb__md_text(FILE *f, const char *s) { fb__md_put_text(f, s); }
 void fb__md_code(FILE *f, const char *s) { fb__md_put_code(f, s); }
 
+static bool fb__md_any_err(const fb_bench *b) {
+    for (size_t i = 0; i < fb_result_count(b); ++i)
+        if (fb__md_has_col(fb_result_at(b, i), FB__COL_ERR)) return true;
+    for (size_t i = 0; i < fb_comparison_count(b); ++i) {
+        const fb_comparison *c = fb_comparison_at(b, i);
+        for (size_t a = 0; a < fb_comparison_size(c); ++a) {
+            const fb_result *r = fb_comparison_result(c, a);
+            if (r && fb__md_has_col(r, FB__COL_ERR)) return true;
+        }
+    }
+    return false;
+}
+
+void fb__md_err_legend(FILE *f, const fb_bench *b) {
+    if (!fb__md_any_err(b)) return;
+    fputs("\n> err%: how far this process's epochs spread around the median (half lie within "
+          "it); not where the next process lands, which -repetitions=5 measures\n",
+          f);
+}
+
 void fb__table_sink(void *ctx, const fb_bench *b, const fb_result *r) {
     fb__table *t = ctx;
     FILE *f = t->out;

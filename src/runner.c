@@ -438,6 +438,10 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
         status = interrupted ? 130 : status ? status : collector.failed ? 1 : 0;
         goto done;
     }
+    /* what err% is and is not, once after the suite's table (not under
+     * -quiet, which keeps the table alone) */
+    if (!interrupted && !o->sanity && !o->quiet && !status && suite_out)
+        fb__md_err_legend(suite_out, suite);
     if (passes > 1 && !interrupted && !o->sanity && !status) {
         fprintf(tout,
                 "\nOver %u passes (median of the passes' medians; between passes: the next "

@@ -31,30 +31,52 @@ def valgrind_ready(argv, probe=("-list",), env=None):
     return not (p.returncode == 2 and "built without" in p.stderr)
 
 
-def clean_env(extra=None):
-    """The environment a test runs a femtobench program in: no configuration
-    or locale from the caller's shell, no machine warnings."""
+def clean_env(extra=None, **more):
+    """The environment a test runs a femtobench program in: no configuration,
+    endless mode or locale from the caller's shell, no machine warnings (they
+    depend on the moment), plus extra (a dict) and more (keywords)."""
     e = dict(os.environ)
     for k in ("FEMTOBENCH_CONFIG", "FEMTOBENCH_ENDLESS", "LC_ALL", "LANG", "LC_NUMERIC"):
         e.pop(k, None)
     e["FEMTOBENCH_SUPPRESS_WARNINGS"] = "1"
     e.update(extra or {})
+    e.update(more)
     return e
 
 
+def run(argv, env=None, timeout=120):
+    """(exit status, stdout, stderr) of argv in clean_env() (or env)."""
+    p = subprocess.run(argv, capture_output=True, text=True, errors="replace",
+                       env=clean_env() if env is None else env, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
 class Checks:
-    """Counts failed checks: check(cond, what) prints FAIL and the reason;
-    finish() exits 1 after a failure, else 0."""
+    """Records failed checks: checks(cond, what) or checks.check(cond, what)
+    prints FAIL and the reason; done() is the exit status (0, or 1 after any
+    failure), finish() exits with it."""
 
     def __init__(self):
-        self.failed = 0
+        self.failures = []
 
-    def __call__(self, cond, what):
+    def check(self, cond, what):
         if not cond:
-            self.failed += 1
-            print("FAIL:", what)
+            self.failures.append(what)
+            print("FAIL:", what, file=sys.stderr)
         return cond
 
+    __call__ = check
+
+    @property
+    def failed(self):
+        return len(self.failures)
+
+    def done(self):
+        if self.failures:
+            print(f"{len(self.failures)} failure(s)", file=sys.stderr)
+            return 1
+        print("ok")
+        return 0
+
     def finish(self):
-        print("%d failed" % self.failed if self.failed else "ok")
-        sys.exit(1 if self.failed else 0)
+        sys.exit(self.done())

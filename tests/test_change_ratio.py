@@ -6,7 +6,14 @@ processes each, one of the baseline's an outlier (four times as slow), made
 from a real run's JSON by scaling its times, never by timing: a table that
 showed the median of the processes beside a change computed from their mean
 log would fail here. The values shown are checked against the JSON files
-themselves (the geometric mean over the processes of each one's median)."""
+themselves (the geometric mean over the processes of each one's median).
+
+The CPU time: the sides' wall times are scaled and their CPU times are not,
+so a side's wall and CPU time differ by 5% or more and every change table
+lists the CPU time of each row under it; its change is the ratio of the two
+CPU values it shows (the JSON's geometric means of the CPU medians). A
+baseline written before the CPU time was recorded still compares, with no
+CPU list and no note that the counters differ."""
 import html.parser
 import json
 import math
@@ -73,6 +80,72 @@ def geomeans(path):
 
 
 SCALE = {"s": 1, "ms": 1e-3, "us": 1e-6, "\u00b5s": 1e-6, "ns": 1e-9, "ps": 1e-12, "fs": 1e-15}
+
+
+def geomeans_cpu(path):
+    """The same for the thread's CPU time ("cputime" of each epoch)."""
+    d = json.load(open(path))
+    logs = {}
+    for r in d["results"]:
+        if r.get("error"):
+            continue
+        dropped = set(r.get("dropped") or [])
+        t = sorted(m["cputime"] / r["batch"] for i, m in enumerate(r["measurements"])
+                   if i not in dropped)
+        n = len(t)
+        med = t[n // 2] if n % 2 else (t[n // 2 - 1] + t[n // 2]) / 2
+        logs.setdefault(r["name"], []).append(math.log(med))
+    return {k: math.exp(sum(v) / len(v)) for k, v in logs.items()}
+
+
+def time_cell(cell):
+    """(seconds, half-step, unit) of a change table's "26.95 ns/op"."""
+    m = re.match(r"([0-9,]+(?:\.([0-9]+))?) (\w+)/(\S+)$", cell)
+    if not m:
+        return None
+    num = float(m.group(1).replace(",", ""))
+    half = 0.5 * 10 ** -len(m.group(2) or "")
+    return num * SCALE[m.group(3)], half * SCALE[m.group(3)], m.group(4)
+
+
+def cpu_rows(text):
+    """{benchmark: (old s, old half-step, now s, now half-step, change %)}
+    from the CPU list under a change table."""
+    rows = {}
+    for line in text.splitlines():
+        m = re.match(r"> - `([^`]+)`.*: baseline (.+), now (.+), change ([-+][0-9.]+)%$", line)
+        if not m:
+            continue
+        a, b = time_cell(m.group(2)), time_cell(m.group(3))
+        if a and b:
+            rows[m.group(1)] = (a[0], a[1], b[0], b[1], float(m.group(4)))
+    return rows
+
+
+def check_cpu(what, text, cpu_old, cpu_now):
+    """Every row's CPU list entry: the change is the ratio of the CPU values
+    shown, which are the JSON's."""
+    rows = cpu_rows(text)
+    check(len(rows) == 3, f"{what}: {len(rows)} rows in the CPU list, want 3:\n{text}")
+    for name, (old, old_h, now, now_h, pct) in rows.items():
+        ratio_ok(what + " CPU", name, old, old_h, now, now_h, pct)
+        for side, v, h, gm in (("baseline", old, old_h, cpu_old), ("now", now, now_h, cpu_now)):
+            check(abs(v - gm[name]) <= h * 1.0001 + 1e-18,
+                  f"{what}: {name}: CPU {side} shows {v:.6g} s, the JSON's {gm[name]:.6g} s")
+    return rows
+
+
+def strip_measures(src, dst, keep):
+    """dst: src with only the measures in keep (and "elapsed") in each
+    epoch and in the stats: a file written before the others existed."""
+    d = json.load(open(src))
+    for r in d["results"]:
+        r["stats"] = {k: v for k, v in r.get("stats", {}).items() if k in keep or k == "elapsed"}
+        for m in r.get("measurements", []):
+            for k in list(m):
+                if k not in keep and k not in ("elapsed", "iterations"):
+                    del m[k]
+    json.dump(d, open(dst, "w"), indent=1)
 
 
 def md_rows(text):
@@ -194,6 +267,25 @@ def main():
     # 1.05 / 4^(1/5) - 1 = -20%, not +5% (the median of the processes)
     for name, r in rows.items():
         check(-25 < r[4] < -15, f"femtobench-compare: {name}: change {r[4]}%, want about -20%")
+    # the CPU times were not scaled: the same on both sides, listed because
+    # the baseline's wall time is 1.3x its CPU time
+    cpu_old, cpu_new = geomeans_cpu(p("old.json")), geomeans_cpu(p("new.json"))
+    crows = check_cpu("femtobench-compare (terminal)", out, cpu_old, cpu_new)
+    check_cpu("femtobench-compare -output_md", open(p("cmp.md")).read(), cpu_old, cpu_new)
+    for name, r in crows.items():
+        check(abs(r[4]) < 0.5, f"femtobench-compare: {name}: CPU change {r[4]}%, want 0")
+
+    # a baseline without the CPU time (an older file) still compares: the
+    # same rows, no CPU list, and no note that the counters differ
+    strip_measures(p("old.json"), p("old_nocpu.json"), set())
+    strip_measures(p("new.json"), p("new_cpu.json"), {"cputime"})
+    rc, out, err = run(COMPARE, p("old_nocpu.json"), p("new_cpu.json"))
+    check(rc == 0, f"femtobench-compare, a baseline without CPU time: {rc} {err}")
+    check_md("a baseline without CPU time", out, gm_old, gm_new)
+    check(not cpu_rows(out) and "CPU time" not in out,
+          f"a baseline without CPU time: a CPU list:\n{out}")
+    check("performance counters" not in out,
+          f"a baseline without CPU time: the counters said to differ:\n{out}")
 
     # the runner against the five-process baseline (now: one live process):
     # its terminal table and the HTML report's
@@ -201,6 +293,7 @@ def main():
                        "-output_json=" + p("now.json"))
     check(rc == 0, f"-baseline: {rc} {err}")
     check_md("-baseline (terminal)", out, gm_old, geomeans(p("now.json")))
+    check_cpu("-baseline (terminal)", out, cpu_old, geomeans_cpu(p("now.json")))
     page = ChangeTable()
     page.feed(open(p("r.html"), encoding="utf-8").read())
     page.rows = [r for r in page.rows if r]  # the header row has no <td>
@@ -218,6 +311,20 @@ def main():
         ratio_ok("HTML", name, b[0], b[1], n[0], n[1], float(c.rstrip("%")))
         check(abs(b[0] - gm_old[name]) <= b[1] * 1.0001,
               f"HTML: {name}: baseline {cells[1]}, the JSON's {gm_old[name]:.6g} s")
+    # the HTML report's CPU list: each side's CPU time and their ratio
+    items = re.findall(r'<li class="change-cpu"><code>([^<]*)</code>: baseline '
+                       r'<span class="cpu-old">([^<]*)</span>, now <span class="cpu-now">([^<]*)'
+                       r'</span>, change <span class="cpu-change">([^<]*)%</span>',
+                       open(p("r.html"), encoding="utf-8").read())
+    check(len(items) == 3, f"HTML: {len(items)} rows in the CPU list, want 3")
+    for name, old_cell, now_cell, pct in items:
+        b, n = si(old_cell), si(now_cell)
+        check(b is not None and n is not None, f"HTML CPU: {name}: {old_cell!r} {now_cell!r}")
+        if b is None or n is None:
+            continue
+        ratio_ok("HTML CPU", name, b[0], b[1], n[0], n[1], float(pct))
+        check(abs(b[0] - cpu_old[name]) <= b[1] * 1.0001,
+              f"HTML CPU: {name}: baseline {old_cell}, the JSON's {cpu_old[name]:.6g} s")
 
     # one process a side: the change is the ratio of the two processes'
     # medians, the values shown

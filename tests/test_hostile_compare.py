@@ -127,7 +127,7 @@ with tempfile.TemporaryDirectory() as d:
     rc, out, err = run("-filter=Fine", f"-baseline={base}", f"-output_html={html}")
     with open(html, encoding="utf-8") as f:
         page = f.read()
-    row = [l for l in out.splitlines() if "`Fine`" in l and "s/op" in l]
+    row = [l for l in out.splitlines() if l.startswith("|") and "`Fine`" in l and "s/op" in l]
     check(rc == 0 and row and "1e+57 s/op" in row[-1], f"1e57 terminal: {row or out[-400:]}")
     check("1e+57 s/op" in page and not re.search(r"\d{20}", page),
           f"1e57 HTML: {re.findall(r'[0-9.,]{20,}[^<]*', page)[:3]}")
