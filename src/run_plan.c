@@ -118,6 +118,13 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
         r->budget_s = 1.5 * (double)r->epochs_max * target;
     if (r->budget_s > FB__MAX_BUDGET_S) r->budget_s = FB__MAX_BUDGET_S;
     r->exact_iters = (uint64_t)cfg[FB__K_EPOCH_ITERATIONS];
+    /* a run fixed exactly (its epochs and each epoch's iterations both
+     * set, at any layer) runs as fixed: min_time adds no epoch to it, as
+     * Google Benchmark's Iterations(n) wins over its --benchmark_min_time */
+    bool epochs_set = false;
+    for (int layer = 0; layer < FB__LAYERS; ++layer)
+        epochs_set = epochs_set || (b->layers[layer].set & (1u << FB__K_EPOCHS));
+    if (r->exact_iters && (epochs_set || e->hook_epochs)) min_time_s = 0;
     /* explicit epochs, lengthening (src/rounds.c) */
     fb__rounds_begin(&r->rounds, b->layers, &e->config, r->budget_s,
                      !r->exact_iters && !(min_time_s > 0));

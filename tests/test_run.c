@@ -390,6 +390,27 @@ static void test_min_time_with_own_epochs(void) {
     r = fb_run(b, "three", fake_clock_op, &c);
     CHECK(r && fb_result_epochs(r) == 3 && fb_result_total_iterations(r) == 3);
     fb_bench_free(b);
+
+    /* a run fixed exactly (epochs and iterations both set: Google
+     * Benchmark's Iterations(42)) runs as fixed under the runner's
+     * min_time: one epoch of 42, not more epochs */
+    c = (fake_clock){0, 1000, 0, 0};
+    b = fake_bench(&c);
+    fb__bench_set_min_time(b, 0.01);
+    fb_set_warmup(b, 0);
+    fb_set_epochs(b, 1);
+    fb_set_epoch_iterations(b, 42);
+    r = fb_run(b, "fixed", fake_clock_op, &c);
+    CHECK(r && fb_result_epochs(r) == 1 && fb_result_total_iterations(r) == 42);
+    fb_bench_free(b);
+    /* iterations alone fixed: min_time still adds epochs of that size */
+    c = (fake_clock){0, 1000, 0, 0};
+    b = fake_bench(&c);
+    fb__bench_set_min_time(b, 0.01);
+    fb_set_epoch_iterations(b, 42);
+    r = fb_run(b, "iterations only", fake_clock_op, &c);
+    CHECK(r && fb_result_total_s(r) >= 0.01 && fb_result_iterations(r, 0) == 42);
+    fb_bench_free(b);
 }
 
 /* fb_set_time_unit: the table's header and values use the unit; bad input
