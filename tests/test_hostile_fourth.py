@@ -95,7 +95,8 @@ with tempfile.TemporaryDirectory() as d:
     check(row and "| inf |" in row[0].replace("  ", ""), f"rate overflow: table: {row}")
     with open(os.path.join(d, "g.json")) as f:
         g = json.load(f)["benchmarks"][0]
-    check("huge" in g and g["huge"] is None and isinstance(g.get("items"), float),
+    check("huge" in g and g["huge"] is None and isinstance(g.get("items"), (int, float)) and
+          not isinstance(g.get("items"), bool) and g["items"] > 0,
           f"rate overflow: Google Benchmark JSON row: {g}")
     with open(os.path.join(d, "r.html")) as f:
         html = f.read()
