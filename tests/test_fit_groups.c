@@ -159,7 +159,10 @@ static void check_set(const fb_result *const *rs, size_t n, bool fits) {
 static void test_random_sets(void) {
     fb_result *rs[48];
     size_t firsts = 0, wide = 0, shared = 0; /* the sets must reach each case */
-    for (int set = 0; set < 3000; ++set) {
+    /* under an emulator (qemu-aarch64, about 50x slower: the oracle is
+     * O(n^3) a set) a tenth of the sets, each case still reached */
+    int sets = getenv("FB_TEST_EMULATOR") ? 300 : 3000;
+    for (int set = 0; set < sets; ++set) {
         size_t n = rnd(49);
         for (size_t i = 0; i < n; ++i) {
             rs[i] = random_result();
@@ -185,7 +188,7 @@ static void test_random_sets(void) {
         }
         for (size_t i = 0; i < n; ++i) fb__result_free(rs[i]);
     }
-    CHECK(firsts > 1000 && wide > 1000 && shared > 1000);
+    CHECK(firsts > (size_t)sets / 3 && wide > (size_t)sets / 3 && shared > (size_t)sets / 3);
 }
 
 /* The cases by hand: a family's series (wide), a name whose N varies (its
