@@ -468,11 +468,12 @@ void fb__bench_set_min_time(fb_bench *b, double seconds) {
 void fb__bench_set_total_iterations(fb_bench *b, double n) { b->cfg.total_iterations = n; }
 void fb__bench_drop_sinks(fb_bench *b) { b->n_sinks = 0; }
 void fb__bench_drop_comparison_sinks(fb_bench *b) { b->n_cmp_sinks = 0; }
-void fb__bench_drop_fits(fb_bench *b) {
+void fb__bench_drop_fits(fb_bench *b, const char *why) {
     for (size_t i = 0; i < b->n_fits; ++i) free(b->fits[i].name);
     free(b->fits);
     b->fits = NULL;
     b->n_fits = 0;
+    b->fits_dropped = why;
 }
 void fb__bench_set_interrupted(fb_bench *b) { b->interrupted = true; }
 void fb__bench_count_dropped(fb_bench *b) { ++b->dropped; }

@@ -134,8 +134,11 @@ FB__PRIVATE void fb__bench_set_min_time(fb_bench *b, double seconds);
 FB__PRIVATE void fb__bench_set_total_iterations(fb_bench *b, double n);
 FB__PRIVATE void fb__bench_drop_sinks(fb_bench *b);
 FB__PRIVATE void fb__bench_drop_comparison_sinks(fb_bench *b);
-/* Forgets the stored complexity fits (a sanity check measures too little to fit). */
-FB__PRIVATE void fb__bench_drop_fits(fb_bench *b);
+/* Forgets the stored complexity fits and keeps why (a static string: a
+ * sanity check measures too little to fit), for the writers to say. */
+FB__PRIVATE void fb__bench_drop_fits(fb_bench *b, const char *why);
+/* Why the fits were dropped (fb__bench_drop_fits), or NULL. */
+FB__PRIVATE const char *fb__bench_fits_dropped(const fb_bench *b);
 FB__PRIVATE size_t fb__bench_sink_count(const fb_bench *b);
 /* The live table's stream (NULL: silent) and the diagnostics stream. */
 FB__PRIVATE FILE *fb__bench_output(const fb_bench *b);

@@ -33,6 +33,7 @@ const fb_result *const *fb__bench_results(const fb_bench *b, size_t *n) {
     return (const fb_result *const *)b->results;
 }
 size_t fb__bench_fit_count(const fb_bench *b) { return b->n_fits; }
+const char *fb__bench_fits_dropped(const fb_bench *b) { return b->fits_dropped; }
 const fb__fit_set *fb__bench_fit_at(const fb_bench *b, size_t i) {
     return i < b->n_fits ? &b->fits[i] : NULL;
 }

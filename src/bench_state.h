@@ -60,7 +60,8 @@ struct fb_bench {
     size_t n_results, cap_results;
     fb__fit_set *fits;
     size_t n_fits;
-    fb__change_view *change; /* against a baseline (runner), or NULL */
+    const char *fits_dropped; /* why no fit is kept (fb__bench_drop_fits), or NULL */
+    fb__change_view *change;  /* against a baseline (runner), or NULL */
     /* the series over passes (src/passes.c: fb__passes_finish), or NULL */
     struct fb__pass_series *passes;
     /* how it is freed (src/passes.c's; a pointer, so that the handle calls

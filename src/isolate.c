@@ -329,7 +329,9 @@ int fb__isolate_run(fb_bench *b, const char *name, double timeout_s, fb__isolate
     if (timed_out) {
         char t[32]; /* '.' whatever the locale */
         fb__fmt_double(t, sizeof t, timeout_s, 6);
-        snprintf(msg, sizeof msg, "timed out: still running after %s s (-timeout), killed", t);
+        /* under -valgrind the deadline is wall time under Callgrind (no scaling) */
+        snprintf(msg, sizeof msg, "timed out: still running after %s s%s (-timeout), killed", t,
+                 fb__process_callgrind()->exact ? " under Callgrind" : "");
     } else if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
         const char *what = strsignal(sig);

@@ -87,11 +87,27 @@ static int fb__plugin_run_sink(const char *name, double n, const fb__epoch_hook 
     if (in->has_arg) fb__bench_set_arg(b, in->arg);
     if (n > 0) fb_set_complexity_n(b, n);
     fb__process_set_epoch_hook(hook);
+    int grc = FB_OK;
     if (in->threads) /* FB_BENCHMARK_THREADS: the group, as the runner runs it */
-        (void)fb_run_threads(b, in->threads, fb__plugin_group_body, (void *)(uintptr_t)in);
+        grc = fb_run_threads(b, in->threads, fb__plugin_group_body, (void *)(uintptr_t)in);
     else
         fb__registration_call(in->reg, b);
     fb__process_set_epoch_hook(NULL);
+    /* as in the runner, nothing silently dropped: runs that recorded
+     * nothing (a group whose leader left by pthread_exit, perhaps before
+     * its first run; a group that could not start) make an error result
+     * named after the benchmark, so that the host never reports a
+     * benchmark that measured nothing as no benchmark at all */
+    size_t dropped = fb__bench_dropped(b);
+    if (grc != FB_OK || dropped) {
+        char msg[160];
+        if (dropped)
+            snprintf(msg, sizeof msg, "%zu run%s recorded nothing (see the diagnostics above)",
+                     dropped, dropped == 1 ? "" : "s");
+        else
+            snprintf(msg, sizeof msg, "not run: %s", fb_strerror(grc));
+        (void)fb__bench_error_row(b, in->name, msg); /* out of memory: nothing more to do */
+    }
     fb_bench_free(b);
     fb__instances_free(all);
     return FB_OK;

@@ -147,7 +147,18 @@ void fb__html_complexity(FILE *f, const fb_bench *b, const fb__fit_groups *g, si
     }
     fputs("</text>\n</svg>\n", f);
     if (!nf) {
-        fputs("<p>A complexity fit needs at least two distinct N.</p>\n</section>\n", f);
+        /* no fit stored: the reason the runner gave (-sanity_check), else
+         * the only other one (one distinct N) */
+        const char *why = fb__bench_fits_dropped(b);
+        fputs("<p>", f);
+        if (why) {
+            fputs("The complexity fit was skipped: ", f);
+            fb__svg_text(f, why);
+            fputs(".", f);
+        } else {
+            fputs("A complexity fit needs at least two distinct N.", f);
+        }
+        fputs("</p>\n</section>\n", f);
         return;
     }
     fputs("<table class=\"fits\">\n<thead><tr><th class=\"name\">complexity</th>"

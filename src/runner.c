@@ -91,6 +91,29 @@ static void fb__runner_line(const char *head, const char *text, const char *tail
     fputc('\n', stderr);
 }
 
+/* The benchmark running in this process (not in -isolate's child), or
+ * NULL. A benchmark that calls exit() (from any of its threads: a group's
+ * leader too) ends the runner in the middle of the suite, with the
+ * benchmark's exit status, often 0: a CI gate would pass on what ran before
+ * it. The exit handler below says which benchmark it was and makes the
+ * status 1; its row and the files cannot be made any more (-isolate makes
+ * it an error row and goes on). Mutable state outside the handle and the
+ * process state because the OS forces it: an atexit handler takes no
+ * argument, so it finds the name here (and at_exit_set in fb_main says the
+ * handler is installed once per process). */
+static const char *volatile fb__runner_current;
+
+static void fb__runner_at_exit(void) {
+    const char *name = fb__runner_current;
+    if (!name) return;
+    fflush(stdout);
+    fb__runner_say("femtobench: error: ", name, NULL,
+                   "called exit() while it ran: the suite stopped there, no output file "
+                   "written (-isolate makes it an error row and goes on)");
+    fflush(stderr);
+    _Exit(1);
+}
+
 static void fb__collector_sink(void *ctx, const fb_bench *b, const fb_result *r) {
     fb__collector *c = ctx;
     (void)b;
@@ -351,7 +374,9 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
             }
             if (intr) fb__bench_set_interrupted(b);
         } else {
+            fb__runner_current = sel[i]->name;
             fb__runner_body(b, &job);
+            fb__runner_current = NULL;
         }
         fb__progress_clear(&prog); /* before anything else is printed */
         if (job.unreported) ++collector.failed;
@@ -461,7 +486,8 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
          * passes of -repetitions ran in other processes) is stored before
          * any output reads it (src/bench_fits.c) */
         if (o->sanity) /* one iteration per N fits nothing: no fit in any file */
-            fb__bench_drop_fits(suite);
+            fb__bench_drop_fits(suite, "-sanity_check runs each benchmark once per N (one "
+                                       "iteration), too little to fit");
         else if (fb__fit_store_families(suite) != FB_OK)
             status = fb__opts_error("out of memory");
         /* the change table after the ordinary one (src/report_change.c) */
@@ -531,6 +557,8 @@ int fb_main(int argc, char **argv) {
     } else if (o.valgrind) { /* the same options again, in a child under Callgrind */
         rc = fb__vg_runner_exec(argc, argv, o.valgrind == 2);
     } else {
+        static bool at_exit_set;
+        if (!at_exit_set) at_exit_set = atexit(fb__runner_at_exit) == 0; /* else unguarded */
         rc = fb__runner_suite(argc, argv, &o, sel);
     }
     fb__instances_free(sel);

@@ -11,6 +11,9 @@
  *                 300 runs in one function, Group reports in its run's
  *                 name whether its threads may use more than one CPU
  *   AB_BADNAME    1: a benchmark name of 1100 bytes (the runner refuses it)
+ *   AB_LEADER     1: LeaderGone, a group of 2 threads whose leader (thread
+ *                 0) leaves before its first run, by pthread_exit, or by
+ *                 exit(0) when the environment has AB_LEADER_EXIT=1
  *   AB_SPREAD     1: Moving, whose count moves from epoch to epoch (for
  *                 -valgrind's spread), and NameBreak, two runs whose names
  *                 differ only after a line break; 2: the same with Moving
@@ -19,6 +22,10 @@
  * units and one more for each 16 bytes of its function's address within 128,
  * the fake clock's stand-in for a loop whose speed depends on its
  * alignment (femtobench-ab's layouts, tests/test_ab_layouts.py). */
+#if defined(AB_LEADER) && AB_LEADER
+#include <pthread.h>
+#include <stdlib.h>
+#endif
 #if defined(AB_HOSTILE) && AB_HOSTILE
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <sched.h>
@@ -45,6 +52,9 @@
 #endif
 #ifndef AB_BADNAME
 #define AB_BADNAME 0
+#endif
+#ifndef AB_LEADER
+#define AB_LEADER 0
 #endif
 #ifndef AB_SPREAD
 #define AB_SPREAD 0
@@ -200,6 +210,19 @@ FB_BENCHMARK_THREADS(Group, 2) {
         x += x >> 3;
         fb_do_not_optimize(x);
     }
+}
+#endif
+
+#if AB_LEADER
+FB_BENCHMARK_THREADS(LeaderGone, 2) {
+    ab_clock c = {0};
+    ab_fake(b, &c);
+    if (fb_thread_index(b) == 0) {
+        const char *how = getenv("AB_LEADER_EXIT");
+        if (how && how[0] == '1') exit(0);
+        pthread_exit(NULL);
+    }
+    FB_RUN(b, "LeaderGone") { ab_work(&c, 1); }
 }
 #endif
 

@@ -1,5 +1,6 @@
 """What the script tests share (imported, never run by ctest: its name does
 not start with test_): how a build was made, and whether -valgrind can run."""
+import html.parser
 import os
 import shutil
 import subprocess
@@ -80,3 +81,40 @@ class Checks:
 
     def finish(self):
         sys.exit(self.done())
+
+
+class _Sections(html.parser.HTMLParser):
+    """The <section> elements of an HTML report: each one's class, the
+    classes of the elements inside it and its text."""
+
+    def __init__(self):
+        super().__init__()
+        self.sections, self._depth = [], 0
+
+    def handle_starttag(self, tag, attrs):
+        cls = dict(attrs).get("class") or ""
+        if tag == "section":
+            if self._depth == 0:
+                self.sections.append({"class": cls, "inside": [], "text": ""})
+            self._depth += 1
+        elif self._depth:
+            self.sections[-1]["inside"].append((tag, cls))
+
+    def handle_endtag(self, tag):
+        if tag == "section" and self._depth:
+            self._depth -= 1
+
+    def handle_data(self, data):
+        if self._depth:
+            self.sections[-1]["text"] += data
+
+
+def html_sections(path, cls=None):
+    """The top-level <section> elements of the HTML file at path (those of
+    class cls when given), parsed with html.parser: a list of dicts with
+    "class", "inside" (each inner element as (tag, class)) and "text"."""
+    p = _Sections()
+    with open(path, encoding="utf-8") as f:
+        p.feed(f.read())
+    p.close()
+    return [s for s in p.sections if cls is None or s["class"] == cls]

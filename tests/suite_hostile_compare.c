@@ -30,11 +30,13 @@ FB_BENCHMARK(Fine) {
 }
 
 /* The group's leader (thread 0) leaves by pthread_exit: before its run
- * (LEADER=before) or inside it (LEADER=inside). */
+ * (LEADER=before) or inside it (LEADER=inside); or by exit(0) before its
+ * run (LEADER=exit). */
 FB_BENCHMARK_THREADS(LeaderExit, 1, 2) {
     if (!on("LeaderExit")) return;
     const char *when = getenv("LEADER");
     bool inside = when && strcmp(when, "inside") == 0;
+    if (when && strcmp(when, "exit") == 0 && fb_thread_index(b) == 0) exit(0);
     if (!inside && fb_thread_index(b) == 0) pthread_exit(NULL);
     uint64_t x = 0;
     fb_set_epochs(b, 3);

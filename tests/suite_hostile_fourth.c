@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int on(const char *name) {
     const char *h = getenv("HOSTILE");
@@ -25,6 +26,24 @@ FB_BENCHMARK(Fine) {
     fb_set_epochs(b, 3);
     fb_set_epoch_iterations(b, 100);
     fb_run(b, "Fine", add_op, &x);
+}
+
+/* Never returns from its op (for -timeout, under -valgrind too); writes
+ * its process id to HANG_PIDFILE first, where the test looks for a process
+ * left behind. */
+FB_BENCHMARK(Hang) {
+    if (!on("Hang")) return;
+    const char *pidfile = getenv("HANG_PIDFILE");
+    FILE *f = pidfile ? fopen(pidfile, "w") : NULL;
+    if (f) {
+        fprintf(f, "%ld\n", (long)getpid());
+        fclose(f);
+    }
+    uint64_t x = 0;
+    FB_RUN(b, "Hang") {
+        add_op(&x);
+        for (;;) pause();
+    }
 }
 
 /* MANYRUNS runs (300 by default) in one benchmark function. */

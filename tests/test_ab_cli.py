@@ -449,7 +449,6 @@ try:
     check(os.path.getsize(newcopy) == size, "-output_json=NEW.so replaced the plugin")
     bad([OLD, NEW, "-timeout=0"], "-timeout")
     bad([OLD, NEW, "-timeout=x"], "-timeout")
-    bad([OLD, NEW, "-valgrind", "-timeout=5"], "-timeout")
     # registrations the runner refuses; an interface with NULL functions
     bad([BADNAME, OLD], "longer than 1024 bytes")
     bad([os.path.join(T, "ab_fake_nulls.so"), OLD], "lacks a function")

@@ -4,6 +4,7 @@ tests/test_ab_cli.py). Every time is a fake clock's: no wall-clock threshold.
 
 Checked: under -valgrind without -isolate, a benchmark that crashes or calls
 exit(0) is an error row and the rest is counted and printed (exit status 1);
+-valgrind -timeout kills a hung benchmark's Callgrind child (an error row);
 SIGTERM to femtobench-ab -valgrind ends the Callgrind child of a hung
 benchmark; the measuring child alone is pinned to the measuring CPU;
 -fail_on_slower does not pass when a compared row kept too few rounds for any
@@ -11,7 +12,8 @@ verdict; runs named as the runner refuses (empty, over 1024 bytes) get the
 runner's line, exit status 2 and nothing written, timed and counted; control
 characters in a run's name are escaped in the table and the markdown; the
 "wrote" line escapes its file name; a plugin whose `run` is NULL is named with
-that function."""
+that function; a thread group whose leader leaves before its first run
+(tests/ab_suite.c's AB_LEADER build) is an error row, exit status 1."""
 import json
 import os
 import shutil
@@ -27,8 +29,8 @@ import fbtest  # noqa: E402
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 AB = os.path.join(BUILD, "femtobench-ab")
 T = os.path.join(BUILD, "tests")
-OLD, NEW, CRASH, HOSTILE = (os.path.join(T, f"ab_{v}.so")
-                            for v in ("old", "new", "crash", "hostile"))
+OLD, NEW, CRASH, HOSTILE, LEADER = (os.path.join(T, f"ab_{v}.so")
+                                    for v in ("old", "new", "crash", "hostile", "leader"))
 NAMES = [os.path.join(T, f"ab_names{k}.so") for k in (1, 2, 3)]
 failures = []
 
@@ -131,6 +133,29 @@ try:
             p.send_signal(signal.SIGTERM)
             p.wait(timeout=30)
 
+    # a thread group whose leader leaves (pthread_exit or exit(0)) before its
+    # first run: an error row for the benchmark (old and new), the other
+    # benchmarks compared, exit status 1, the JSON says error; never
+    # "0 benchmarks" with exit status 0
+    modes = [[], ["-isolate"]] + ([["-valgrind"], ["-valgrind", "-isolate"]] if VALGRIND else [])
+    for how in ("0", "1"):
+        for mode in modes:
+            what = f"leader {'exit(0)' if how == '1' else 'pthread_exit'} {mode}"
+            if os.path.exists(js):
+                os.unlink(js)
+            rc, out, err = run(LEADER, LEADER, "-filter=LeaderGone|Steady", "-output_json=" + js,
+                               *mode, extra={"AB_LEADER_EXIT": how})
+            got = rows(out)
+            bad = got.get("LeaderGone/threads:2", [""])[-1]
+            check(rc == 1 and bad.startswith("error: ") and
+                  ("old and new: " in bad or "exited with status 0" in bad) and
+                  got.get("Steady", [""])[-1] == "same" and "2 benchmarks: 1 same, 1 failed" in out + err,
+                  f"{what}: {rc} {out} {err}")
+            with open(js) as f:
+                v = {b["name"]: b for b in json.load(f)["benchmarks"]}
+            check(v.get("LeaderGone/threads:2", {}).get("verdict") == "error" and
+                  v.get("Steady", {}).get("verdict") == "same", f"{what}: JSON {v}")
+
     # runs named as the runner refuses: the runner's line, nothing written
     for so, why in ((NAMES[0], "is empty"), (NAMES[1], "is longer than 1024 bytes")):
         if os.path.exists(js):
@@ -187,6 +212,28 @@ try:
             check(v.get(bad, {}).get("verdict") == "error" and
                   all(v.get(n, {}).get("verdict") == "same" for n in others),
                   f"-valgrind, {bad} without -isolate: JSON {v}")
+
+        # -timeout under -valgrind: a benchmark still running under Callgrind
+        # after 2 s (wall time) is killed with the Callgrind child's process
+        # group, an error row on both sides; the rest is counted; exit 1
+        for mode in ([], ["-isolate"]):
+            if os.path.exists(pidfile):
+                os.unlink(pidfile)
+            rc, out, err = run(HOSTILE, HOSTILE, "-valgrind", "-timeout=2", "-filter=Hang|Steady",
+                               "-output_json=" + js, *mode, extra={"AB_PIDFILE": pidfile})
+            got = rows(out)
+            check(rc == 1 and got.get("Hang", [""])[-1].startswith(
+                "error: old and new: timed out: still running after 2 s under Callgrind") and
+                got.get("Steady", [""])[-1] == "same", f"-valgrind -timeout=2 {mode}: {rc} {out} {err}")
+            with open(js) as f:
+                v = {b["name"]: b for b in json.load(f)["benchmarks"]}
+            check(v.get("Hang", {}).get("verdict") == "error" and
+                  v.get("Steady", {}).get("verdict") == "same",
+                  f"-valgrind -timeout=2 {mode}: JSON {v}")
+            hung = int(open(pidfile).read()) if os.path.exists(pidfile) else 0
+            check(hung and not alive(hung), f"-valgrind -timeout=2 {mode}: {hung} still runs")
+            if hung and alive(hung):
+                os.kill(hung, signal.SIGKILL)
 
         # SIGTERM ends the Callgrind child that runs a hung benchmark
         p = hung_child(["-valgrind"], pidfile)

@@ -55,6 +55,29 @@ for when in ("before", "inside"):
         rows = [l for l in out.splitlines() if "LeaderExit/threads:1" in l]
         check(rows and "recorded nothing" in rows[-1], f"{what}: the row does not say why: {out}")
 
+# The leader calls exit(0) before its run. Under -isolate: an error row for
+# each instance and the suite goes on. In process the suite cannot go on:
+# the runner says which benchmark ended it and exits 1, not the benchmark's
+# 0 (a CI gate must not pass on the rows before it).
+with tempfile.TemporaryDirectory() as d:
+    js = os.path.join(d, "x.json")
+    rc, out, err = run("-isolate", f"-output_json={js}", hostile="LeaderExit",
+                       env={"LEADER": "exit"})
+    check(rc == 1 and os.path.exists(js), f"leader exit(0) -isolate: exit {rc}: {err[-300:]}")
+    for inst in ("LeaderExit/threads:1", "LeaderExit/threads:2"):
+        rows = [l for l in out.splitlines() if inst in l]
+        check(rows and all(":boom:" in l and "exited with status 0" in l for l in rows),
+              f"leader exit(0) -isolate: no error row {inst}: {out}")
+    if os.path.exists(js):
+        with open(js) as f:
+            errs = {r["name"]: r.get("error") for r in json.load(f)["results"]}
+        check(all(errs.get(i) for i in ("LeaderExit/threads:1", "LeaderExit/threads:2")),
+              f"leader exit(0) -isolate: JSON {errs}")
+        os.unlink(js)
+    rc, out, err = run(f"-output_json={js}", hostile="LeaderExit", env={"LEADER": "exit"})
+    check(rc == 1 and "femtobench: error: LeaderExit/threads:1: called exit() while it ran" in err
+          and not os.path.exists(js), f"leader exit(0) in process: exit {rc}: {err[-300:]}")
+
 # A comparison in a family: each instance's alternatives are their own rows
 # (the title carries the argument), so a baseline of both instances matches
 # FamCmp/2's alternatives with FamCmp/2's, whatever -filter selects.

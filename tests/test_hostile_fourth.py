@@ -182,12 +182,41 @@ for arg in ("-repetitions=1", "-timeout=0.5", "-min_time=0", "-asymptote=0.5,10"
     rc, out, err = run("-list", arg)
     check(rc == 0, f"{arg}: exit {rc}: {err[-200:]}")
 
+# -timeout with -valgrind: a benchmark still running under Callgrind after
+# the timeout (wall time) is killed with its process group, an error row
+# that says so; the rest is counted; exit status 1.
+if VALGRIND:
+    with tempfile.TemporaryDirectory() as d:
+        pidfile = os.path.join(d, "hang.pid")
+        rc, out, err = run("-valgrind", "-timeout=2", "-filter=Hang|Fine", "-output_json=h.json",
+                           hostile="Hang", env={"HANG_PIDFILE": pidfile}, cwd=d, timeout=240)
+        hang = [l for l in out.splitlines() if "`Hang`" in l]
+        fine = [l for l in out.splitlines() if "`Fine`" in l]
+        check(rc == 1 and hang and ":boom:" in hang[0] and "timed out" in hang[0]
+              and "after 2 s" in hang[0] and fine and ":boom:" not in fine[0],
+              f"-valgrind -timeout=2: exit {rc}: {out[-600:]} {err[-300:]}")
+        res = {r["name"]: r for r in json_results(os.path.join(d, "h.json"))}
+        check("timed out" in (res.get("Hang", {}).get("error") or "")
+              and not res.get("Fine", {}).get("error")
+              and ((res.get("Fine", {}).get("valgrind") or {}).get("per_iteration") or {}).get(
+                  "instructions"),
+              f"-valgrind -timeout=2: JSON {res}")
+        pid = int(open(pidfile).read()) if os.path.exists(pidfile) else 0
+        try:
+            os.kill(pid, 0)
+            left = pid > 0
+        except OSError:
+            left = False
+        check(pid and not left, f"-valgrind -timeout=2: the hung process {pid} still runs")
+
 # -sanity_check -asymptote: no fit in any file, in process and under
-# -isolate.
+# -isolate; the HTML report says the fit was skipped and why (not that it
+# needs two distinct N: there were three).
 with tempfile.TemporaryDirectory() as d:
     for extra in ([], ["-isolate"]):
         rc, out, err = run(*extra, "-filter=Fine", "-sanity_check", "-asymptote=10,100,1000",
-                           "-output_json=s.json", "-output_gbench=g.json", cwd=d)
+                           "-output_json=s.json", "-output_gbench=g.json", "-output_html=s.html",
+                           "-output_csv=s.csv", cwd=d)
         with open(os.path.join(d, "s.json")) as f:
             fits = json.load(f).get("complexity")
         with open(os.path.join(d, "g.json")) as f:
@@ -195,6 +224,18 @@ with tempfile.TemporaryDirectory() as d:
                     ("BigO", "RMS")]
         check(rc == 0 and not fits and not bigo,
               f"-sanity_check -asymptote {extra}: exit {rc}, fits {fits}, {bigo}")
+        cx = fbtest.html_sections(os.path.join(d, "s.html"), "complexity")
+        text = " ".join(" ".join(s["text"].split()) for s in cx)
+        inside = [i for s in cx for i in s["inside"]]
+        check(len(cx) == 1 and "The complexity fit was skipped: -sanity_check runs each "
+              "benchmark once per N" in text and "two distinct N" not in text
+              and ("table", "fits") not in inside and ("path", "fit") not in inside,
+              f"-sanity_check -asymptote {extra}: the HTML's complexity section: {cx}")
+        with open(os.path.join(d, "s.csv")) as f:
+            rows = list(csv.DictReader(f))
+        check(len(rows) == 3 and not any(k and ("fit" in k.lower() or "bigo" in k.lower())
+                                         for k in rows[0]),
+              f"-sanity_check -asymptote {extra}: CSV {rows[:1]}")
 
 # One bad fb_set_iteration_time call in each of 3,000 iterations, each with
 # its own value: said once, then counted (one kind of misuse, many values).

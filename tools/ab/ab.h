@@ -279,7 +279,17 @@ int fba_bench(const fba_side *sides, const fba_opts *o, const char *bench, doubl
 int fba_count_side(const fba_side *s, const fba_opts *o, const fba_names *sel, const char *path);
 int fba_valgrind(const fba_opts *o, const fba_side *sides, const fba_names *sel, fba_rows *rows);
 int fba_run_all(const fba_side *sides, const fba_opts *o, const fba_names *sel, fba_rows *rows);
-int fba_run_grouped(int (*fn)(void *ctx), void *ctx);
+/* -timeout for fba_run_grouped's child: step(ctx) names the benchmark in
+ * progress by a number that changes when the next one begins (-1: none,
+ * before the first and after the last); a step still in progress after
+ * timeout_s seconds of wall time kills the child's group (timed_out). */
+typedef struct fba_watch {
+    double timeout_s; /* 0: no deadline */
+    long (*step)(void *ctx);
+    void *ctx;
+    bool timed_out;
+} fba_watch;
+int fba_run_grouped(int (*fn)(void *ctx), void *ctx, fba_watch *w);
 bool fba_name_refused(const char *bench, const char *run, char *why, size_t len);
 size_t fba_rounds_needed(size_t family);
 void fba_judge(fba_report *rep);

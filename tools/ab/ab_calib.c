@@ -116,6 +116,15 @@ static void fba_calib_result(void *ctx, const char *name, double n, const char *
     (void)med;
     (void)ins;
     long i = fba_names_find(&c->runs, name);
+    /* an error with no run before it: the library's row for a benchmark
+     * that recorded nothing (a thread group whose leader left before its
+     * first run), a run of its own, so that it is an error row */
+    if (i < 0 && error) {
+        uint64_t iters = 0;
+        size_t epochs = 0;
+        if (fba_calib_begin(c, name, &iters, &epochs)) i = c->current;
+        c->current = -1;
+    }
     if (i >= 0 && error) snprintf(c->run[i].error, FBA_ERROR_MAX, "%s", error);
 }
 

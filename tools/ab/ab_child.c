@@ -238,12 +238,42 @@ int fba_run_all(const fba_side *sides, const fba_opts *o, const fba_names *sel, 
     return rc;
 }
 
+/* Waits for the child pid; with a watch, its steps are looked at every
+ * 50 ms and a step that outlasts the timeout kills the child's group. */
+static void fba_wait_watched(pid_t pid, int *status, fba_watch *w) {
+    if (!w || !(w->timeout_s > 0)) {
+        while (waitpid(pid, status, 0) < 0 && errno == EINTR) {
+        }
+        return;
+    }
+    long step = -1;
+    double deadline_s = 0;
+    for (;;) {
+        pid_t r = waitpid(pid, status, WNOHANG);
+        if (r == pid || (r < 0 && errno != EINTR)) return;
+        double now_s = (double)fb__clock_now_ns() * 1e-9;
+        long now_step = w->step(w->ctx);
+        if (now_step != step) { /* the next benchmark began (or the last ended) */
+            step = now_step;
+            deadline_s = step >= 0 ? now_s + w->timeout_s : 0;
+        }
+        if (deadline_s > 0 && now_s >= deadline_s) {
+            w->timed_out = true;
+            kill(-pid, SIGKILL); /* Callgrind and whatever the benchmark started */
+            while (waitpid(pid, status, 0) < 0 && errno == EINTR) {
+            }
+            return;
+        }
+        poll(NULL, 0, 50);
+    }
+}
+
 /* Runs fn(ctx) in a child process that leads its own process group, with
  * what fn starts (a Callgrind child) in that group too: a signal that ends
- * femtobench-ab ends the group first, as it ends the measuring child's.
- * Returns the child's exit status, 128 + the signal that killed it, or -1
- * when it could not start. */
-int fba_run_grouped(int (*fn)(void *ctx), void *ctx) {
+ * femtobench-ab ends the group first, as it ends the measuring child's, and
+ * so does w's timeout (w may be NULL). Returns the child's exit status, 128
+ * + the signal that killed it, or -1 when it could not start. */
+int fba_run_grouped(int (*fn)(void *ctx), void *ctx, fba_watch *w) {
     struct sigaction sa, old[4];
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = fba_on_signal;
@@ -265,8 +295,7 @@ int fba_run_grouped(int (*fn)(void *ctx), void *ctx) {
         setpgid(pid, pid); /* either side may get there first */
         fba_child = pid;
         int status = 0;
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
+        fba_wait_watched(pid, &status, w);
         fba_child = 0;
         rc = WIFEXITED(status) ? WEXITSTATUS(status)
                                : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);

@@ -175,9 +175,44 @@ static int fba_vg_exec(void *ctx) {
     return fb__vg_runner_exec(j->argc, j->argv, false);
 }
 
+/* -timeout under -valgrind: the benchmark in progress in a counts file
+ * being written, as the number of its "begin" lines; -1 before the first
+ * and once the "end" line is there. Read again only when the file grew. */
+typedef struct fba_count_watch {
+    const char *path;
+    off_t size;
+    long step;
+} fba_count_watch;
+
+static long fba_count_step(void *ctx) {
+    fba_count_watch *cw = ctx;
+    struct stat st;
+    if (stat(cw->path, &st) != 0 || st.st_size == cw->size) return cw->step;
+    cw->size = st.st_size;
+    FILE *f = fopen(cw->path, "r");
+    if (!f) return cw->step;
+    long begins = 0;
+    bool ended = false;
+    char buf[4096], head[6]; /* a line's first bytes: "begin\t", "end\n" */
+    size_t got, col = 0;     /* the position in the line being read */
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0)
+        for (size_t i = 0; i < got; ++i) {
+            if (col < sizeof head) head[col] = buf[i];
+            ++col;
+            if (col == 6 && memcmp(head, "begin\t", 6) == 0) ++begins;
+            if (col == 4 && memcmp(head, "end\n", 4) == 0) ended = true;
+            if (buf[i] == '\n') col = 0;
+        }
+    fclose(f);
+    cw->step = ended || !begins ? -1 : begins;
+    return cw->step;
+}
+
 /* One Callgrind child: counts side s's benchmarks (or only `only`) into c.
- * Returns the child's exit status. */
-static int fba_count_child(const fba_opts *o, int s, const char *only, fba_counted *c) {
+ * Returns the child's exit status; *timed_out: a benchmark outlasted
+ * -timeout (wall time under Callgrind) and the child's group was killed. */
+static int fba_count_child(const fba_opts *o, int s, const char *only, fba_counted *c,
+                           bool *timed_out) {
     const char *tmp = fb__process_tmpdir() ? fb__process_tmpdir() : "/tmp";
     char path[4096];
     snprintf(path, sizeof path, "%s/femtobench-ab-counts.XXXXXX", tmp);
@@ -211,7 +246,10 @@ static int fba_count_child(const fba_opts *o, int s, const char *only, fba_count
     /* Callgrind in a child that leads its own process group: a signal that
      * ends femtobench-ab ends it too (a hung benchmark does not outlive it) */
     fba_vg_job job = {k, args};
-    int crc = fba_run_grouped(fba_vg_exec, &job);
+    fba_count_watch cw = {path, 0, -1};
+    fba_watch w = {o->timeout_s, fba_count_step, &cw, false};
+    int crc = fba_run_grouped(fba_vg_exec, &job, &w);
+    *timed_out = w.timed_out;
     if (crc < 0) crc = fb__opts_error("-valgrind: cannot start a child process");
     fba_read_counts(path, c);
     unlink(path);
@@ -243,13 +281,14 @@ int fba_valgrind(const fba_opts *o, const fba_side *sides, const fba_names *sel,
                 ++u;
                 continue;
             }
-            int crc = fba_count_child(o, s, only, &c[s]);
+            bool timed_out = false;
+            int crc = fba_count_child(o, s, only, &c[s], &timed_out);
             if (crc == 0 && c[s].ended) {
                 u = only ? u + 1 : sel->n;
                 continue;
             }
             long at = c[s].last_begin[0] ? fba_names_find(sel, c[s].last_begin) : -1;
-            if (crc == 2 || at < 0) {
+            if ((crc == 2 && !timed_out) || at < 0) {
                 rc = crc == 2 ? 2 : 1;
                 if (crc != 2)
                     fprintf(stderr,
@@ -258,20 +297,29 @@ int fba_valgrind(const fba_opts *o, const fba_side *sides, const fba_names *sel,
                             fba_side_name[s], crc);
                 break;
             }
-            /* the benchmark it died in is an error row; the rest is counted */
-            const char *how = crc ? "crashed" : "exited before it finished";
+            /* the benchmark it died in (or was killed in) is an error row;
+             * the rest is counted */
+            char how[128];
+            if (timed_out) {
+                char t[32]; /* '.' whatever the locale */
+                fb__fmt_double(t, sizeof t, o->timeout_s, 6);
+                snprintf(how, sizeof how,
+                         "timed out: still running after %s s under Callgrind (-timeout), killed",
+                         t);
+            } else {
+                snprintf(how, sizeof how, "%s under Callgrind (exit status %d)",
+                         crc ? "crashed" : "exited before it finished", crc);
+            }
             fba_row *row = fba_crash_row(rows, c[s].last_begin);
             if (row) { /* on both sides */
-                snprintf(row->error, FBA_ERROR_MAX,
-                         "old and new: %s under Callgrind (exit status %d)", how, crc);
+                snprintf(row->error, FBA_ERROR_MAX, "old and new: %s", how);
             } else {
                 row = fba_rows_add(rows, c[s].last_begin, 0, FBA_ERROR);
                 if (!row) {
                     rc = fb__opts_error("out of memory");
                     break;
                 }
-                snprintf(row->error, sizeof row->error, "%s: %s under Callgrind (exit status %d)",
-                         fba_side_name[s], how, crc);
+                snprintf(row->error, sizeof row->error, "%s: %s", fba_side_name[s], how);
             }
             u = (size_t)at + 1;
             one_each = true;
@@ -318,7 +366,12 @@ int fba_valgrind(const fba_opts *o, const fba_side *sides, const fba_names *sel,
             const fba_count_line *bad = lo && lo->error[0] ? lo : ln && ln->error[0] ? ln : NULL;
             if (bad) {
                 row->kind = FBA_ERROR;
-                snprintf(row->error, sizeof row->error, "%s: %.240s", bad == lo ? "old" : "new",
+                /* the same error on both sides is said once */
+                bool both = lo && ln && strcmp(lo->error, ln->error) == 0;
+                snprintf(row->error, sizeof row->error, "%s: %.240s",
+                         both        ? "old and new"
+                         : bad == lo ? "old"
+                                     : "new",
                          bad->error);
             }
         }

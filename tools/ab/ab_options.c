@@ -180,8 +180,6 @@ int fba_parse(int argc, char **argv, fba_opts *o) {
     }
     if (n_files < 2)
         return fb__opts_error("needs two plugins: femtobench-ab OLD.so NEW.so [options]");
-    if (o->valgrind && o->timeout_s > 0 && !o->counts_to)
-        return fb__opts_error("-timeout: not with -valgrind (Callgrind's children are not timed)");
     if (o->valgrind && o->min_time_ms > 0)
         return fb__opts_error(
             "-min_time: has no effect with -valgrind (it counts, it does not time)");

@@ -352,8 +352,11 @@ int fba_bench(const fba_side *sides, const fba_opts *o, const char *bench, doubl
             }
             if (err0[0] || err1[0]) {
                 row->kind = FBA_ERROR;
-                snprintf(row->error, sizeof row->error, "%s: %.240s", err0[0] ? "old" : "new",
-                         err0[0] ? err0 : err1);
+                /* the same error on both sides is said once */
+                const char *who = !err0[0]                  ? "new"
+                                  : strcmp(err0, err1) == 0 ? "old and new"
+                                                            : "old";
+                snprintf(row->error, sizeof row->error, "%s: %.240s", who, err0[0] ? err0 : err1);
                 /* fb_skip on both sides (Google Benchmark's SkipWithError):
                  * a row that says why, no failure, as in the runner */
                 row->skipped = fba_is_skip(err0) && fba_is_skip(err1);
