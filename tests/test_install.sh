@@ -119,7 +119,7 @@ if command -v nm >/dev/null; then
     ok "libfemtobench.so exports only fb_* symbols"
     # internals (FB__PRIVATE) are hidden: only the fb__ helpers the public
     # macros call are exported
-    allowed=" fb__register fb__loop_begin fb__loop_next fb__loop_done fb__loop_ran fb__run_at fb__escape "
+    allowed=" fb__register fb__loop_begin fb__loop_next fb__loop_done fb__loop_ran fb__loop_complexity_n fb__run_at fb__escape "
     # (and FB_COMPARE's and fb_compare's, src/compare.c)
     allowed="$allowed fb__cmp_begin fb__cmp_next fb__cmp_alt fb__cmp_alt_done fb__compare_at "
     # (and the plugin entry point femtobench-ab looks up, src/plugin.c)
