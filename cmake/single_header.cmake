@@ -15,10 +15,10 @@ endif()
 if(FEMTOBENCH_SINGLE_HEADER AND FB_SH AND NOT TARGET femtobench_single)
   set(FB_SINGLE_HEADER ${PROJECT_BINARY_DIR}/single/femtobench.h
     CACHE INTERNAL "The generated single header")
-  # CONFIGURE_DEPENDS: a new src/*.c re-runs the configure step, so the
+  # CONFIGURE_DEPENDS: a new src/*/*.c re-runs the configure step, so the
   # dependency list (and the header) follow it.
   file(GLOB FB_SINGLE_INPUTS CONFIGURE_DEPENDS
-    ${PROJECT_SOURCE_DIR}/src/*.c ${PROJECT_SOURCE_DIR}/src/*.h)
+    ${PROJECT_SOURCE_DIR}/src/*.h ${PROJECT_SOURCE_DIR}/src/*/*.c ${PROJECT_SOURCE_DIR}/src/*/*.h)
   set(FB_SINGLE_LICENSE)
   if(EXISTS ${PROJECT_SOURCE_DIR}/LICENSE)
     set(FB_SINGLE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)

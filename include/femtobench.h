@@ -499,7 +499,7 @@ typedef void (*fb_bench_fn)(fb_bench *b);
 
 /* A registration: one benchmark, or a family of instances over arguments
  * (FB_BENCHMARK_ARGS / FB_BENCHMARK_RANGE; the runner expands it, see
- * src/registry.c). */
+ * src/registry/registry.c). */
 enum {
     FB__REG_ONE = 0,
     FB__REG_ARGS = 1,
@@ -758,7 +758,7 @@ void fb__loop_complexity_n(fb__loop *l, double n);
 void fb__loop_ran(fb__loop *l, uint64_t n, uint64_t per_trip);
 const fb_result *fb__run_at(fb_bench *b, const char *name, fb_op op, void *ctx, int callsite);
 
-/* The state of an FB_COMPARE block (src/compare.c). */
+/* The state of an FB_COMPARE block (src/run/compare.c). */
 typedef struct fb__cmp {
     struct fb__cmp_state *s;
     int pass_ok; /* the last pass of the block ran to its end (no `break`) */

@@ -1,7 +1,7 @@
 /* Runs one benchmark with the counters on or off (argv[1] = "on"/"off"),
  * for tests/test_counters_off.sh, which counts perf syscalls with strace. */
 #include "femtobench.h"
-#include "../src/config.h" /* FB_HAVE_PERF_EVENTS: was the library built with counters? */
+#include "../src/platform/config.h" /* FB_HAVE_PERF_EVENTS: was the library built with counters? */
 
 #include <string.h>
 

@@ -85,7 +85,7 @@ FB_BENCHMARK(Slow) {
 
 FB_MAIN()
 
-/* A paired comparison (src/compare.c): two alternatives, one twice the
+/* A paired comparison (src/run/compare.c): two alternatives, one twice the
  * work of the other, and a name that needs escaping. */
 FB_BENCHMARK(Compare) {
     uint64_t x = 1;

@@ -1,7 +1,7 @@
-/* Baselines: the bounded JSON reader (src/json_read.c), the femtobench JSON
- * loader with its error messages (src/baseline.c), a live bench and its
+/* Baselines: the bounded JSON reader (src/outputs/json_read.c), the femtobench JSON
+ * loader with its error messages (src/outputs/baseline.c), a live bench and its
  * written JSON giving the same records, and the change table
- * (src/report_change.c) on hand-made runs. */
+ * (src/outputs/report_change.c) on hand-made runs. */
 #include "baseline.h"
 #include "change.h"
 #include "check.h"

@@ -1,4 +1,4 @@
-/* The comparison method (src/change.c) with known inputs: the Mann-Whitney
+/* The comparison method (src/outputs/change.c) with known inputs: the Mann-Whitney
  * ranks against published critical values, the order statistics of the
  * pairwise differences against brute force, the Hodges-Lehmann shift, the
  * widening and the verdicts. */

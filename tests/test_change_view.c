@@ -1,4 +1,4 @@
-/* The change view (src/change_view.c) computed from given records of both
+/* The change view (src/outputs/change_view.c) computed from given records of both
  * sides, without printing: the rows' order and matching, the "new" and
  * "gone" rows, how each row is compared, its verdict and interval, and the
  * summary counts the table prints. */

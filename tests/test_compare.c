@@ -1,4 +1,4 @@
-/* The paired comparison (src/compare.c), driven by fake clocks. */
+/* The paired comparison (src/run/compare.c), driven by fake clocks. */
 #include "check.h"
 #include "internal.h"
 #include "fake_clock.h"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # FB_ALTERNATIVE outside an FB_COMPARE block does not compile, and the
-# compiler's message names the mistake (src/compare.c, include/femtobench.h).
+# compiler's message names the mistake (src/run/compare.c, include/femtobench.h).
 # In C and in C++; the same program with the block compiles.
 set -u
 src=${FB_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}

@@ -1,4 +1,4 @@
-/* The complexity fit (src/complexity.c), on results built by hand: no
+/* The complexity fit (src/stats/complexity.c), on results built by hand: no
  * timing. Noise comes from fb_rng with fixed seeds, so every run sees the
  * same data. */
 #include "check.h"

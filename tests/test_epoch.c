@@ -1,5 +1,5 @@
-/* The one epoch routine (src/epoch.c) under the fake clock: the epoch hook's
- * contract (src/epoch_hook.h) kept for runs and comparisons, the refusal of
+/* The one epoch routine (src/run/epoch.c) under the fake clock: the epoch hook's
+ * contract (src/platform/epoch_hook.h) kept for runs and comparisons, the refusal of
  * nested runs and comparisons said once and counted, the disturbance source
  * reaching a comparison, and a comparison of many alternatives bounded. */
 #include "check.h"
@@ -221,7 +221,7 @@ static void test_hook_no_probe_restart(void) {
     fb_bench_free(b);
 
     /* without the hook the run is marked the same way: the probe marks a
-     * slow core and never measures again (src/marks.c) */
+     * slow core and never measures again (src/stats/marks.c) */
     c = (fake_clock){0, 100, 0, 0};
     b = fake_bench(&c);
     fb__bench_set_probe(b, slow_then_clean, NULL);

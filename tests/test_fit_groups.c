@@ -1,4 +1,4 @@
-/* The table of complexity fit groups (src/complexity_group.c,
+/* The table of complexity fit groups (src/stats/complexity_group.c,
  * fb__fit_groups_build): on many random sets of results it must say what
  * the definition says, result by result. The definition is written out
  * here as the oracle, as it was before the table: a result's first is the

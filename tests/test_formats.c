@@ -215,7 +215,7 @@ static fb_bench *golden_bench(void) {
         (void)fb__compare_at(b, "cmp", alts, 2, 7);
     }
     /* the results are complete: the family's fit is stored, as the runner
-     * does before it writes (src/complexity_group.c) */
+     * does before it writes (src/stats/complexity_group.c) */
     CHECK(fb__fit_store_families(b) == FB_OK);
     return b;
 }
@@ -358,7 +358,7 @@ static fb_result *spread_counted(const char *title, const char *name, unsigned k
     return r;
 }
 
-/* A comparison counted under Callgrind, as src/compare.c builds one. */
+/* A comparison counted under Callgrind, as src/run/compare.c builds one. */
 static void add_counted_comparison(fb_bench *b, const char *title, const char *n0, unsigned k0,
                                    const char *n1, unsigned k1) {
     fb_comparison *c = fb__comparison_alloc(title, 2, 0);
@@ -706,7 +706,7 @@ static void test_text(void) {
         setlocale(LC_NUMERIC, "C");
     }
     if (!tried) printf("note: no decimal-comma locale installed; locale check skipped\n");
-    /* locale-independent fixed format and parsing (src/numfmt.c) */
+    /* locale-independent fixed format and parsing (src/platform/numfmt.c) */
     fb__fmt_fixed(buf, sizeof buf, 0.675, 2);
     CHECK_STR(buf, "0.68");
     fb__fmt_fixed(buf, sizeof buf, -1234.5, 1);
@@ -977,7 +977,7 @@ static void test_outfile(const char *tmp) {
     fb_bench_free(b);
 }
 
-/* The marks a result earns from its numbers (src/marks.c) reach every
+/* The marks a result earns from its numbers (src/stats/marks.c) reach every
  * output: an op at a sixth of the empty loop's cost in epochs of 50 ns is
  * "optimized away?" and "not resolved" in the table, CSV, JSON, GB JSON and
  * HTML; one at the empty loop's cost (one add) is "at the loop's

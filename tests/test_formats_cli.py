@@ -357,7 +357,7 @@ for trial in range(40):
     check(temps_in(tmp) == [], f"trial {trial}: temporary files {temps_in(tmp)}")
 print(f"interrupt trials: {kept} files kept old, {replaced} complete new ones (run {full * 1000:.0f} ms)")
 
-# 7. a paired comparison in every format (src/compare.c): the statistics
+# 7. a paired comparison in every format (src/run/compare.c): the statistics
 # recomputed here from the per-round log ratios
 CMP_TITLE = 'cmp "t", ;|'
 CMP_NAMES = ["one", 'two, "quoted"']

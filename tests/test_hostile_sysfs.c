@@ -1,6 +1,6 @@
 /* What the machine reports, tried as a hostile (or broken) kernel
- * would report it. Every /proc and /sys file that src/machine_linux.c and
- * src/sysinfo.c read gets, in turn, each odd value below: empty, negative,
+ * would report it. Every /proc and /sys file that src/machine/machine_linux.c and
+ * src/machine/sysinfo.c read gets, in turn, each odd value below: empty, negative,
  * huge, hundreds of digits, not a number, binary. The checks must neither
  * crash nor hit undefined behaviour (CI runs this under UBSan with
  * -fno-sanitize-recover), and what they report must stay sane. */

@@ -120,9 +120,9 @@ if command -v nm >/dev/null; then
     # internals (FB__PRIVATE) are hidden: only the fb__ helpers the public
     # macros call are exported
     allowed=" fb__register fb__loop_begin fb__loop_next fb__loop_done fb__loop_ran fb__loop_complexity_n fb__run_at fb__escape "
-    # (and FB_COMPARE's and fb_compare's, src/compare.c)
+    # (and FB_COMPARE's and fb_compare's, src/run/compare.c)
     allowed="$allowed fb__cmp_begin fb__cmp_next fb__cmp_alt fb__cmp_alt_done fb__compare_at "
-    # (and the plugin entry point femtobench-ab looks up, src/plugin.c)
+    # (and the plugin entry point femtobench-ab looks up, src/runner/plugin.c)
     allowed="$allowed fb__plugin_entry "
     internal=$(nm -D --defined-only "$lib/libfemtobench.so" | awk '$3 ~ /^fb__/ {print $3}')
     leaked=""

@@ -12,7 +12,7 @@ file defines and uses:
      file includes headers of its own layer or a lower one only, and every
      file of src/ is in the table;
   7. struct fb_bench is defined in one header, which only the handle's and
-     the measuring layer's files include (everyone else: src/bench.h).
+     the measuring layer's files include (everyone else: src/handle/bench.h).
 """
 import glob
 import os
@@ -23,7 +23,7 @@ import sys
 build = os.environ.get("FB_BUILD_DIR", "build")
 source = os.environ.get("FB_SOURCE_DIR", os.path.join(os.path.dirname(__file__), ".."))
 objdir = os.path.join(build, "CMakeFiles", "femtobench.dir", "src")
-objs = sorted(glob.glob(os.path.join(objdir, "*.c.o")))
+objs = sorted(glob.glob(os.path.join(objdir, "*", "*.c.o")))
 failures = []
 
 
@@ -33,7 +33,7 @@ def fail(msg):
 
 
 if not objs:
-    print("no object files under %s: skipped" % objdir)
+    print("no object files under %s/*/: skipped" % objdir)
     sys.exit(77)
 try:
     subprocess.run(["nm", "--version"], capture_output=True, check=True)
@@ -133,9 +133,12 @@ print("ok: no libc call with hidden global state")
 
 # 4 and 5. includes
 src = os.path.join(source, "src")
-inc = {}
-for p in sorted(glob.glob(os.path.join(src, "*.[ch]"))):
+inc, where = {}, {}
+for p in sorted(glob.glob(os.path.join(src, "*.[ch]")) + glob.glob(os.path.join(src, "*", "*.[ch]"))):
     base = os.path.basename(p)
+    if base in where:
+        fail("two files of src/ are named %s: %s and %s" % (base, where[base], os.path.relpath(p, src)))
+    where[base] = os.path.relpath(p, src)
     text = open(p, encoding="utf-8").read()
     inc[base] = re.findall(r'^\s*#\s*include\s+"([^"]+)"', text, re.M)
     if base != "internal.h" and "internal.h" in inc[base]:
@@ -148,15 +151,17 @@ else:
 
 # 6. includes point down the layer table
 design = open(os.path.join(source, "docs", "design.md"), encoding="utf-8").read()
-m = re.search(r"^\| layer \| what it holds \| files \|\n\|[-|]+\|\n((?:\|.*\|\n)+)", design, re.M)
-layer_of, layers = {}, []
+m = re.search(r"^\| layer \| folder \| what it holds \| files \|\n\|[-|]+\|\n((?:\|.*\|\n)+)",
+              design, re.M)
+layer_of, layers, folders = {}, [], []
 if not m:
-    fail("docs/design.md has no layer table (| layer | what it holds | files |)")
+    fail("docs/design.md has no layer table (| layer | folder | what it holds | files |)")
 else:
     for row in m.group(1).splitlines():
         cells = [c.strip() for c in row.strip().strip("|").split("|")]
         layers.append(cells[0])
-        for f in re.findall(r"`([^`]+)`", cells[2]):
+        folders.append(cells[1].strip("`").rstrip("/"))
+        for f in re.findall(r"`([^`]+)`", cells[3]):
             if f in layer_of:
                 fail("docs/design.md's layer table lists %s twice" % f)
             layer_of[f] = len(layers) - 1
@@ -192,9 +197,27 @@ if layers and len(failures) == before:
     print("ok: %d includes between src/ files point down the %d layers (%s)"
           % (n_edges, len(layers), " < ".join(layers)))
 
+# 6b. each file lies in its layer's folder (the table's folder column);
+# src/ itself holds internal.h only
+before = len(failures)
+for f in sorted(inc):
+    here = os.path.dirname(os.path.join("src", where[f]))
+    if f == "internal.h":
+        if here != "src":
+            fail("%s: internal.h stays at src/internal.h" % os.path.join("src", where[f]))
+        continue
+    if layer(f) is None:
+        continue
+    if here != folders[layer(f)]:
+        fail("src/%s is in %s/, not in its layer's folder %s/ (%s)"
+             % (where[f], here, folders[layer(f)], layers[layer(f)]))
+if layers and len(failures) == before:
+    print("ok: the %d files of src/ lie in their layers' folders (%s)"
+          % (len(inc), " ".join(folders)))
+
 # 7. the handle's struct: one header, included by the handle and the measuring layer only
 defining = sorted(f for f in inc if f != "internal.h" and re.search(
-    r"^struct fb_bench \{", open(os.path.join(src, f), encoding="utf-8").read(), re.M))
+    r"^struct fb_bench \{", open(os.path.join(src, where[f]), encoding="utf-8").read(), re.M))
 if len(defining) != 1:
     fail("struct fb_bench is defined in %s (one header: bench_state.h)" % (defining or "no file"))
 elif layers:
@@ -213,7 +236,7 @@ elif layers:
     for f in seers:
         if layer(f) not in allowed:
             fail("src/%s includes %s (directly or through a header): struct fb_bench is the "
-                 "handle's (use src/bench.h's fb__bench_* functions)" % (f, defining[0]))
+                 "handle's (use src/handle/bench.h's fb__bench_* functions)" % (f, defining[0]))
     if len(failures) == before:
         print("ok: struct fb_bench (src/%s) is seen by %d files of the handle and run layers: %s"
               % (defining[0], len(seers), " ".join(seers)))

@@ -1,4 +1,4 @@
-"""One table of outputs (src/outfile.h, docs/design.md "Outputs"): the runner,
+"""One table of outputs (src/outputs/outfile.h, docs/design.md "Outputs"): the runner,
 femtobench-compare and femtobench-ab each list their output options in one
 table, and every path given for a row goes through the same checks (one set,
 no two the same file, none the file the table goes to, none a file the
@@ -75,11 +75,11 @@ check(rc == 0 and {"output_csv", "output_json", "output_gbench", "output_html",
                    "output_bmf", "benchmark_out"} <= set(outputs),
       f"-help's outputs: {outputs}")
 # and the table in the source lists no row that -help leaves out
-src = open(os.path.join(SOURCE, "src", "options.c"), encoding="utf-8").read()
+src = open(os.path.join(SOURCE, "src", "runner", "options.c"), encoding="utf-8").read()
 rows = re.search(r"fb__opts_output_rows\[[A-Z_]+\] = \{(.*?)\n\};", src, re.S)
 listed = re.findall(r'\{"([a-z_]+)", "', rows.group(1)) if rows else []
 check(listed and set(listed) <= set(outputs),
-      f"src/options.c's table {listed} against -help's {outputs}")
+      f"src/runner/options.c's table {listed} against -help's {outputs}")
 
 # A benchmark that calls chdir() moves none of them: each lands where it
 # was asked (relative to the directory the run started in), and stderr

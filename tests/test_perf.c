@@ -1,4 +1,4 @@
-/* Counters (src/perf_linux.c): the group parser and scaler on crafted read()
+/* Counters (src/machine/perf_linux.c): the group parser and scaler on crafted read()
  * buffers, the overhead subtraction, real software events (page faults,
  * context switches), hardware events where the machine has a PMU, the sticky
  * error, and the one-time fallback note. */

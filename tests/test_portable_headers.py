@@ -1,4 +1,4 @@
-"""The code stays portable (docs/platforms.md): only src/config.h looks at
+"""The code stays portable (docs/platforms.md): only src/platform/config.h looks at
 the platform's predefined macros (__linux__, _WIN32, __APPLE__, the
 architectures), everything else tests its FB_HAVE_* macros; Linux-only
 headers are included only by the Linux platform files (*_linux.c), and
@@ -21,6 +21,7 @@ WINDOWS_HEADERS = re.compile(r"#\s*include\s*<(windows\.h|io\.h|direct\.h|proces
 failures = []
 
 files = sorted(glob.glob(os.path.join(SRC, "src", "*.[ch]")) +
+               glob.glob(os.path.join(SRC, "src", "*", "*.[ch]")) +
                glob.glob(os.path.join(SRC, "include", "*.h")))
 if not files:
     print("SKIP: no sources under", SRC)
@@ -31,7 +32,7 @@ for path in files:
     if name != "config.h":
         for m in PLATFORM_MACROS.finditer(text):
             line = text.count("\n", 0, m.start()) + 1
-            failures.append(f"src/{name}:{line}: {m.group(1)} outside src/config.h "
+            failures.append(f"src/{name}:{line}: {m.group(1)} outside src/platform/config.h "
                             "(test an FB_HAVE_* macro)")
     for m in LINUX_HEADERS.finditer(text):
         if not name.endswith("_linux.c"):

@@ -1,4 +1,4 @@
-/* Families of benchmarks (src/registry.c): the arguments of a range, the
+/* Families of benchmarks (src/registry/registry.c): the arguments of a range, the
  * expansion and checks of registrations, and the grouping of results for
  * complexity fits. The runner's side is tests/test_args.py. */
 #include "check.h"

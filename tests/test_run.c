@@ -76,7 +76,7 @@ static void test_optimized_away(void) {
     fb_bench_free(b);
 }
 
-/* The marks against the empty loop (src/marks.c), with the fake clock and a
+/* The marks against the empty loop (src/stats/marks.c), with the fake clock and a
  * declared empty loop: an op that costs what the loop costs (one add does)
  * is at the loop's resolution and not "optimized away?"; one under a
  * quarter of it is; one at 3x is neither. */

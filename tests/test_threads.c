@@ -1,4 +1,4 @@
-/* Groups of threads (fb_run_threads, src/group.c) under a fake clock: the
+/* Groups of threads (fb_run_threads, src/run/group.c) under a fake clock: the
  * arithmetic of the group's epoch, the leader's plan shared by every
  * thread, the time per iteration over all threads' iterations, each
  * thread's median, a group that breaks, and bad input. No wall-clock

@@ -1,4 +1,4 @@
-/* src/valgrind.c's pure parts: reading a Callgrind dump's header (events,
+/* src/run/valgrind.c's pure parts: reading a Callgrind dump's header (events,
  * totals, trigger), the per-iteration arithmetic, Valgrind's file-name
  * escapes, and the public accessors on results that were not counted. */
 #include "check.h"

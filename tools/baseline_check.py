@@ -33,7 +33,7 @@ interval does not depend on the threshold). It also prints:
     first pass of the following A run, divided by the median of the claimed
     spread between passes (the runner's "between passes" column: the spread
     the next process is expected to have, 0.6745 s sqrt(1 + 1/n) with s the
-    standard deviation of the logs of the n pass medians; src/stats.c
+    standard deviation of the logs of the n pass medians; src/stats/stats.c
     fb__next_spread_pct). 1 is ideal. The ratio against the former column
     (the MdAPE of the pass medians around their median) is printed beside.
 
@@ -56,10 +56,10 @@ import sys
 import tempfile
 
 SLOW = "SHA256D64_1024"
-# src/change.h FB__CHANGE_PROCESS_FLOOR_PCT: the widening of a one-process interval
+# src/outputs/change.h FB__CHANGE_PROCESS_FLOOR_PCT: the widening of a one-process interval
 FLOOR = float(re.search(r"#define FB__CHANGE_PROCESS_FLOOR_PCT ([0-9.]+)",
                         open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                          "src", "change.h")).read()).group(1))
+                                          "src", "outputs", "change.h")).read()).group(1))
 
 
 def loadavg():
@@ -138,7 +138,7 @@ def mdape(v):
 
 
 def next_spread(v):
-    """The runner's "between passes" (src/stats.c fb__next_spread_pct), in %."""
+    """The runner's "between passes" (src/stats/stats.c fb__next_spread_pct), in %."""
     if len(v) < 2:
         return 0.0
     lg = [math.log(x) for x in v]

@@ -10,18 +10,18 @@
  *
  * Files are femtobench JSON (-output_json). A side may be several files
  * separated by commas, the shards of one run (a suite split across jobs by
- * -filter): they are merged into one set of results (src/baseline_read.c;
+ * -filter): they are merged into one set of results (src/outputs/baseline_read.c;
  * a benchmark in two of them is bad input). With -run, both programs are run
  * K times each (default 10), the two runs of a pair in a random order, each
  * writing its JSON to a temporary directory; run k of OLD is paired with
  * run k of NEW and each benchmark gets an interval from the per-pair log
- * ratios (src/change.c). The change table goes to stdout, and with
+ * ratios (src/outputs/change.c). The change table goes to stdout, and with
  * -output_md to a file as well (written whole or not at all). Exit status:
  * 0; 1 when NEW records a failed benchmark (or a run could not be made); 2
  * for bad input (one line on stderr, nothing written); 3 with
  * -fail_on_slower when a benchmark is slower or no benchmark is in common;
  * 130 interrupted. It uses the library's own reader and table
- * (src/baseline.c, src/report_change.c): the same table as -baseline. */
+ * (src/outputs/baseline.c, src/outputs/report_change.c): the same table as -baseline. */
 #include "options.h" /* fb__opts_error: the runner's one error line */
 #include "change.h"
 #include "json.h"
@@ -58,7 +58,7 @@ typedef struct fbc_md {
 
 static int fbc_write_md(void *ctx, FILE *f);
 
-/* femtobench-compare's outputs: its table (src/outfile.h), checked, pinned
+/* femtobench-compare's outputs: its table (src/outputs/outfile.h), checked, pinned
  * and written by the runner's rules. */
 static const fb__output_spec fbc_outputs[] = {
     {"output_md", "also write the change table as markdown to <file>", NULL, fbc_write_md},
@@ -320,7 +320,7 @@ static int fbc_run_pairs(const fbc_opts *o, fb__baseline b[2]) {
     return status;
 }
 
-/* The outputs by the runner's rules (src/outfile_set.c), before anything is
+/* The outputs by the runner's rules (src/outputs/outfile_set.c), before anything is
  * read or run: each writable, no two the same file, none the file the
  * table goes to (stdout, or stderr when an output is stdout), none a file it
  * reads (each file of a list; with -run, the programs), each pinned. 0, or

@@ -1,5 +1,5 @@
 /* The core probe over time, for tools/probe_timeline.py: prints
- * one probe (src/probe.c) every GAP_MS milliseconds, COUNT times:
+ * one probe (src/machine/probe.c) every GAP_MS milliseconds, COUNT times:
  *   probe_timeline COUNT GAP_MS
  * Links the library's internal fb__probe_core from the static library (it
  * is hidden only from the shared library's dynamic symbols). */

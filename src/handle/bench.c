@@ -56,14 +56,14 @@ fb_bench *fb_bench_new(void) {
     b->sinks[0].fn = fb__table_sink;
     b->sinks[0].ctx = b->table;
     b->n_sinks = 1;
-    /* and the first comparison sink (src/report_compare.c) */
+    /* and the first comparison sink (src/outputs/report_compare.c) */
     b->cmp_sinks[0].fn = fb__table_comparison_sink;
     b->cmp_sinks[0].ctx = b->table;
     b->n_cmp_sinks = 1;
     return b;
 }
 
-/* The series over passes the runner stored (src/passes.c: fb__passes_finish)
+/* The series over passes the runner stored (src/outputs/passes.c: fb__passes_finish)
  * is the bench's: freed with it, and dropped when the results change. */
 static void fb__bench_drop_passes(fb_bench *b) {
     if (b->passes && b->passes_release) b->passes_release(b->passes);
@@ -90,10 +90,10 @@ void fb_bench_free(fb_bench *b) {
     }
     for (size_t i = 0; i < b->n_results; ++i) fb__result_free(b->results[i]);
     free(b->results);
-    fb__bench_drop_passes(b); /* the series over passes (src/passes.c) */
+    fb__bench_drop_passes(b); /* the series over passes (src/outputs/passes.c) */
     for (size_t i = 0; i < b->n_fits; ++i) free(b->fits[i].name);
     free(b->fits);
-    /* comparisons (src/compare.c), and one left unfinished */
+    /* comparisons (src/run/compare.c), and one left unfinished */
     for (size_t i = 0; i < b->n_comparisons; ++i) fb__comparison_free(b->comparisons[i]);
     free(b->comparisons);
     if (b->cmp && b->cmp_free) b->cmp_free(b->cmp);
@@ -211,7 +211,7 @@ const fb__fit_set *fb__bench_fit(const fb_bench *b, const char *name) {
 }
 
 /* Computes (again) the stored fit of r's name when r carries an N; its
- * family series' stored fit (src/bench_fits.c) is stale from now. */
+ * family series' stored fit (src/handle/bench_fits.c) is stale from now. */
 static int fb__bench_refit(fb_bench *b, const fb_result *r) {
     if (!(r->config.complexity_n > 0) || !r->name) return FB_OK;
     fb__fit_mark_stale(b, r);
@@ -244,11 +244,11 @@ int fb__bench_add_result(fb_bench *b, fb_result *r) {
 }
 
 int fb__bench_publish(fb_bench *b, fb_result *r) {
-    /* src/ucounter.c: the counters given for this run (false: none given
+    /* src/handle/ucounter.c: the counters given for this run (false: none given
      * here, e.g. a result measured by -isolate's child and sent back) */
     bool counted_here = fb__ucounters_attach(b, r);
-    fb__misuse_attach(b, r); /* src/misuse.c: a bad argument makes it an error row */
-    fb__label_attach(b, r);  /* src/label.c: fb_set_label */
+    fb__misuse_attach(b, r); /* src/handle/misuse.c: a bad argument makes it an error row */
+    fb__label_attach(b, r);  /* src/handle/label.c: fb_set_label */
     fb__stats_compute(r);
     if (counted_here) fb__ucounters_check(b, r); /* a rate too large to show is said, once */
     size_t before = b->n_results;
@@ -431,7 +431,7 @@ double fb_batch(const fb_bench *b) { return b->cfg.batch; }
 const char *fb_unit(const fb_bench *b) { return b->cfg.unit; }
 const char *fb_title(const fb_bench *b) { return b->cfg.title; }
 
-/* Injected by tests (src/disturb.c, src/probe.c, src/marks.c). */
+/* Injected by tests (src/stats/disturb.c, src/machine/probe.c, src/stats/marks.c). */
 void fb__bench_set_disturbance(fb_bench *b, fb__disturb_fn fn, void *ctx) {
     b->disturb = fn;
     b->disturb_ctx = ctx;
@@ -451,7 +451,7 @@ void fb__bench_set_empty_loop(fb_bench *b, double seconds) {
     b->empty_loop_s = seconds > 0 ? seconds : 0;
 }
 
-/* The handle's settings for the runner (src/bench.h). */
+/* The handle's settings for the runner (src/handle/bench.h). */
 void fb__bench_set_change(fb_bench *b, fb__change_view *v) {
     fb__change_view_free(b->change);
     b->change = v;

@@ -1,7 +1,7 @@
-/* The fb_bench handle's internal interface (src/bench.c): the configuration
+/* The fb_bench handle's internal interface (src/handle/bench.c): the configuration
  * a run starts from, the results it produced, the fits computed from them,
  * and the sinks each finished result is handed to. The handle itself
- * (struct fb_bench) is in src/bench_state.h, seen only by the handle's own
+ * (struct fb_bench) is in src/handle/bench_state.h, seen only by the handle's own
  * parts and the measuring layer; everyone else uses these functions. */
 #ifndef FB_BENCH_H
 #define FB_BENCH_H
@@ -30,27 +30,27 @@ typedef struct fb__sink {
 } fb__sink;
 #define FB__MAX_SINKS 4
 
-/* A comparison sink receives every finished comparison (src/compare.c);
- * the live table's is the first (src/report_compare.c). */
+/* A comparison sink receives every finished comparison (src/run/compare.c);
+ * the live table's is the first (src/outputs/report_compare.c). */
 typedef void (*fb__cmp_sink_fn)(void *ctx, const fb_bench *b, const fb_comparison *c);
 typedef struct fb__cmp_sink {
     fb__cmp_sink_fn fn;
     void *ctx;
 } fb__cmp_sink;
 /* A run against a baseline (the runner's -baseline), kept with the results
- * for the writers that draw it (the HTML report): src/change.h. */
+ * for the writers that draw it (the HTML report): src/outputs/change.h. */
 typedef struct fb__change_view fb__change_view;
 FB__PRIVATE void fb__change_view_free(fb__change_view *v);
 
 /* Injects the disturbance source of b's runs (NULL: none); tests use it to
- * declare epochs disturbed under the fake clock (src/disturb.c). */
+ * declare epochs disturbed under the fake clock (src/stats/disturb.c). */
 FB__PRIVATE void fb__bench_set_disturbance(fb_bench *b, fb__disturb_fn fn, void *ctx);
 
 /* Under a custom clock, the cost per iteration of a loop holding only the
  * barrier, as a test declares it (0: unknown, no optimized-away mark;
- * src/marks.c). */
+ * src/stats/marks.c). */
 FB__PRIVATE void fb__bench_set_empty_loop(fb_bench *b, double seconds);
-/* Injects the core probe of b's runs (NULL: none; src/probe.c). */
+/* Injects the core probe of b's runs (NULL: none; src/machine/probe.c). */
 /* Injects the thread CPU clock of b's runs (NULL: none), in ns; tests use
  * it beside the fake clock to declare epochs descheduled (wall > CPU). */
 FB__PRIVATE void fb__bench_set_cpu_clock(fb_bench *b, fb_clock_fn fn, void *ctx);
@@ -98,10 +98,10 @@ FB__PRIVATE int fb__bench_add_result(fb_bench *b, fb_result *r);
  * suite record). */
 FB__PRIVATE int fb__bench_take_results(fb_bench *dst, fb_bench *src);
 /* Publishes an error result named name with message msg and b's current
- * configuration (src/error_row.c): how the runner reports a benchmark that
+ * configuration (src/runner/error_row.c): how the runner reports a benchmark that
  * measured nothing, or a child that crashed. FB_OK or FB_ENOMEM. */
 FB__PRIVATE int fb__bench_error_row(fb_bench *b, const char *name, const char *msg);
-/* Comparisons (src/compare.c): adds a comparison sink after the live
+/* Comparisons (src/run/compare.c): adds a comparison sink after the live
  * table's (FB_OK, or FB_ENOMEM when full); stores c (owned by b from now
  * on) and hands it to every comparison sink (FB_ENOMEM: c is freed); moves
  * all comparisons of src to the end of dst (the runner's suite record). */
@@ -124,7 +124,7 @@ FB__PRIVATE const fb__change_view *fb__bench_change(const fb_bench *b);
 FB__PRIVATE void fb__bench_set_change(fb_bench *b, fb__change_view *v);
 /* The runner's settings of a fresh bench: the registered name FB_RUN(b,
  * NULL) runs under (FB_OK, or FB_ENOMEM and left unset), the -repetitions pass,
- * the -min_time (more epochs: src/rounds.c); no sinks at all, the live table
+ * the -min_time (more epochs: src/run/rounds.c); no sinks at all, the live table
  * included (its rows are printed elsewhere), and no comparison sinks. */
 FB__PRIVATE int fb__bench_set_name(fb_bench *b, const char *name);
 FB__PRIVATE void fb__bench_set_pass(fb_bench *b, unsigned pass);
@@ -150,7 +150,7 @@ FB__PRIVATE void fb__bench_set_interrupted(fb_bench *b);
 FB__PRIVATE size_t fb__bench_dropped(const fb_bench *b);
 FB__PRIVATE void fb__bench_count_dropped(fb_bench *b);
 
-/* The series over passes the runner stored (src/passes.c: fb__passes_finish),
+/* The series over passes the runner stored (src/outputs/passes.c: fb__passes_finish),
  * or NULL; setting one releases the one before with its `release` (the
  * handle owns it, and drops it when a result is added after it). */
 FB__PRIVATE const struct fb__pass_series *fb__bench_passes(const fb_bench *b);
@@ -158,7 +158,7 @@ FB__PRIVATE void fb__bench_set_passes(fb_bench *b, struct fb__pass_series *s,
                                       void (*release)(struct fb__pass_series *s));
 
 /* The fits stored with a bench's results, one per group: a name's (stored
- * by src/bench.c as each result arrives) or a family series' (src/bench_fits.c).
+ * by src/handle/bench.c as each result arrives) or a family series' (src/handle/bench_fits.c).
  * fb__fit_stored: the stored fit of result i's group, NULL when none (or a
  * family fit not stored since its series got a result). fb__fit_store_group:
  * computes and stores the fit of result i's series when i is fitted with

@@ -1,10 +1,10 @@
 /* The complexity fits stored with a bench's results, one per group
- * (docs/complexity.md, "Families"): a name's (stored by src/bench.c as each
+ * (docs/complexity.md, "Families"): a name's (stored by src/handle/bench.c as each
  * result arrives) or a family series' (stored here when the runner's family
  * finished, or its results are complete, and marked stale when another
  * result of the series arrives), so that the terminal, the JSON and the
  * HTML report read one fit. Which results form a group is
- * src/complexity_group.c's rule. */
+ * src/stats/complexity_group.c's rule. */
 #include "bench_state.h"
 #include "stats.h"
 
@@ -104,7 +104,7 @@ int fb__fit_store_group(fb_bench *b, size_t i) {
     return rc;
 }
 
-/* The groups of b's results are sorted once (src/complexity_group.c), not
+/* The groups of b's results are sorted once (src/stats/complexity_group.c), not
  * searched again for each result. */
 int fb__fit_store_results(fb_bench *b, const fb_result *const *rs, size_t n) {
     if (!n) return FB_OK;

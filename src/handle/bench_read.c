@@ -1,8 +1,8 @@
 /* Reads of the fb_bench handle: the results and comparisons it stores
  * (the public accessors), its fits, and the fb__bench_* getters of
- * src/bench.h. Apart from src/bench.c because the live table's sinks,
- * which src/bench.c calls, read the bench through these: nothing here
- * calls back into src/bench.c or a writer, so no call goes in a circle. */
+ * src/handle/bench.h. Apart from src/handle/bench.c because the live table's sinks,
+ * which src/handle/bench.c calls, read the bench through these: nothing here
+ * calls back into src/handle/bench.c or a writer, so no call goes in a circle. */
 #include "bench_state.h"
 
 #include <string.h>

@@ -1,7 +1,7 @@
-/* The fb_bench handle itself: what src/bench.h's functions read and set.
- * Seen only by the handle's own parts (src/bench.c, context.c, misuse.c,
+/* The fb_bench handle itself: what src/handle/bench.h's functions read and set.
+ * Seen only by the handle's own parts (src/handle/bench.c, context.c, misuse.c,
  * ucounter.c, manual.c) and by the measuring layer that fills its run state
- * (src/epoch.c, run.c, compare.c, group.c, setup.c); tests/test_layering.py
+ * (src/run/epoch.c, run.c, compare.c, group.c, setup.c); tests/test_layering.py
  * checks that no other file includes it. */
 #ifndef FB_BENCH_STATE_H
 #define FB_BENCH_STATE_H
@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 /* Kinds of misuse (their message's format) a run says once each and then
- * counts (src/misuse.c); calls of further kinds are counted together. */
+ * counts (src/handle/misuse.c); calls of further kinds are counted together. */
 #define FB__MISUSE_SAID 8
 
 struct fb_bench {
@@ -24,18 +24,18 @@ struct fb_bench {
     fb_clock_fn clock;
     void *clock_ctx;
     double clock_resolution_s; /* of the custom clock */
-    double empty_loop_s;       /* of the custom clock: injected by tests (src/marks.c) */
-    /* the disturbance source (src/disturb.c); default: the
+    double empty_loop_s;       /* of the custom clock: injected by tests (src/stats/marks.c) */
+    /* the disturbance source (src/stats/disturb.c); default: the
      * thread's involuntary context switches, none with a custom clock */
     fb__disturb_fn disturb;
     void *disturb_ctx;
     bool disturb_set;
-    /* the thread's CPU clock (src/clock.h); default: the system's, none
+    /* the thread's CPU clock (src/machine/clock.h); default: the system's, none
      * with a custom clock; tests inject one beside the fake clock */
     fb_clock_fn cpu_clock;
     void *cpu_clock_ctx;
     bool cpu_clock_set;
-    /* the core probe (src/probe.c); default: the calibration
+    /* the core probe (src/machine/probe.c); default: the calibration
      * kernel, none with a custom clock */
     fb__probe_fn probe;
     void *probe_ctx;
@@ -49,10 +49,10 @@ struct fb_bench {
     /* > 0 while the library itself calls b's op, setup or teardown: an
      * fb_bench_free from there is refused (the caller still uses b) */
     int in_call;
-    /* the measuring context in progress (src/epoch.c: a run or a
+    /* the measuring context in progress (src/run/epoch.c: a run or a
      * comparison), or NULL: while set, another run on b is refused */
     struct fb__epoch *epoch;
-    /* (src/setup.c) the untimed hooks around each epoch */
+    /* (src/run/setup.c) the untimed hooks around each epoch */
     fb_op setup, teardown;
     void *setup_ctx, *teardown_ctx;
     /* results, and the complexity fits computed from them */
@@ -62,9 +62,9 @@ struct fb_bench {
     size_t n_fits;
     const char *fits_dropped; /* why no fit is kept (fb__bench_drop_fits), or NULL */
     fb__change_view *change;  /* against a baseline (runner), or NULL */
-    /* the series over passes (src/passes.c: fb__passes_finish), or NULL */
+    /* the series over passes (src/outputs/passes.c: fb__passes_finish), or NULL */
     struct fb__pass_series *passes;
-    /* how it is freed (src/passes.c's; a pointer, so that the handle calls
+    /* how it is freed (src/outputs/passes.c's; a pointer, so that the handle calls
      * nothing in the layer above it) */
     void (*passes_release)(struct fb__pass_series *s);
     /* sinks: sinks[0] is the live table (table points to own_table unless
@@ -79,7 +79,7 @@ struct fb_bench {
     /* counters of a thread other than the process's counters thread */
     fb__perf *own_perf;
     bool own_perf_tried;
-    /* comparisons (src/compare.c): the finished ones, their sinks
+    /* comparisons (src/run/compare.c): the finished ones, their sinks
      * (cmp_sinks[0] is the live table's), and the one in progress with the
      * function that releases it (a block left with break/return/goto) */
     fb_comparison **comparisons;
@@ -88,27 +88,27 @@ struct fb_bench {
     size_t n_cmp_sinks;
     struct fb__cmp_state *cmp;
     void (*cmp_free)(struct fb__cmp_state *s);
-    /* user counters for the next run (fb_counter, src/ucounter.c), and the
-     * first bad API argument not yet carried by a result (src/misuse.c) */
+    /* user counters for the next run (fb_counter, src/handle/ucounter.c), and the
+     * first bad API argument not yet carried by a result (src/handle/misuse.c) */
     fb__ucounters ucounters;
     char *misuse;
-    /* the label of the run in progress or the next one (src/label.c) */
+    /* the label of the run in progress or the next one (src/handle/label.c) */
     char *label;
     /* the misuse lines said during this run (the first of each kind, its
      * format), how often each kind came again unsaid and whether with
      * another text (another value): a bad call in every iteration is said
-     * once, then counted (src/misuse.c); and the calls of kinds beyond
+     * once, then counted (src/handle/misuse.c); and the calls of kinds beyond
      * FB__MISUSE_SAID, counted unsaid */
     char misuse_said[FB__MISUSE_SAID][256];
     const char *misuse_fmt[FB__MISUSE_SAID];
     size_t misuse_repeats[FB__MISUSE_SAID];
     bool misuse_varied[FB__MISUSE_SAID];
     size_t n_misuse_said, misuse_unsaid;
-    /* the run's context for the files (fb_set_context, src/context.c) */
+    /* the run's context for the files (fb_set_context, src/handle/context.c) */
     struct fb__context *context;
-    /* manual timing and excluded regions (src/manual.c) */
+    /* manual timing and excluded regions (src/handle/manual.c) */
     fb__manual manual;
-    /* the group of threads b runs in (src/group.c; NULL: none), and b's
+    /* the group of threads b runs in (src/run/group.c; NULL: none), and b's
      * index in it (0: the leader, whose runs record the group's results) */
     struct fb__group *group;
     size_t thread_index;

@@ -1,5 +1,5 @@
 /* The run's context (fb_set_context, -context=key=value): checked when
- * given, written by every writer (src/context.h). */
+ * given, written by every writer (src/handle/context.h). */
 #include "context.h"
 
 #include "bench_state.h"

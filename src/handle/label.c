@@ -1,4 +1,4 @@
-/* A run's label (src/label.h): kept on the bench until the run in progress
+/* A run's label (src/handle/label.h): kept on the bench until the run in progress
  * (or the next one) is published, then carried by its result. Writers
  * only read it (fb_result_label). */
 #include "label.h"

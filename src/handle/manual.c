@@ -1,4 +1,4 @@
-/* Manual timing and excluded regions (src/manual.h). */
+/* Manual timing and excluded regions (src/handle/manual.h). */
 #include "manual.h"
 
 #include "bench_state.h"

@@ -1,7 +1,7 @@
 /* Manual timing (fb_set_manual_time, fb_set_iteration_time) and regions
  * excluded from the clock (fb_exclude_begin, fb_exclude_end): what an
  * epoch's time becomes before the run records it. The epoch routine
- * (src/epoch.c) calls fb__manual_epoch_begin when an epoch starts and
+ * (src/run/epoch.c) calls fb__manual_epoch_begin when an epoch starts and
  * fb__manual_epoch_time after its last clock read, for every kind of run. */
 #ifndef FB_MANUAL_H
 #define FB_MANUAL_H

@@ -1,5 +1,5 @@
 /* A bad argument to the API inside a benchmark: refused, said once, and
- * carried by the next result as its error (src/misuse.h). */
+ * carried by the next result as its error (src/handle/misuse.h). */
 #include "misuse.h"
 
 #include "bench_state.h"

@@ -1,6 +1,6 @@
 /* User counters (fb_counter): checked when given, kept on the bench until
  * the next result is published, then carried by that result. The writers
- * read them through fb__ucounter_shown (src/result.c) and fb__ucounter_label. */
+ * read them through fb__ucounter_shown (src/result/result.c) and fb__ucounter_label. */
 #include "ucounter.h"
 
 #include "bench_state.h"

@@ -13,7 +13,7 @@
  * something else (a Google Benchmark row key, a measure's name). */
 FB__PRIVATE const char *fb__ucounter_bad_name(const fb__ucounters *have, const char *name);
 /* The counters the next run on b gets, moved to r (nothing when there are
- * none): called once per published result (src/bench.c). True when it
+ * none): called once per published result (src/handle/bench.c). True when it
  * moved some (the result was measured in this process). */
 FB__PRIVATE bool fb__ucounters_attach(fb_bench *b, fb_result *r);
 /* Counters given after the last run of a benchmark, while no run is open
@@ -35,7 +35,7 @@ FB__PRIVATE size_t fb__ucounters_left(fb_bench *b, char *first, size_t len);
 /* Says on the diagnostics stream which rate of a published result is too
  * large for a double (its statistics computed). */
 FB__PRIVATE void fb__ucounters_check(const fb_bench *b, const fb_result *r);
-/* fb__ucounter_shown, the value a file shows: src/result.h. */
+/* fb__ucounter_shown, the value a file shows: src/result/result.h. */
 /* Its column label: "name", "name/<unit>" or "name/s". */
 FB__PRIVATE void fb__ucounter_label(const fb_result *r, size_t i, char *buf, size_t len);
 

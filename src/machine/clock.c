@@ -8,7 +8,7 @@
 /* POSIX (Linux x86-64, i386 and aarch64; macOS): CLOCK_MONOTONIC. On Linux
  * it is the vDSO, which on aarch64 reads cntvct_el0 itself (and works
  * around the counter's errata); docs/platforms.md has the measurement that
- * kept it over reading cntvct_el0 here. Windows: src/clock_win.c. */
+ * kept it over reading cntvct_el0 here. Windows: src/machine/clock_win.c. */
 uint64_t fb__clock_now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

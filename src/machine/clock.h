@@ -1,4 +1,4 @@
-/* The monotonic clock (src/clock.c). */
+/* The monotonic clock (src/machine/clock.c). */
 #ifndef FB_CLOCK_H
 #define FB_CLOCK_H
 

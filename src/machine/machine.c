@@ -1,7 +1,7 @@
 /* Checks of the machine's stability (docs/environment.md): the report, the
  * portable check of the benchmark's build, and the warning block. The
  * platform's checks, and fb__env_check that runs them all, are in
- * src/machine_linux.c, src/machine_win.c (Windows), or src/machine_none.c
+ * src/machine/machine_linux.c, src/machine/machine_win.c (Windows), or src/machine/machine_none.c
  * (no /sys, e.g. macOS). */
 #include "machine.h"
 
@@ -49,7 +49,7 @@ void fb__env_check_build(int callsite, fb__env_report *out) {
         (callsite & 4) ? "" : " (and without NDEBUG: asserts are on)");
 }
 
-/* The Windows power plan (src/machine_win.c reads it; pure, so that every
+/* The Windows power plan (src/machine/machine_win.c reads it; pure, so that every
  * platform's tests check it): anything but High or Ultimate performance
  * lets the CPU clock down between benchmarks, as a Linux governor other than
  * "performance" does. NULL or "" (unknown, e.g. under an emulator that does

@@ -1,6 +1,6 @@
 /* The machine checks where there is no /sys and /proc to read and no
  * Windows API (macOS today; docs/platforms.md): only the portable checks of
- * src/machine.c run. */
+ * src/machine/machine.c run. */
 #include "machine.h"
 
 #if !FB_HAVE_SYSFS && !FB_HAVE_WINDOWS

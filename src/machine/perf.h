@@ -1,5 +1,5 @@
-/* Hardware and software performance counters: src/perf_linux.c, or the stub
- * src/perf_none.c where perf_event_open is not available. */
+/* Hardware and software performance counters: src/machine/perf_linux.c, or the stub
+ * src/machine/perf_none.c where perf_event_open is not available. */
 #ifndef FB_PERF_H
 #define FB_PERF_H
 
@@ -59,7 +59,7 @@ FB__PRIVATE void fb__perf_subtract(double counts[FB_MEASURE_COUNT], fb__mask whi
                                    const double loop_per_iter[FB_MEASURE_COUNT],
                                    uint64_t iterations);
 
-/* The events of the group (src/perf_linux.c's table lists them in the
+/* The events of the group (src/machine/perf_linux.c's table lists them in the
  * order they are opened). */
 #define FB__PERF_EVENTS 6
 typedef struct fb__perf_spec {
@@ -76,7 +76,7 @@ typedef struct fb__perf_spec {
  * or whose group failed (ioctl or read) while calibrating. */
 #define FB__PERF_UNSCHEDULED (-2)
 #define FB__PERF_FAILED (-3)
-/* One line in why (src/perf_linux_explain.c): the missing counters, grouped
+/* One line in why (src/machine/perf_linux_explain.c): the missing counters, grouped
  * by cause, then the paranoid value. errs[i]: 0 opened, -1 not requested,
  * FB__PERF_UNSCHEDULED, FB__PERF_FAILED (failed: its errno), else the errno
  * of specs[i]'s open. Empty when nothing is missing. */

@@ -467,7 +467,8 @@ fb__perf *fb__perf_open_flags(char *why, size_t why_len, unsigned flags) {
         memset(p->loop, 0, sizeof p->loop);
         if (failed) break;
     }
-    fb__perf_explain(why, why_len, fb__perf_specs, errs, failed); /* src/perf_linux_explain.c */
+    fb__perf_explain(why, why_len, fb__perf_specs, errs,
+                     failed); /* src/machine/perf_linux_explain.c */
     return p;
 }
 

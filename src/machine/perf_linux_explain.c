@@ -1,4 +1,4 @@
-/* Why counters are missing (src/perf_linux.c opens them): one line that
+/* Why counters are missing (src/machine/perf_linux.c opens them): one line that
  * names the missing counters grouped by cause, with the advice for each
  * errno of perf_event_open (a VM without a PMU, perf_event_paranoid, a
  * seccomp filter, a busy PMU) and kernel.perf_event_paranoid's value.

@@ -1,4 +1,4 @@
-/* The machine's state (src/probe.c): a calibration kernel of a few tens of
+/* The machine's state (src/machine/probe.c): a calibration kernel of a few tens of
  * microseconds timed around each run, telling whether the core was in one
  * of the host's slow episodes (docs/design.md, "Slow episodes"). */
 #ifndef FB_PROBE_H

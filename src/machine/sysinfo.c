@@ -158,7 +158,7 @@ void fb__sysinfo_read(const char *root, fb__sysinfo *out) {
     fb__sysinfo_moment(root, out);
 
 #if FB_HAVE_WINDOWS
-    fb__sysinfo_platform(out); /* src/machine_win.c */
+    fb__sysinfo_platform(out); /* src/machine/machine_win.c */
 #else
     if (gethostname(out->host_name, sizeof out->host_name - 1) != 0) out->host_name[0] = '\0';
     out->host_name[sizeof out->host_name - 1] = '\0';
@@ -195,7 +195,7 @@ void fb__sysinfo_read(const char *root, fb__sysinfo *out) {
     if (mhz > 0) out->mhz_per_cpu = fb__sys_ll(mhz + 0.5, 1e12); /* else the platform's, or 0 */
     if (!out->cpu_model[0]) snprintf(out->cpu_model, sizeof out->cpu_model, "unknown");
 
-    out->os = FB_OS_NAME; /* src/config.h: what the program was built for */
+    out->os = FB_OS_NAME; /* src/platform/config.h: what the program was built for */
     out->arch = FB_ARCH_NAME;
     out->version = fb_version();
     out->compiler = FB__COMPILER;

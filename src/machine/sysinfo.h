@@ -1,4 +1,4 @@
-/* Machine and build facts: the context of the JSON files (src/sysinfo.c).
+/* Machine and build facts: the context of the JSON files (src/machine/sysinfo.c).
  * Read once per process by the process state; writers only read them. */
 #ifndef FB_SYSINFO_H
 #define FB_SYSINFO_H
@@ -45,7 +45,7 @@ FB__PRIVATE void fb__sysinfo_read(const char *root, fb__sysinfo *out);
  * about 0.4 ms, a tenth of a process that runs one benchmark. */
 FB__PRIVATE void fb__sysinfo_moment(const char *root, fb__sysinfo *out);
 #if FB_HAVE_WINDOWS
-/* The Windows facts (src/machine_win.c): host, executable, CPU name, rated
+/* The Windows facts (src/machine/machine_win.c): host, executable, CPU name, rated
  * MHz and core count. */
 FB__PRIVATE void fb__sysinfo_platform(fb__sysinfo *out);
 #endif

@@ -2,7 +2,7 @@
  * unit, and what every baseline shares (its release, the appending of
  * -run's files, the median and err% of a record, the build type text). A
  * femtobench JSON file is read into the same records by
- * src/baseline_read.c. */
+ * src/outputs/baseline_read.c. */
 #include "baseline.h"
 
 #include "disturb.h" /* FB__EPOCH_DROPPED */
@@ -105,7 +105,7 @@ int fb__baseline_from_bench(const fb_bench *b, fb__baseline *out) {
     snprintf(c->os, sizeof c->os, "%s", si.os);
     snprintf(c->arch, sizeof c->arch, "%s", si.arch);
     /* the results, then each comparison's alternatives (as the JSON file
-     * has them, src/baseline_read.c) */
+     * has them, src/outputs/baseline_read.c) */
     size_t n = fb_result_count(b), n_results = n;
     for (size_t k = 0; k < fb_comparison_count(b); ++k)
         n += fb_comparison_size(fb_comparison_at(b, k));
@@ -137,7 +137,7 @@ int fb__baseline_from_bench(const fb_bench *b, fb__baseline *out) {
             if (m != FB_ELAPSED && m != FB_CPUTIME && fb_result_has(r, (fb_measure)m))
                 c->counters = 1; /* the CPU time is no counter: every run reads it */
         if (code < 0 && !rec->error) code = r->callsite;
-        /* user counters as shown (src/ucounter.c) */
+        /* user counters as shown (src/handle/ucounter.c) */
         size_t nu = rec->error ? 0 : fb_result_counter_count(r);
         if (nu && !(rec->uc = calloc(nu, sizeof *rec->uc))) goto oom;
         for (size_t k = 0; k < nu; ++k) {

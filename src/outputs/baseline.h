@@ -1,7 +1,7 @@
-/* Baselines (src/baseline.c): the results of a run as a list of records,
+/* Baselines (src/outputs/baseline.c): the results of a run as a list of records,
  * read from a femtobench JSON file (-baseline, femtobench-compare) or taken
  * from a live fb_bench, so both sides of a comparison come through one type
- * and one comparison path (src/change.c, src/report_change.c). */
+ * and one comparison path (src/outputs/change.c, src/outputs/report_change.c). */
 #ifndef FB_BASELINE_H
 #define FB_BASELINE_H
 
@@ -93,7 +93,7 @@ FB__PRIVATE void fb__baseline_free(fb__baseline *bl);
  * one's. FB_OK or FB_ENOMEM (then *from is left as it was). */
 FB__PRIVATE int fb__baseline_append(fb__baseline *to, fb__baseline *from, unsigned pass);
 
-/* The user counters of both sides (src/report_change_counters.c): before
+/* The user counters of both sides (src/outputs/report_change_counters.c): before
  * the change table (its verdicts end the output), a table of every counter
  * of a benchmark found on both sides (by title, name and label) with its
  * change in %. Prints nothing when no counter is on both sides. */

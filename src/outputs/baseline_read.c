@@ -1,6 +1,6 @@
 /* Baselines read from a femtobench JSON file (docs/formats.md,
  * "femtobench/1"), -baseline's and femtobench-compare's input. The file is
- * untrusted input: it is parsed by the bounded reader (src/json_read.c) and
+ * untrusted input: it is parsed by the bounded reader (src/outputs/json_read.c) and
  * every value the comparison uses is checked, with a message that names
  * the benchmark and the epoch. Keys the comparison does not use are
  * ignored, as docs/formats.md asks of readers. */

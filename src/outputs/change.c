@@ -239,7 +239,7 @@ int fb__change_parse_threshold(const char *text, double *pct) {
     if (len == 0 || len >= sizeof buf) return -1;
     memcpy(buf, text, len + 1);
     if (buf[len - 1] == '%') buf[--len] = '\0';
-    /* '.' whatever the locale, no sign, no blank (src/numfmt.c) */
+    /* '.' whatever the locale, no sign, no blank (src/platform/numfmt.c) */
     double v;
     if (len == 0 || !fb__parse_decimal(buf, &v) || v < 0 || v >= 1000) return -1;
     *pct = v;
@@ -405,7 +405,7 @@ void fb__change_one_process(const double *old_s, size_t m, double old_err_pct, c
     if (out->shift > out->hi) out->hi = out->shift;
     /* one process a side: the interval covers this pair of processes only;
      * the next pair can sit anywhere within the floor fitted on pairs of
-     * processes of one binary (src/change.h), so widen by it on both sides */
+     * processes of one binary (src/outputs/change.h), so widen by it on both sides */
     double f = log1p(FB__CHANGE_PROCESS_FLOOR_PCT / 100);
     out->lo -= f;
     out->hi += f;

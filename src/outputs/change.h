@@ -1,5 +1,5 @@
-/* Did it change: the comparison of two runs of one benchmark (src/change.c,
- * pure) and the change table (src/report_change.c). The method is in
+/* Did it change: the comparison of two runs of one benchmark (src/outputs/change.c,
+ * pure) and the change table (src/outputs/report_change.c). The method is in
  * docs/baselines.md. */
 #ifndef FB_CHANGE_H
 #define FB_CHANGE_H
@@ -123,17 +123,17 @@ FB__PRIVATE void fb__change_counted_spread(double old_ins, double old_lo, double
                                            double now_ins, double now_lo, double now_hi,
                                            fb__change *out);
 
-/* What the change table says of such a verdict (src/report_change.c):
+/* What the change table says of such a verdict (src/outputs/report_change.c):
  * "exact", or "-0.1%..+0.2%, within the spread" / "beyond the spread". */
 FB__PRIVATE void fb__change_counted_text(char *buf, size_t len, const fb__change *c);
 
 /* ------------------------------------------------ the change view */
 
-/* The change of a run against a baseline as a value (src/change_view.c):
+/* The change of a run against a baseline as a value (src/outputs/change_view.c):
  * the rows matched by title, name and complexity N (the k-th occurrence of
  * a key in a process with the k-th in the other run), each compared, the
  * "new" and "gone" rows, and the summary counts. The printers
- * (src/report_change.c's table, the HTML report's chart) only read it. */
+ * (src/outputs/report_change.c's table, the HTML report's chart) only read it. */
 
 /* How a row was compared. */
 enum {
@@ -183,7 +183,7 @@ typedef struct fb__change_row {
 
 /* The difference between a side's wall and CPU time, in % of the larger,
  * from which the change tables show the CPU time too (the main table's
- * rule, src/report_markdown.c). */
+ * rule, src/outputs/report_markdown.c). */
 #define FB__CHANGE_CPU_DIFF_PCT 5.0
 
 #define FB__CHANGE_NOTES 9 /* the context's fields that can differ, and two sides' files */
@@ -224,7 +224,7 @@ FB__PRIVATE void fb__change_view_free(fb__change_view *v);
  * (fb__bench_set_change), which frees it. */
 FB__PRIVATE fb__change_view *fb__change_view_new(void);
 
-/* The change table of `now` against `base` (src/report_change.c): context
+/* The change table of `now` against `base` (src/outputs/report_change.c): context
  * warnings, one row per benchmark, the summary line. counts[] receives the
  * number of each verdict. Returns 0 or FB_ENOMEM. */
 FB__PRIVATE int fb__change_table(FILE *f, const fb__baseline *base, const fb__baseline *now,

@@ -1,5 +1,5 @@
 /* Text and number emitters shared by the file writers (report_json.c,
- * report_gbench.c, report_csv.c): JSON string escaping (UTF-8 from src/text.c),
+ * report_gbench.c, report_csv.c): JSON string escaping (UTF-8 from src/platform/text.c),
  * locale-independent shortest round-trip numbers, and a small pretty-printing
  * JSON emitter. Nothing here measures or allocates. */
 #include "json.h"

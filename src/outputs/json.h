@@ -1,4 +1,4 @@
-/* The JSON emitter and the text encodings the writers share (src/json.c). */
+/* The JSON emitter and the text encodings the writers share (src/outputs/json.c). */
 #ifndef FB_JSON_H
 #define FB_JSON_H
 

@@ -224,7 +224,7 @@ static int fb__jr_number(fb__jr_state *st, double *out) {
     memcpy(buf, p + start, i - start);
     buf[i - start] = '\0';
     /* converted under any locale, a decimal point of several bytes
-     * included (src/numfmt.c); the grammar is checked above */
+     * included (src/platform/numfmt.c); the grammar is checked above */
     bool neg = buf[0] == '-';
     double v;
     if (!fb__parse_decimal(buf + neg, &v)) {

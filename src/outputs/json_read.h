@@ -1,4 +1,4 @@
-/* A bounded JSON reader for baselines (src/json_read.c). It reads untrusted
+/* A bounded JSON reader for baselines (src/outputs/json_read.c). It reads untrusted
  * files, so every resource is capped: the input size, the nesting depth (an
  * explicit stack, no recursion), the number of values, the length of a
  * number; memory is at most a fixed multiple of the input size. The whole

@@ -1,4 +1,4 @@
-/* Output files that are never torn (src/outfile.c). */
+/* Output files that are never torn (src/outputs/outfile.c). */
 #ifndef FB_OUTFILE_H
 #define FB_OUTFILE_H
 
@@ -6,7 +6,7 @@
 
 #include <sys/stat.h> /* fb__outfile_resolve */
 
-/* Safe output files for the runner (src/outfile.c). path "-" is stdout.
+/* Safe output files for the runner (src/outputs/outfile.c). path "-" is stdout.
  * fb__outfile_check: can path be written (checked before any benchmark runs)?
  * FB_OK, or FB_EINVAL/FB_EIO with the reason (without the path) in err.
  * fb__outfile_write: runs writer(b, tmp) on a new file in path's directory,
@@ -50,9 +50,9 @@ FB__PRIVATE int fb__outfile_check_set(const fb__outfile_job *jobs, size_t n, int
 FB__PRIVATE int fb__outfile_write_set(const fb__outfile_job *jobs, size_t n, const fb_bench *b,
                                       char *err, size_t len);
 /* A program's outputs as one table: a row per option that names an output
- * file, with its writer. The runner's (src/options.c), femtobench-compare's
+ * file, with its writer. The runner's (src/runner/options.c), femtobench-compare's
  * and femtobench-ab's are such tables, and every path given for a row goes
- * through the same functions below (src/outfile_set.c): checked as one set
+ * through the same functions below (src/outputs/outfile_set.c): checked as one set
  * before anything runs, never a file the program reads, pinned to an
  * absolute path (a chdir() moves none), written as one set through
  * temporaries, and "wrote" said for each file. */

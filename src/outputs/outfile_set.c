@@ -1,4 +1,4 @@
-/* A program's outputs as one set (src/outfile.c writes them): what file
+/* A program's outputs as one set (src/outputs/outfile.c writes them): what file
  * each output path is (an open descriptor; an existing file's device and
  * inode; a new name in a directory), so that two spellings of one file,
  * two outputs on one descriptor, or an output that is the table's file are

@@ -1,4 +1,4 @@
-/* Passes of the suite (src/passes.c): the runner's -repetitions. Each pass
+/* Passes of the suite (src/outputs/passes.c): the runner's -repetitions. Each pass
  * runs the selected benchmarks in a fresh random order; per benchmark (and
  * complexity N) the passes' medians give the reported value, an error from
  * the spread between passes, and two modes when they fall into two
@@ -116,7 +116,7 @@ FB__PRIVATE void fb__passes_series_free(fb__pass_series *s);
 /* The series over passes, computed once and stored on the bench.
  *
  * fb__passes_finish computes b's series (above) and keeps it on b (owned by
- * b: src/bench.c frees it with b, and drops it when a result or comparison
+ * b: src/handle/bench.c frees it with b, and drops it when a result or comparison
  * is added after it, so a stored series always covers every one). The
  * runner calls it once every pass's results are in and before any summary
  * or writer runs. FB_OK, or FB_ENOMEM (nothing stored).

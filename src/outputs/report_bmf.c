@@ -10,7 +10,7 @@
  *                -valgrind=cache) instead of both when counted under
  *                Callgrind: exact counts per unit, no bounds;
  *   <counter>    each user counter (fb_counter) as shown in the table.
- * A benchmark is a series over passes (src/passes.c): with -repetitions,
+ * A benchmark is a series over passes (src/outputs/passes.c): with -repetitions,
  * its passes are one entry, the median over them bounded by their smallest
  * and largest, as the series stored them; the writer computes nothing. The
  * entry's name is the one Google Benchmark's JSON gives it ("name/N" with a

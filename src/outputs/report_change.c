@@ -8,7 +8,7 @@
  *   |     26.95 ns/op  |     27.01 ns/op  |    +0.2% |    [-1.1%, +1.4%] | same    | `SipHash_32b`
  *   femtobench: 1 benchmark compared (threshold 5%): 0 faster, 0 slower, 1 same, ...
  *
- * It prints the change view (src/change_view.c: the rows matched, compared
+ * It prints the change view (src/outputs/change_view.c: the rows matched, compared
  * and counted) and computes nothing. Cell text and names are escaped as in
  * the main table (fb__md_text, fb__md_code). */
 #include "change.h"
@@ -190,7 +190,7 @@ static void fb__rc_cpu_rows(FILE *f, const fb__change_view *v) {
     }
 }
 
-/* A sentence of the view's context (src/change_view.c) as a warning line. */
+/* A sentence of the view's context (src/outputs/change_view.c) as a warning line. */
 static void fb__rc_say(FILE *f, const char *sentence) {
     if (!sentence[0]) return;
     fputs("> warning: ", f);
@@ -237,7 +237,7 @@ static int fb__rc_table(FILE *f, const fb__baseline *base, const fb__baseline *n
     for (int k = 0; k < FB__V_COUNT; ++k) counts[k] = v->counts[k];
     if (rc != FB_OK) return rc;
     fb__rc_say(f, v->machines);                      /* the first line, before any table */
-    if (counters) fb__change_counters(f, base, now); /* src/report_change_counters.c */
+    if (counters) fb__change_counters(f, base, now); /* src/outputs/report_change_counters.c */
     fb__rc_view(f, v, true);
     return rc;
 }

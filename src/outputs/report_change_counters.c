@@ -2,7 +2,7 @@
  * benchmark on both sides, its value then and now and the change. Counters
  * are single values per run (no epochs), so there is no interval and no
  * verdict: the table reports, the time's change table decides. It comes
- * before that table (src/report_change.c), ended by a blank line. */
+ * before that table (src/outputs/report_change.c), ended by a blank line. */
 #include "baseline.h"
 
 #include "numfmt.h"

@@ -193,7 +193,7 @@ void fb__comparison_summary(FILE *f, const fb_comparison *c) {
                 "%zu of %zu rounds tied at the clock's resolution: longer epochs "
                 "(min_epoch_time) resolve the ratio finer\n",
                 tied, c->rounds);
-    /* the marks of the alternatives (src/marks.c): the ratio of an op the
+    /* the marks of the alternatives (src/stats/marks.c): the ratio of an op the
      * compiler deleted measures the loop; an epoch the clock cannot resolve
      * gives a ratio no better than the clock's step */
     for (size_t i = 0; i < c->size; ++i) {
@@ -212,7 +212,7 @@ void fb__comparison_summary(FILE *f, const fb_comparison *c) {
                   f);
         }
         if (r->unresolved) {
-            /* its epochs, and what the clock needs (src/compare_stats.c) */
+            /* its epochs, and what the clock needs (src/stats/compare_stats.c) */
             double mult = r->config.num[FB__K_CLOCK_RESOLUTION_MULTIPLE];
             if (!(mult >= FB__RESOLVED_MULTIPLE)) mult = FB__RESOLVED_MULTIPLE;
             char took[48], need[48];
@@ -283,7 +283,7 @@ void fb__table_comparison_sink(void *ctx, const fb_bench *b, const fb_comparison
     fflush(f);
 }
 
-/* Here rather than in src/report_markdown.c because it writes both tables:
+/* Here rather than in src/outputs/report_markdown.c because it writes both tables:
  * the results' (report_markdown.c) and then each comparison's. */
 int fb_write_markdown(const fb_bench *b, FILE *f) {
     if (!b || !f) return FB_EINVAL;

@@ -18,7 +18,7 @@ static void fb__write_fit_note(const fb__fit_set *s, FILE *f) {
               f);
         break;
     case FB__CX_UNDECIDED: {
-        /* '.' whatever the locale (src/numfmt.c) */
+        /* '.' whatever the locale (src/platform/numfmt.c) */
         char rise[32], lo[32], hi[32];
         fb__fmt_double(rise, sizeof rise, s->rise, 3);
         fb__fmt_n(lo, sizeof lo, s->n_min, false); /* N as given */
@@ -64,7 +64,7 @@ int fb__write_fit_set(const fb__fit_set *s, FILE *f) {
               "|--------------:|-------:|------------\n",
               f);
         for (size_t i = 0; i < s->n; i++) {
-            /* %g / %.1f with '.' whatever the locale (src/numfmt.c) */
+            /* %g / %.1f with '.' whatever the locale (src/platform/numfmt.c) */
             char coef[32], err[32];
             fb__fmt_double(coef, sizeof coef, s->fits[i].coefficient, 6);
             fb__fmt_fixed(err, sizeof err, s->fits[i].err_pct, 1);

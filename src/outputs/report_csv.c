@@ -71,7 +71,7 @@ int fb_write_csv(const fb_bench *b, FILE *f) {
     fputs(",total_s,error,relative,ci_low,ci_high,marks,passes,passes_median_ns_per_unit,"
           "between_passes_pct",
           f);
-    /* then a column per user counter label (src/ucounter.c) */
+    /* then a column per user counter label (src/handle/ucounter.c) */
     fb__ucounter_cols ucols;
     ucols.n = 0;
     for (size_t i = 0; i < fb_result_count(b); ++i)
@@ -80,7 +80,7 @@ int fb_write_csv(const fb_bench *b, FILE *f) {
     fputc('\n', f);
 
     /* -repetitions: each row also carries its benchmark's value over the
-     * passes (stored by the runner, src/passes.c): the same on every pass's
+     * passes (stored by the runner, src/outputs/passes.c): the same on every pass's
      * row */
     for (size_t i = 0; i < fb_result_count(b); ++i) {
         fb__csv_row(f, fb_result_at(b, i), NULL, 0);
@@ -89,7 +89,7 @@ int fb_write_csv(const fb_bench *b, FILE *f) {
         fputc('\n', f);
     }
     /* then each comparison: one row per alternative, with its ratio to the
-     * baseline and the interval (src/compare.c), and the alternative's value
+     * baseline and the interval (src/run/compare.c), and the alternative's value
      * over the passes */
     for (size_t c = 0; c < fb_comparison_count(b); ++c) {
         const fb_comparison *cmp = fb_comparison_at(b, c);
@@ -170,7 +170,7 @@ static void fb__csv_row(FILE *f, const fb_result *r, const fb_comparison *cmp, s
         fputc(',', f);
         if (cmp && !r->error && alt) fb__csv_num(f, fb_comparison_high(cmp, alt));
         fputc(',', f);
-        /* the result's marks (src/marks.c), space-separated */
+        /* the result's marks (src/stats/marks.c), space-separated */
         const char *sep = "";
         if (r->optimized_away) fputs("optimized_away", f), sep = " ";
         if (r->at_loop_resolution) fprintf(f, "%sat_loop_resolution", sep), sep = " ";
@@ -183,7 +183,7 @@ static void fb__csv_row(FILE *f, const fb_result *r, const fb_comparison *cmp, s
 /* The columns after the passes' columns: one per user counter label, then one per
  * -context key ("context.<key>", the same value on every row). With r NULL:
  * their headers. */
-/* Some result of b ran in a group of threads (src/group.h). */
+/* Some result of b ran in a group of threads (src/run/group.h). */
 static bool fb__csv_any_group(const fb_bench *b) {
     for (size_t i = 0; i < fb_result_count(b); ++i)
         if (fb_result_at(b, i)->threads) return true;
@@ -246,7 +246,7 @@ static void fb__csv_extra(FILE *f, const fb_bench *b, const fb_result *r,
             if (!r->error) fb__csv_num(f, fb_result_cpu_median(r) * 1e9);
         }
     }
-    /* groups of threads (src/group.h): their size and the range of the
+    /* groups of threads (src/run/group.h): their size and the range of the
      * threads' own medians; the columns only when some result has them */
     if (fb__csv_any_group(b)) {
         if (!r) {

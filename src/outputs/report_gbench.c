@@ -88,7 +88,7 @@ static void fb__gb_complexity_rows(fb__json *j, const fb_bench *b, const fb_resu
 }
 
 /* A pass GB counts as a repetition: one that measured a time (as the
- * stored aggregates over passes count them, src/passes.c). */
+ * stored aggregates over passes count them, src/outputs/passes.c). */
 static bool fb__gb_timed(const fb_result *r) {
     return !r->error && (r->has & FB__BIT(FB_ELAPSED)) && r->values[FB_ELAPSED] && r->epochs;
 }
@@ -98,7 +98,7 @@ static bool fb__gb_timed(const fb_result *r) {
  * passes of each pass's median; repetitions layout: a row per pass (its
  * median), then _mean, _median and _stddev over the passes; aggregates
  * layout: those three only. The values over passes are the series' stored
- * aggregates (src/passes.c). A failed pass is an error row of its own.
+ * aggregates (src/outputs/passes.c). A failed pass is an error row of its own.
  * FB_OK. */
 static int fb__gb_passes(fb__json *j, const fb_bench *b, size_t s, const fb__gb_row *row,
                          int rows) {
@@ -128,7 +128,7 @@ static int fb__gb_passes(fb__json *j, const fb_bench *b, size_t s, const fb__gb_
         }
         fb__json_ku64(j, "iterations", iters);
         double med = ps->over[FB_ELAPSED].v[FB__SPREAD_MEDIAN];
-        /* the CPU time over passes is per unit (src/passes.h): per call again */
+        /* the CPU time over passes is per unit (src/outputs/passes.h): per call again */
         double cpu_call = ps->all[FB_CPUTIME]
                               ? ps->over[FB_CPUTIME].v[FB__SPREAD_MEDIAN] * first->config.batch
                               : NAN;
@@ -234,7 +234,7 @@ static void fb__gb_context(fb__json *j, const fb__sysinfo *si, const fb_bench *b
 
 int fb__write_gbench_json_rows_with(const fb_bench *b, FILE *f, const fb__sysinfo *si, int rows) {
     if (!b || !f || !si || rows < FB_GBENCH_MEDIAN || rows > FB_GBENCH_AGGREGATES) return FB_EINVAL;
-    size_t n = fb__passes_count(b); /* the series over passes, stored (src/passes.c) */
+    size_t n = fb__passes_count(b); /* the series over passes, stored (src/outputs/passes.c) */
     char **names = calloc(n ? n : 1, sizeof *names);
     size_t *family = calloc(n ? n : 1, sizeof *family);
     int rc = names && family ? fb__gb_series_names(b, names) : FB_ENOMEM;

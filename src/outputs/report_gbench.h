@@ -1,4 +1,4 @@
-/* Google Benchmark JSON row layouts (src/report_gbench.c, docs/formats.md).
+/* Google Benchmark JSON row layouts (src/outputs/report_gbench.c, docs/formats.md).
  * Internal entry point with a fixed context, for tests and the runner. */
 #ifndef FB_REPORT_GBENCH_H
 #define FB_REPORT_GBENCH_H
@@ -10,22 +10,22 @@
 FB__PRIVATE int fb__write_gbench_json_rows_with(const fb_bench *b, FILE *f, const fb__sysinfo *si,
                                                 int rows);
 
-/* One row's identity (src/report_gbench_row.c). */
+/* One row's identity (src/outputs/report_gbench_row.c). */
 typedef struct fb__gb_row {
     const char *run_name;
     size_t family, instance, repetitions;
     const char *unit;
 } fb__gb_row;
 
-/* The rows of one result and their pieces (src/report_gbench_row.c):
+/* The rows of one result and their pieces (src/outputs/report_gbench_row.c):
  * the unit and run name GB sees, a row's head and times, its label (the
  * marks), counters, rates and user counters (the aggregates read from the
- * stored statistics: src/stats.c, src/passes.c), an error row, a counted
+ * stored statistics: src/stats/stats.c, src/outputs/passes.c), an error row, a counted
  * row, and fb__gb_result: all rows of r in layout `rows` (FB_OK). */
 FB__PRIVATE void fb__gb_unit(const fb_result *r, const char **label, double *seconds);
 FB__PRIVATE char *fb__gb_run_name(const fb_result *r);
-/* The name of series s over passes (src/passes.c) in the files for
- * dashboards (GB JSON, Bencher's; src/report_gbench.c): a run's
+/* The name of series s over passes (src/outputs/passes.c) in the files for
+ * dashboards (GB JSON, Bencher's; src/outputs/report_gbench.c): a run's
  * fb__gb_run_name, a comparison's alternative "title/name". Malloc'd; NULL
  * when out of memory. */
 FB__PRIVATE char *fb__gb_series_name(const fb_bench *b, size_t s);

@@ -1,5 +1,5 @@
 /* Google Benchmark JSON rows of one result (the document, its families
- * and the passes are src/report_gbench.c's): the time unit GB knows, the
+ * and the passes are src/outputs/report_gbench.c's): the time unit GB knows, the
  * run name, the median row, one row per epoch and the _mean, _median and
  * _stddev aggregates, the counters, rates and user counters of each, and
  * the error and counted (-valgrind) rows. docs/formats.md gives the
@@ -72,7 +72,7 @@ void fb__gb_times(fb__json *j, const fb__gb_row *w, double t, double cpu) {
 }
 
 /* Google Benchmark's "label" (a string its tools show and never compare):
- * the result's own (fb_set_label, SetLabel), then its marks (src/marks.c)
+ * the result's own (fb_set_label, SetLabel), then its marks (src/stats/marks.c)
  * after "; ", when it has either. */
 void fb__gb_label(fb__json *j, const fb_result *r) {
     const char *marks = NULL;
@@ -117,7 +117,7 @@ void fb__gb_ucounters(fb__json *j, const fb_result *r, double s_per_call) {
 }
 
 /* The aggregate a (FB__SPREAD_*) of each user counter over the epochs the
- * statistics use, stored with the result (src/stats.c); left out under two
+ * statistics use, stored with the result (src/stats/stats.c); left out under two
  * values. */
 static void fb__gb_ucounters_agg(fb__json *j, const fb_result *r, int a) {
     for (size_t i = 0; i < fb_result_counter_count(r); ++i) {
@@ -251,7 +251,7 @@ int fb__gb_result(fb__json *j, const fb_result *r, const fb__gb_row *row, int ro
     if (w.repetitions < 2) return FB_OK;
     /* the rate's aggregates are over the per-epoch rates, as GB aggregates
      * a counter over its repetitions (the epochs used only): stored with
-     * the result (src/stats.c) */
+     * the result (src/stats/stats.c) */
     bool has_rate = fb__gb_rate_key(r) != NULL && r->rate_epochs.n >= 2;
     static const char *const aggs[3] = {"mean", "median", "stddev"};
     for (int a = 0; a < 3; ++a) {

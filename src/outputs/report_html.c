@@ -21,7 +21,7 @@
 
 #include "json.h"
 #include "process.h"
-#include "stats.h" /* fit groups of families (src/complexity_group.c) */
+#include "stats.h" /* fit groups of families (src/stats/complexity_group.c) */
 #include "result.h"
 #include "text.h"
 
@@ -99,7 +99,7 @@ static int fb__html_strip(FILE *f, const fb_bench *b, const size_t *idx, size_t 
             continue;
         }
         /* the box and the bar: the stored quartiles and median of the same
-         * epochs (the ones the statistics use: src/stats.c), per unit; the
+         * epochs (the ones the statistics use: src/stats/stats.c), per unit; the
          * dots show every recorded epoch */
         double q1 = r->summary[FB_ELAPSED].q1 / r->config.batch;
         double q3 = r->summary[FB_ELAPSED].q3 / r->config.batch;
@@ -186,7 +186,7 @@ static void fb__html_comparison(FILE *f, const fb_comparison *c, bool passes) {
 }
 
 /* The answer of a run against a baseline in one line, as the terminal's
- * summary line (src/report_change.c): how many rows got each verdict, then
+ * summary line (src/outputs/report_change.c): how many rows got each verdict, then
  * how the rows were compared. */
 static void fb__html_verdicts(FILE *f, const fb__change_view *v) {
     size_t total = 0;
@@ -221,7 +221,7 @@ static void fb__html_cpu_time(FILE *f, double s, const char *unit) {
 }
 
 /* The CPU time of the rows whose wall and CPU time differ on a side, as
- * the terminal lists them under its table (src/report_change.c): each
+ * the terminal lists them under its table (src/outputs/report_change.c): each
  * side's value and their ratio as a change; the verdict stays the wall
  * time's. */
 static void fb__html_change_cpu(FILE *f, const fb__change_view *v) {
@@ -249,7 +249,7 @@ static void fb__html_change_cpu(FILE *f, const fb__change_view *v) {
 }
 
 /* The change against a baseline (the view the runner kept with the suite,
- * src/change_view.c): its rows as the chart's columns. A row counted under
+ * src/outputs/change_view.c): its rows as the chart's columns. A row counted under
  * Callgrind has no time and no bar; an interval of too few epochs none. */
 static void fb__html_baseline(FILE *f, const fb__change_view *v) {
     int *verdict = malloc(v->n * sizeof *verdict);
@@ -334,7 +334,7 @@ static void fb__html_baseline(FILE *f, const fb__change_view *v) {
 /* With -repetitions: each benchmark's median over the passes (each pass a
  * process) and the spread between them, as the runner's summary. */
 static int fb__html_passes(FILE *f, const fb_bench *b) {
-    unsigned max = fb__passes_max(b); /* stored by the runner (src/passes.c) */
+    unsigned max = fb__passes_max(b); /* stored by the runner (src/outputs/passes.c) */
     if (max > 1) {
         fprintf(f,
                 "<section class=\"passes\">\n<h2>Over %u passes</h2>\n<table>\n<tr>"
@@ -380,7 +380,7 @@ static int fb__html_passes(FILE *f, const fb_bench *b) {
 }
 
 /* A row of the details with -repetitions: its benchmark (its series over
- * passes, src/passes.c, in the order of the change table and of the
+ * passes, src/outputs/passes.c, in the order of the change table and of the
  * summary over passes), its pass, then where it was stored. */
 typedef struct fb__html_row {
     size_t series, pass, i;
@@ -467,7 +467,7 @@ int fb__write_html_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
         return FB_ENOMEM;
     }
     /* -repetitions: the results of several passes (the runner stored their
-     * series, src/passes.c) */
+     * series, src/outputs/passes.c) */
     unsigned n_passes = fb__passes_max(b);
     bool passes = n_passes > 1;
     fb__html_header(f, b, si);
@@ -500,7 +500,7 @@ int fb__write_html_with(const fb_bench *b, FILE *f, const fb__sysinfo *si) {
         fb__html_comparison(f, fb_comparison_at(b, idx[c]), passes);
     if (passes && (n || n_cmp)) fputs("</details>\n", f);
     /* one chart per fit group: a name, or a family's series */
-    /* (the groups sorted once: src/complexity_group.c) */
+    /* (the groups sorted once: src/stats/complexity_group.c) */
     const fb_result **all = malloc((n ? n : 1) * sizeof *all);
     fb__fit_groups g;
     if (!all) rc = FB_ENOMEM;

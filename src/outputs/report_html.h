@@ -1,4 +1,4 @@
-/* The HTML report (src/report_html.c): one self-contained page with inline
+/* The HTML report (src/outputs/report_html.c): one self-contained page with inline
  * SVG charts. Internal pieces, for tests and for the features that add
  * charts to the page (paired comparisons, baselines). */
 #ifndef FB_REPORT_HTML_H
@@ -26,7 +26,7 @@
 /* Group data spanning more than this factor get a log axis. */
 #define FB__H_LOG_SPAN 100.0
 
-/* Shared by the page's parts (src/report_html.c): a <rect> left open for
+/* Shared by the page's parts (src/outputs/report_html.c): a <rect> left open for
  * its <title>; an <svg> chart of height h; a right-aligned, shortened name
  * in the label column with the full text (and N, the pass of -repetitions
  * when pass > 0, 1-based, and extra) as its tooltip;
@@ -41,24 +41,24 @@ FB__PRIVATE void fb__html_cell(FILE *f, double v, int decimals, const char *suff
  * units equal (both NULL too). */
 FB__PRIVATE bool fb__html_measured(const fb_result *r);
 FB__PRIVATE bool fb__html_same(const char *a, const char *b);
-/* The result's marks (src/marks.c) as hints after its name. */
+/* The result's marks (src/stats/marks.c) as hints after its name. */
 FB__PRIVATE void fb__html_marks(FILE *f, const fb_result *r);
 
-/* src/report_html_table.c: the results table of the group idx[0..m) of b;
+/* src/outputs/report_html_table.c: the results table of the group idx[0..m) of b;
  * with `passes` (-repetitions), a first column with each row's pass. */
 FB__PRIVATE void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t m,
                                 bool passes);
-/* src/report_html_page.c: the page's head and header (titles, machine
+/* src/outputs/report_html_page.c: the page's head and header (titles, machine
  * context, warnings), and the legend. */
 FB__PRIVATE void fb__html_header(FILE *f, const fb_bench *b, const fb__sysinfo *si);
 FB__PRIVATE void fb__html_legend(FILE *f);
-/* src/report_html_complexity.c: the complexity section of the fit group of
+/* src/outputs/report_html_complexity.c: the complexity section of the fit group of
  * b's result `first` (a log-log chart and the fit table, of its stored fit). */
 FB__PRIVATE void fb__html_complexity(FILE *f, const fb_bench *b, const fb__fit_groups *g,
                                      size_t first);
 
 /* A group of results counted under Callgrind (-valgrind;
- * src/report_html_counted.c): a chart with one bar per result from 0 to its
+ * src/outputs/report_html_counted.c): a chart with one bar per result from 0 to its
  * instructions per unit (the exact count, hover for it; an error row says
  * its error), then the table of its counts per unit: instructions and,
  * with -valgrind=cache, L1 and LL misses and the branch miss rate. */

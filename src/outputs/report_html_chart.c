@@ -1,4 +1,4 @@
-/* The chart primitives the HTML report's parts share (src/report_html.h):
+/* The chart primitives the HTML report's parts share (src/outputs/report_html.h):
  * a rectangle, an <svg> chart, a name in the label column, a table cell.
  * They write what they are given and compute nothing. */
 #include "report_html.h"
@@ -77,7 +77,7 @@ bool fb__html_same(const char *a, const char *b) {
     return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
 
-/* The result's marks (src/marks.c) as hints after its name. */
+/* The result's marks (src/stats/marks.c) as hints after its name. */
 void fb__html_marks(FILE *f, const fb_result *r) {
     if (r->optimized_away)
         fputs(" <span class=\"hint\">optimized away? it costs under a quarter of a loop holding "

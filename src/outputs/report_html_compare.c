@@ -1,7 +1,7 @@
 /* Charts of the HTML report for comparisons: the forest plot of paired
  * comparisons and the change chart of -baseline runs. They take plain
  * arrays, so that the features computing those numbers only hand them over
- * (src/report_html.h documents both). */
+ * (src/outputs/report_html.h documents both). */
 #include "report_html.h"
 #include "svg.h"
 
@@ -23,7 +23,7 @@
 
 static void fb__hc_open(FILE *f, const char *cls, size_t rows, const char *title) {
     double h = FB__HC_TOP + FB__HC_ROW * (double)rows + FB__HC_AXIS;
-    fb__html_svg_open(f, cls, h, title); /* the one opener (src/report_html_chart.c) */
+    fb__html_svg_open(f, cls, h, title); /* the one opener (src/outputs/report_html_chart.c) */
     for (size_t k = 0; k < rows; k += 2) {
         fputs("<rect class=\"band\" x=\"0\"", f);
         fb__svg_attr_num(f, "y", FB__HC_TOP + FB__HC_ROW * (double)k);

@@ -1,7 +1,7 @@
-/* The HTML report's complexity section (src/report_html.c calls it once
+/* The HTML report's complexity section (src/outputs/report_html.c calls it once
  * per fit group): the log-log chart of what the fit reads against N (the
  * median time per call, or under -valgrind the exact instructions per
- * call: fb__fit_point) with the stored best fit (src/complexity.c), and the
+ * call: fb__fit_point) with the stored best fit (src/stats/complexity.c), and the
  * fit table. Reads results and stored fits; computes only the chart's
  * curve. */
 #include "report_html.h"
@@ -10,7 +10,7 @@
 #include "context.h" /* -context: rows of the context table */
 #include "numfmt.h"
 #include "process.h"
-#include "stats.h" /* fit groups of families (src/complexity_group.c) */
+#include "stats.h" /* fit groups of families (src/stats/complexity_group.c) */
 #include "result.h"
 #include "svg.h"
 #include "text.h"
@@ -38,7 +38,7 @@ static double fb__html_model(const char *model, double n) {
 /* The log-log chart of the fit's points (fb__fit_point) against N for the fit group of
  * result `first` of b (its name, or a family's series), with its stored
  * fit, and the fit table. g: the fit groups of b's results
- * (src/complexity_group.c); the points are the results whose first is
+ * (src/stats/complexity_group.c); the points are the results whose first is
  * `first`. */
 void fb__html_complexity(FILE *f, const fb_bench *b, const fb__fit_groups *g, size_t first) {
     size_t n;
@@ -169,7 +169,7 @@ void fb__html_complexity(FILE *f, const fb_bench *b, const fb__fit_groups *g, si
         fb__fmt_double(c, sizeof c, fits[k].coefficient, 6);
         fb__svg_si(k0, sizeof k0, fits[k].constant, unit, 4);
         /* "(best)" only where the fit's verdict says a model fits, as the
-         * terminal's note does (src/report_complexity.c); otherwise the first
+         * terminal's note does (src/outputs/report_complexity.c); otherwise the first
          * row only has the lowest error */
         fprintf(f, "<tr%s><td class=\"name\">%s%s</td><td>%s%s%s</td><td>%s</td>",
                 k == 0 && fits_one ? " class=\"best\"" : "", fits[k].name,

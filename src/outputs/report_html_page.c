@@ -1,4 +1,4 @@
-/* The HTML report's frame (src/report_html.c assembles the page): the
+/* The HTML report's frame (src/outputs/report_html.c assembles the page): the
  * style sheet, the header (titles, date, version, machine, counters,
  * context, the machine's warnings) and the legend. Reads results and the
  * machine context, computes nothing. */
@@ -9,7 +9,7 @@
 #include "numfmt.h"
 #include "passes.h" /* -repetitions: how many passes */
 #include "process.h"
-#include "stats.h" /* fit groups of families (src/complexity_group.c) */
+#include "stats.h" /* fit groups of families (src/stats/complexity_group.c) */
 #include "result.h"
 #include "svg.h"
 #include "text.h"
@@ -110,7 +110,7 @@ void fb__html_header(FILE *f, const fb_bench *b, const fb__sysinfo *si) {
         fputs("</b>", f);
     }
     fprintf(f, "%s%zu result%s", titles ? " &middot; " : "", n, n == 1 ? "" : "s");
-    unsigned passes = fb__passes_max(b); /* -repetitions (src/passes.c) */
+    unsigned passes = fb__passes_max(b); /* -repetitions (src/outputs/passes.c) */
     if (passes > 1) fprintf(f, " in %u passes", passes);
     fputs("</p>\n", f);
 
@@ -151,7 +151,7 @@ void fb__html_header(FILE *f, const fb_bench *b, const fb__sysinfo *si) {
             snprintf(counters + strlen(counters), sizeof counters - strlen(counters), "%s%s",
                      counters[0] ? ", " : "on: ", fb_measure_name((fb_measure)m));
     fb__html_context_row(f, "counters", counters[0] ? counters : "off or unavailable");
-    /* -context=key=value (src/context.c); keys are plain ASCII */
+    /* -context=key=value (src/handle/context.c); keys are plain ASCII */
     for (size_t i = 0; i < fb__context_count(b); ++i)
         fb__html_context_row(f, fb__context_key(b, i), fb__context_value(b, i));
     fputs("</table>\n", f);

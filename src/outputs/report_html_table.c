@@ -1,4 +1,4 @@
-/* The HTML report's results table of one title/unit group (src/report_html.c
+/* The HTML report's results table of one title/unit group (src/outputs/report_html.c
  * calls it under the group's chart): the markdown table's columns (time and
  * rate per unit, err%, counters, total), user counters, the name with its
  * marks or error. Reads stored summaries, computes nothing. */
@@ -31,7 +31,7 @@ enum {
     FB__HC_COLS
 };
 
-/* The markdown table's columns (src/report_markdown.c), shown when any row
+/* The markdown table's columns (src/outputs/report_markdown.c), shown when any row
  * of the group has them. */
 static bool fb__html_has_col(const fb_result *r, int c) {
     switch (c) {
@@ -115,7 +115,7 @@ void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t m, boo
         }
         fputs("</th>", f);
     }
-    /* user counters (src/ucounter.c): a column per label in the group */
+    /* user counters (src/handle/ucounter.c): a column per label in the group */
     fb__ucounter_cols ucols;
     ucols.n = 0;
     for (size_t k = 0; k < m; ++k) fb__ucounter_cols_add(&ucols, fb_result_at(b, idx[k]));

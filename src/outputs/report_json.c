@@ -12,7 +12,7 @@
 #include "passes.h"   /* -repetitions: the value over passes */
 #include "process.h"
 #include "valgrind.h" /* counted results (-valgrind) */
-#include "stats.h"    /* fit groups of families (src/complexity_group.c) */
+#include "stats.h"    /* fit groups of families (src/stats/complexity_group.c) */
 
 #include <stdlib.h>
 
@@ -27,7 +27,7 @@ static void fb__jr_build(fb__json *j, const char *key, int bits) {
     fb__json_end_obj(j);
 }
 
-/* -context's pairs (src/context.c), inside "context" as "custom". */
+/* -context's pairs (src/handle/context.c), inside "context" as "custom". */
 static void fb__jr_custom(fb__json *j, const fb_bench *b) {
     if (!fb__context_count(b)) return; /* absent without -context */
     fb__json_obj(j, "custom", true);
@@ -155,7 +155,7 @@ static void fb__jr_valgrind(fb__json *j, const fb_result *r) {
     fb__json_end_obj(j);
 }
 
-/* "user_counters" (fb_counter, src/ucounter.c): each as given, its kind,
+/* "user_counters" (fb_counter, src/handle/ucounter.c): each as given, its kind,
  * its column label and the value shown (null when it cannot be computed). */
 static void fb__jr_ucounters(fb__json *j, const fb_result *r) {
     if (!fb_result_counter_count(r)) return; /* absent without counters */
@@ -218,7 +218,7 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
         fb__json_knum(j, "empty_loop_s", r->empty_loop_s);
     else
         fb__json_knull(j, "empty_loop_s");
-    /* marks derived from the result's own numbers (src/marks.c) */
+    /* marks derived from the result's own numbers (src/stats/marks.c) */
     fb__json_kbool(j, "optimized_away", r->optimized_away);
     fb__json_kbool(j, "unresolved", r->unresolved);
     /* disturbed epochs the statistics had to keep (too few others): the
@@ -229,7 +229,7 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
     fb__json_knum(j, "total_s", r->total_s);
     fb__jr_epochs_used(j, r);
     fb__json_ku64(j, "pass", r->config.pass);
-    if (r->threads) { /* a group of threads (src/group.h): its size, each thread's median */
+    if (r->threads) { /* a group of threads (src/run/group.h): its size, each thread's median */
         fb__json_ku64(j, "threads", r->threads);
         fb__json_arr(j, "thread_medians", true);
         for (size_t t = 0; t < r->threads; ++t) {
@@ -274,8 +274,8 @@ static void fb__jr_result(fb__json *j, const fb_result *r) {
 
 /* One entry per fit group with a complexity N, in the order the groups
  * first appear: a benchmark name, or a family's series whose instances set
- * N; each group's fit as stored with the results (src/bench_fits.c). The
- * groups are sorted once (src/complexity_group.c), not searched for each
+ * N; each group's fit as stored with the results (src/handle/bench_fits.c). The
+ * groups are sorted once (src/stats/complexity_group.c), not searched for each
  * result. FB_OK or FB_ENOMEM (the array is written empty). */
 static int fb__jr_complexity(fb__json *j, const fb_bench *b) {
     fb__json_arr(j, "complexity", false);
@@ -289,7 +289,7 @@ static int fb__jr_complexity(fb__json *j, const fb_bench *b) {
     for (size_t i = 0; i < n; ++i) {
         const fb_result *r = rs[i];
         if (!r->name || g.first[i] != i) continue;
-        const fb__fit_set *s = fb__fit_stored_in(b, &g, i); /* src/bench_fits.c */
+        const fb__fit_set *s = fb__fit_stored_in(b, &g, i); /* src/handle/bench_fits.c */
         if (!s) continue;
         fb__json_obj(j, NULL, false);
         fb__json_kstr(j, "name", s->name); /* the series' for a family */
@@ -323,7 +323,7 @@ static int fb__jr_complexity(fb__json *j, const fb_bench *b) {
     return FB_OK;
 }
 
-/* The paired comparisons (src/compare.c): per alternative its ratio to the
+/* The paired comparisons (src/run/compare.c): per alternative its ratio to the
  * baseline, the interval, the per-round log ratios and its epochs as a
  * result record. */
 static void fb__jr_comparisons(fb__json *j, const fb_bench *b) {
@@ -366,10 +366,10 @@ static void fb__jr_comparisons(fb__json *j, const fb_bench *b) {
 }
 
 /* With -repetitions: each benchmark's value over the passes, one object per
- * series (src/passes.c) in the order they first ran, each comparison's
+ * series (src/outputs/passes.c) in the order they first ran, each comparison's
  * alternatives after the runs. Absent with one pass. */
 static int fb__jr_over_passes(fb__json *j, const fb_bench *b) {
-    if (fb__passes_max(b) > 1) { /* stored by the runner (src/passes.c) */
+    if (fb__passes_max(b) > 1) { /* stored by the runner (src/outputs/passes.c) */
         fb__json_arr(j, "over_passes", false);
         for (size_t s = 0; s < fb__passes_count(b); ++s) {
             const fb_result *r = fb__passes_result(b, s, 0);

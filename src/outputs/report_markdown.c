@@ -136,7 +136,7 @@ static void fb__md_cell(FILE *f, fb__col c, const char *text) {
     fprintf(f, "| %*s ", fb__md_width[c] - 3, esc);
 }
 
-/* User counters (fb_counter, src/ucounter.c): a column each after the
+/* User counters (fb_counter, src/handle/ucounter.c): a column each after the
  * fixed ones, as wide as its label. */
 static int fb__md_uc_width(const fb_result *r, size_t i) {
     char label[96];
@@ -225,7 +225,7 @@ static void fb__md_header_text(const fb_result *r, char *out, size_t len) {
 }
 
 /* The header with n_lead extra columns in front (a comparison's relative
- * and 95% CI; src/report_compare.c). */
+ * and 95% CI; src/outputs/report_compare.c). */
 void fb__md_header_lead(FILE *f, const fb_result *r, size_t n_lead, const char *const *names,
                         const int *widths) {
     for (size_t i = 0; i < n_lead; ++i) fprintf(f, "| %*s ", widths[i] - 3, names[i]);
@@ -266,7 +266,7 @@ static void fb__md_num(FILE *f, fb__col c, double v, int decimals, const char *s
 }
 
 /* A complexity N as given (1,000.5, not 1,000; 0.0000001, not 0): the
- * fewest decimals that read back as N (src/text.c). */
+ * fewest decimals that read back as N (src/platform/text.c). */
 static void fb__md_n(FILE *f, fb__col c, double n) {
     char num[64];
     fb__fmt_n(num, sizeof num, n, true);
@@ -436,13 +436,13 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
         fputc(')', f);
     }
     if (slow) {
-        char c[64]; /* '.' whatever the locale (src/numfmt.c) */
+        char c[64]; /* '.' whatever the locale (src/platform/numfmt.c) */
         fb__fmt_fixed(c, sizeof c,
                       r->probe[1] >= r->probe[0] || isnan(r->probe[0]) ? r->probe[1] : r->probe[0],
                       1);
         fprintf(f, " (core in a slow episode: a 1-cycle loop ran at %s cycles)", c);
     }
-    /* marks from the result's own numbers (src/marks.c); never suppressed:
+    /* marks from the result's own numbers (src/stats/marks.c); never suppressed:
      * they say the value is not the op's */
     if (r->optimized_away || r->at_loop_resolution) {
         char v[64], e[64];
@@ -477,7 +477,7 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
     fputc('\n', f);
 }
 
-/* For src/report_compare.c. */
+/* For src/outputs/report_compare.c. */
 void fb__md_row(FILE *f, const fb_result *r) {
     fb__md_print_row(f, r, NULL, fb__process_suppressed());
 }
@@ -523,7 +523,7 @@ void fb__table_sink(void *ctx, const fb_bench *b, const fb_result *r) {
 
 void fb__table_restart(fb__table *t) { t->last_out = NULL; }
 
-/* The results' tables; fb_write_markdown (src/report_compare.c) adds the
+/* The results' tables; fb_write_markdown (src/outputs/report_compare.c) adds the
  * comparisons' after them. */
 int fb__write_results_markdown(const fb_bench *b, FILE *f) {
     char last[512] = "";

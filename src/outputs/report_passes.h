@@ -1,5 +1,5 @@
 /* The summary over the runner's passes (-repetitions), as markdown
- * (src/report_passes.c). */
+ * (src/outputs/report_passes.c). */
 #ifndef FB_REPORT_PASSES_H
 #define FB_REPORT_PASSES_H
 

@@ -1,4 +1,4 @@
-/* SVG and HTML primitives for the HTML report (src/report_html.c): text
+/* SVG and HTML primitives for the HTML report (src/outputs/report_html.c): text
  * escaping, locale-independent numbers, SI-prefixed labels, linear and log
  * scales with ticks, a horizontal axis. Everything writes to a FILE *. */
 #ifndef FB_SVG_H

@@ -62,16 +62,16 @@
  * -filter child, the output files' signal window). */
 #define FB_HAVE_POSIX (!FB_HAVE_WINDOWS)
 /* POSIX threads: groups of threads (fb_run_threads, FB_BENCHMARK_THREADS;
- * src/group.c). Without them a group of more than one thread is refused
+ * src/run/group.c). Without them a group of more than one thread is refused
  * with FB_ENOTSUP. */
 #define FB_HAVE_THREADS FB_HAVE_POSIX
 /* <regex.h>: -filter's extended regular expressions; without it a small
- * matcher of its own (src/filter_basic.c). */
+ * matcher of its own (src/runner/filter_basic.c). */
 #define FB_HAVE_POSIX_REGEX FB_HAVE_POSIX
 /* fmemopen: a FILE over a caller's buffer; without it a temporary file. */
 #define FB_HAVE_FMEMOPEN FB_HAVE_POSIX
 
-/* The default clock (src/clock.c; docs/platforms.md, "Clocks"):
+/* The default clock (src/machine/clock.c; docs/platforms.md, "Clocks"):
  *   Windows: QueryPerformanceCounter, or rdtsc where the TSC is invariant
  *            (FB_HAVE_RDTSC: x86-64 with GCC/Clang);
  *   elsewhere: clock_gettime(CLOCK_MONOTONIC) (on Linux aarch64 too: the
@@ -83,7 +83,7 @@
 #define FB_HAVE_RDTSC 0
 #endif
 
-/* perf_event_open counters (src/perf_linux.c, else src/perf_none.c). */
+/* perf_event_open counters (src/machine/perf_linux.c, else src/machine/perf_none.c). */
 /* Linux without the kernel's headers (musl-gcc, some cross toolchains): the
  * stub, with a note saying why (FB__NO_PERF_HEADER). */
 #if FB_HAVE_LINUX && !defined(FB_DISABLE_PERF_COUNTERS) && defined(__has_include)
@@ -97,7 +97,7 @@
 #define FB_HAVE_PERF_EVENTS 0
 #endif
 
-/* Callgrind client requests (src/valgrind.c, docs/valgrind.md): on when
+/* Callgrind client requests (src/run/valgrind.c, docs/valgrind.md): on when
  * <valgrind/callgrind.h> (Debian/Ubuntu: package valgrind; Fedora:
  * valgrind-devel) was there at build time. The CMake build decides with
  * check_include_file and passes FB_HAVE_CALLGRIND_H=0/1; other builds (the
@@ -126,7 +126,7 @@
 /* /sys and /proc checks for the environment warnings. */
 #define FB_HAVE_SYSFS FB_HAVE_LINUX
 
-/* The core probe's kernels (src/probe.c): x86-64 assembly with GCC/Clang.
+/* The core probe's kernels (src/machine/probe.c): x86-64 assembly with GCC/Clang.
  * Off elsewhere (aarch64 among them: its multiply latency differs between
  * cores, and the chain kernel needs a known one; docs/platforms.md). */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))

@@ -1,4 +1,4 @@
-/* Locale-independent number text (src/numfmt.c): femtobench reads and writes
+/* Locale-independent number text (src/platform/numfmt.c): femtobench reads and writes
  * '.' as the decimal point and no grouping from the C library, whatever
  * setlocale() the program made. */
 #ifndef FB_NUMFMT_H

@@ -1,4 +1,4 @@
-/* src/os.h on POSIX systems (Linux, macOS). */
+/* src/platform/os.h on POSIX systems (Linux, macOS). */
 #include "os.h"
 
 #if FB_HAVE_POSIX

@@ -1,4 +1,4 @@
-/* src/os.h on Windows (mingw-w64). */
+/* src/platform/os.h on Windows (mingw-w64). */
 #include "os.h"
 
 #if FB_HAVE_WINDOWS

@@ -1,6 +1,6 @@
 /* The small text files of /proc and /sys, and the kernel's CPU-list format:
- * one reader for the machine checks (src/machine_linux.c) and the machine
- * facts (src/sysinfo.c). A file that is missing, unreadable or not in the
+ * one reader for the machine checks (src/machine/machine_linux.c) and the machine
+ * facts (src/machine/sysinfo.c). A file that is missing, unreadable or not in the
  * expected shape means "unknown" to both. */
 #include "sysfile.h"
 

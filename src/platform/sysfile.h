@@ -1,4 +1,4 @@
-/* Reading the small text files of /proc and /sys (src/sysfile.c), shared by
+/* Reading the small text files of /proc and /sys (src/platform/sysfile.c), shared by
  * the machine checks and the machine facts. Every path is root + rel, so
  * tests can pass a fake tree. */
 #ifndef FB_SYSFILE_H

@@ -1,4 +1,4 @@
-/* Small text helpers shared by the writers and the parsers (src/text.c). */
+/* Small text helpers shared by the writers and the parsers (src/platform/text.c). */
 #ifndef FB_TEXT_H
 #define FB_TEXT_H
 

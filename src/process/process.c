@@ -33,7 +33,7 @@ static struct fb__process {
     char config_errors[FB__CONFIG_ERRORS_MAX]; /* the bad entries' lines */
     bool config_reported;
     /* FEMTOBENCH_PASS: this process runs one pass of a parent's
-     * -repetitions (src/passes_exec.c); pass_fd < 0 when not */
+     * -repetitions (src/runner/passes_exec.c); pass_fd < 0 when not */
     unsigned pass, passes;
     int pass_fd;
     /* measured once */
@@ -63,14 +63,14 @@ static struct fb__process {
     /* under Valgrind (read with the environment), and the mirror of
      * Callgrind's dump counter: Callgrind numbers the dump files of a
      * process 1, 2, 3, ...; femtobench counts its own dumps under vg_lock to
-     * know the file each one went to (src/valgrind.c checks the file's
+     * know the file each one went to (src/run/valgrind.c checks the file's
      * trigger line to be sure) */
     fb__callgrind vg;
     pthread_mutex_t vg_lock;
     unsigned vg_dumps; /* under vg_lock */
     /* for the runner's -valgrind */
     char *path, *tmpdir;
-    /* femtobench-ab's pacing of the epochs (src/epoch_hook.h), or NULL */
+    /* femtobench-ab's pacing of the epochs (src/platform/epoch_hook.h), or NULL */
     const fb__epoch_hook *epoch_hook;
 } fb__proc = {.lock = PTHREAD_MUTEX_INITIALIZER, .vg_lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -380,7 +380,7 @@ char **fb__process_child_env(const char *const *set, size_t n) {
 }
 
 void fb__process_forked(void) {
-    /* -isolate's child (src/isolate.c): the counters inherited from the
+    /* -isolate's child (src/runner/isolate.c): the counters inherited from the
      * parent count the parent's thread; close this copy and open new ones at
      * the first run. Notes and warnings the parent printed stay printed. */
     pthread_mutex_lock(&fb__proc.lock);

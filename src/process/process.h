@@ -1,4 +1,4 @@
-/* The process state (src/process.c): the one owner of what is true for the
+/* The process state (src/process/process.c): the one owner of what is true for the
  * whole process, each fact resolved once and read-only afterwards:
  *   - read once from the environment: FEMTOBENCH_SUPPRESS_WARNINGS (or the
  *     runner's -quiet), FEMTOBENCH_ENDLESS, FEMTOBENCH_CONFIG (parsed into
@@ -68,7 +68,7 @@ FB__PRIVATE fb__registration *fb__process_registry(void);
 #define FB__PROCESS_LATER_MAX 16
 FB__PRIVATE int fb__process_register_later(void (*fn)(void));
 
-/* Under Valgrind's Callgrind (src/valgrind.c, docs/valgrind.md), read once. */
+/* Under Valgrind's Callgrind (src/run/valgrind.c, docs/valgrind.md), read once. */
 typedef struct fb__callgrind {
     bool on;         /* RUNNING_ON_VALGRIND */
     bool exact;      /* and FEMTOBENCH_VALGRIND set (not "" or "0"): counted runs */
@@ -90,7 +90,7 @@ FB__PRIVATE const char *fb__process_path(void);
 FB__PRIVATE const char *fb__process_tmpdir(void);
 /* FEMTOBENCH_PASS=<pass>/<passes>:<fd>, read once: this process is one pass
  * of a parent runner's -repetitions and sends its results to fd
- * (src/passes_exec.c). The fd, with *pass and *passes, or -1 when not. */
+ * (src/runner/passes_exec.c). The fd, with *pass and *passes, or -1 when not. */
 FB__PRIVATE int fb__process_pass_child(unsigned *pass, unsigned *passes);
 /* The environment for a child process: this process's, with each "NAME=value"
  * of set[0..n) replacing NAME's entry or added. A malloc'd NULL-terminated
@@ -98,7 +98,7 @@ FB__PRIVATE int fb__process_pass_child(unsigned *pass, unsigned *passes);
  * memory. */
 FB__PRIVATE char **fb__process_child_env(const char *const *set, size_t n);
 
-/* The epoch hook of this copy of the library (src/epoch_hook.h), or NULL
+/* The epoch hook of this copy of the library (src/platform/epoch_hook.h), or NULL
  * (every normal run). Set by femtobench-ab's plugin entry before it runs the
  * suite; the hook object must outlive the runs. */
 FB__PRIVATE void fb__process_set_epoch_hook(const fb__epoch_hook *hook);

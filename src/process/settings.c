@@ -14,9 +14,9 @@
 
 /* Ranges (docs/reliability.md, "Counts and times"): no product of two
  * values can overflow (epochs x 8 bytes x 7 measures <= 56 MB; epochs x
- * epoch time is capped by the budget's 3600 s in src/run.c), and no value
+ * epoch time is capped by the budget's 3600 s in src/run/run.c), and no value
  * makes a single epoch last more than a second. Counts stop at 10^10
- * iterations, the upscaling limit of src/run.c. */
+ * iterations, the upscaling limit of src/run/run.c. */
 static const fb__key_info fb__keys[FB__K_COUNT] = {
     [FB__K_EPOCHS] = {"epochs", 0, 11, 1, 1e6},
     [FB__K_EPOCH_ITERATIONS] = {"epoch_iterations", 0, 0, 0, 1e10},
@@ -26,7 +26,7 @@ static const fb__key_info fb__keys[FB__K_COUNT] = {
     [FB__K_MAX_TOTAL_TIME] = {"max_total_time", 1, 20e-3, 0, 3600},
     [FB__K_WARMUP] = {"warmup", 0, 0, 0, 1e10},
     [FB__K_CLOCK_RESOLUTION_MULTIPLE] = {"clock_resolution_multiple", 0, 1000, 1, 1e6},
-    /* more epochs of the usual length, never longer ones (src/rounds.c) */
+    /* more epochs of the usual length, never longer ones (src/run/rounds.c) */
     [FB__K_MIN_TIME] = {"min_time", 1, 0, 0, 60},
 };
 
@@ -82,7 +82,7 @@ void fb__config_free(fb__config *c) {
 }
 
 void fb__key_format(const fb__key_info *info, double v, char *buf, size_t len) {
-    /* '.' whatever the locale (src/numfmt.c) */
+    /* '.' whatever the locale (src/platform/numfmt.c) */
     char num[24]; /* %.6g: at most 13 bytes */
     if (!info->is_duration) {
         fb__fmt_fixed(buf, len, v, 0);

@@ -1,6 +1,6 @@
 /* The configuration: the numeric keys and their layers, the one value a
  * run takes and its result embeds, and the FEMTOBENCH_CONFIG parser
- * (src/settings.c). Layers, highest first: the runner's command line, code
+ * (src/process/settings.c). Layers, highest first: the runner's command line, code
  * (fb_set_*), FEMTOBENCH_CONFIG, the defaults. */
 #ifndef FB_SETTINGS_H
 #define FB_SETTINGS_H
@@ -79,7 +79,7 @@ typedef struct fb__config {
     char time_unit_label[16];
     bool relative;
     double complexity_n; /* 0 = unset */
-    bool has_arg;        /* an instance of a family (src/registry.c) */
+    bool has_arg;        /* an instance of a family (src/registry/registry.c) */
     int64_t arg;         /* its argument (fb_arg), 0 without one */
     bool counters;
     /* the runner's --benchmark_min_time=<n>x: n iterations in all, split
@@ -88,13 +88,13 @@ typedef struct fb__config {
     double num[FB__K_COUNT]; /* resolved numeric keys */
     unsigned pass;           /* the runner's -repetitions pass (0-based) */
     /* all arguments of a family's instance (args[0] == arg), FB_MAX_ARGS
-     * at most: several for FB_BENCHMARK_PRODUCT (src/product.c) */
+     * at most: several for FB_BENCHMARK_PRODUCT (src/registry/product.c) */
     size_t n_args;
     int64_t args[FB_MAX_ARGS];
     /* a family registered by a port (fb_register_ordered): its name (owned;
      * NULL for none), its id (families may share a name) and the model its
      * framework asked for (an index into the fit models + 1; 0 = the best):
-     * its results with an N are fitted together (src/complexity_group.c) */
+     * its results with an N are fitted together (src/stats/complexity_group.c) */
     char *family;
     unsigned family_id;
     int family_model;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 /* The arguments of a range (FB_BENCHMARK_RANGE, FB_RANGE): here, with the
- * other dimensions, so that src/registry.c calls this file and not the
+ * other dimensions, so that src/registry/registry.c calls this file and not the
  * reverse. */
 size_t fb__range_args(int64_t lo, int64_t hi, int64_t mult, int64_t *out, size_t cap) {
     size_t n = 0;

@@ -1,6 +1,6 @@
 /* Families over several arguments (FB_BENCHMARK_PRODUCT): the dimensions
  * of a registration (lists and ranges), their checks, and the instances of
- * their product, named "fn/a/b" (src/registry.c names and sorts them). */
+ * their product, named "fn/a/b" (src/registry/registry.c names and sorts them). */
 #ifndef FB_PRODUCT_H
 #define FB_PRODUCT_H
 

@@ -1,7 +1,7 @@
 /* Families of benchmarks (FB_BENCHMARK_ARGS, FB_BENCHMARK_RANGE): their
  * expansion into instances named "fn/arg", the checks of their
  * registrations (the grouping of their results for complexity fits is
- * src/complexity_group.c's). */
+ * src/stats/complexity_group.c's). */
 #include "registry.h"
 
 #include "group.h"   /* FB_BENCHMARK_THREADS */
@@ -87,7 +87,7 @@ static int fb__reg_check(const fb__registration *r, char *err, size_t len) {
             snprintf(err, len, "benchmark '%s' (%s): %s", r->name, what, why);
             return FB_EINVAL;
         }
-    } else if (r->kind == FB__REG_PRODUCT) { /* src/product.c */
+    } else if (r->kind == FB__REG_PRODUCT) { /* src/registry/product.c */
         return fb__product_check(r, err, len);
     } else if (r->kind != FB__REG_ONE) {
         snprintf(err, len, "benchmark '%s': unknown registration kind %d", r->name, r->kind);
@@ -198,7 +198,7 @@ static int fb__expand_sorted(const fb__registration *const *regs, size_t n, fb__
         const fb__registration *r = regs[i];
         if (r->kind == FB__REG_ONE) {
             v[k++] = fb__instance_new(r, false, 0);
-        } else if (r->kind == FB__REG_PRODUCT) { /* src/product.c */
+        } else if (r->kind == FB__REG_PRODUCT) { /* src/registry/product.c */
             for (size_t a = 0, m = fb__product_count(r); a < m; ++a) {
                 int64_t args[FB_MAX_ARGS];
                 size_t na = fb__product_args(r, a, args);
@@ -206,7 +206,7 @@ static int fb__expand_sorted(const fb__registration *const *regs, size_t n, fb__
             }
         } else if (r->kind == FB__REG_ARGS) {
             for (size_t a = 0; a < r->n_args; ++a) v[k++] = fb__instance_new(r, true, r->args[a]);
-        } else if (r->kind == FB__REG_THREADS) { /* src/group.c */
+        } else if (r->kind == FB__REG_THREADS) { /* src/run/group.c */
             for (size_t a = 0; a < r->n_args; ++a) v[k++] = fb__instance_new_threads(r, r->args[a]);
         } else {
             size_t m = fb__range_args(r->lo, r->hi, r->mult, NULL, 0);

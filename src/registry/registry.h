@@ -1,7 +1,7 @@
 /* Families of benchmarks (FB_BENCHMARK_ARGS, FB_BENCHMARK_RANGE):
  * the runner expands every registration into instances before it filters,
  * so -list, -filter, -sanity_check and the outputs see ordinary benchmarks
- * named "fn/arg" (src/complexity_group.c groups their results for
+ * named "fn/arg" (src/stats/complexity_group.c groups their results for
  * complexity fits, docs/complexity.md, "Families"). */
 #ifndef FB_REGISTRY_H
 #define FB_REGISTRY_H
@@ -18,7 +18,7 @@ typedef struct fb__instance {
     const fb__registration *reg; /* shared by the instances of a family */
     bool has_arg;
     int64_t arg;
-    size_t n_args;             /* several for FB_BENCHMARK_PRODUCT (src/product.c) */
+    size_t n_args;             /* several for FB_BENCHMARK_PRODUCT (src/registry/product.c) */
     int64_t args[FB_MAX_ARGS]; /* args[0] == arg */
     size_t threads;            /* FB_BENCHMARK_THREADS: the group's size, else 0 */
     char name[];               /* reg->name, or "reg->name/arg", "reg->name/a/b" */
@@ -26,7 +26,7 @@ typedef struct fb__instance {
 
 /* Expands the registrations listed from head into instances, sorted by
  * registration name, a family's instances in the order of its arguments,
- * then those of fb_register_ordered in the order registered (src/port.c):
+ * then those of fb_register_ordered in the order registered (src/registry/port.c):
  * a NULL-terminated array in *out (free it with fb__instances_free). A bad
  * registration (a family without arguments or with an argument twice, a
  * range with mult < 2, lo < 0 or lo > hi, a name registered twice, a family
@@ -35,7 +35,7 @@ typedef struct fb__instance {
 FB__PRIVATE int fb__registry_expand(const fb__registration *head, fb__instance ***out, char *err,
                                     size_t len);
 FB__PRIVATE void fb__instance_free(fb__instance *in);
-/* A registration made at run time (fb_register, src/port.c): the
+/* A registration made at run time (fb_register, src/registry/port.c): the
  * registration first, so that a pointer to it is one to the whole; its fn is
  * NULL (every FB_BENCHMARK has one). */
 typedef struct fb__port_reg {

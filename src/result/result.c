@@ -20,7 +20,7 @@ void fb__result_free(fb_result *r) {
     free(r->iterations);
     free(r->epoch_flags);
     for (int m = 0; m < FB_MEASURE_COUNT; ++m) free(r->values[m]);
-    free(r->vg); /* Callgrind counts (src/valgrind.c) */
+    free(r->vg); /* Callgrind counts (src/run/valgrind.c) */
     free(r->ucounters);
     free(r->thread_median_s);
     free(r);
@@ -78,7 +78,7 @@ bool fb_result_unstable(const fb_result *r) {
     return !r->error && r->epochs > 1 && r->summary[FB_ELAPSED].err_pct >= 5.0;
 }
 
-/* A user counter as the files show it (src/result.h). */
+/* A user counter as the files show it (src/result/result.h). */
 double fb__ucounter_shown(const fb_result *r, size_t i, double s_per_call) {
     if (!r->ucounters || i >= r->ucounters->n) return NAN;
     const fb__ucounter *c = &r->ucounters->c[i];
@@ -88,7 +88,7 @@ double fb__ucounter_shown(const fb_result *r, size_t i, double s_per_call) {
     return c->value;
 }
 
-/* A group of threads (src/group.h): its size and each thread's median. */
+/* A group of threads (src/run/group.h): its size and each thread's median. */
 size_t fb_result_threads(const fb_result *r) { return r && r->threads ? r->threads : 1; }
 
 double fb_result_thread_median(const fb_result *r, size_t i) {

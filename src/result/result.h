@@ -1,4 +1,4 @@
-/* The immutable result of a run (src/result.c): its configuration by value,
+/* The immutable result of a run (src/result/result.c): its configuration by value,
  * the per-epoch samples and, filled once by the statistics, the summary. */
 #ifndef FB_RESULT_H
 #define FB_RESULT_H
@@ -16,7 +16,7 @@ typedef struct fb__summary {
 } fb__summary;
 
 /* The mean, median and sample standard deviation (n - 1) of n values
- * (fb__spread_of, src/stats.c): what Google Benchmark's _mean, _median and
+ * (fb__spread_of, src/stats/stats.c): what Google Benchmark's _mean, _median and
  * _stddev aggregate rows show. Indexed by FB__SPREAD_*; NAN when n is 0
  * (the stddev: when n < 2). */
 enum { FB__SPREAD_MEAN = 0, FB__SPREAD_MEDIAN = 1, FB__SPREAD_STDDEV = 2 };
@@ -25,7 +25,7 @@ typedef struct fb__spread {
     double v[3];
 } fb__spread;
 
-/* User counters (fb_counter; given through src/ucounter.c): at most this
+/* User counters (fb_counter; given through src/handle/ucounter.c): at most this
  * many a run, names at most this many bytes. The result carries them. */
 #define FB__UCOUNTER_MAX 16
 #define FB__UCOUNTER_NAME_MAX 48
@@ -48,7 +48,7 @@ typedef struct fb__ucounters {
 struct fb_result {
     char *name;
     char *error;       /* NULL when measured */
-    char *label;       /* fb_set_label (src/label.c), NULL when none */
+    char *label;       /* fb_set_label (src/handle/label.c), NULL when none */
     fb__config config; /* the run's configuration (title, unit, batch, keys...) */
     int callsite;      /* FB__CALLSITE of the run */
     double clock_resolution_s;
@@ -60,7 +60,7 @@ struct fb_result {
     double *values[FB_MEASURE_COUNT]; /* per iteration; NULL if not measured */
     fb__mask has;
     /* which epochs the statistics use, and why a run stopped */
-    unsigned char *epoch_flags; /* per epoch, FB__EPOCH_* of src/disturb.h; NULL: all used */
+    unsigned char *epoch_flags; /* per epoch, FB__EPOCH_* of src/stats/disturb.h; NULL: all used */
     bool disturb_known;         /* a disturbance source was read for every epoch */
     size_t disturbed;           /* epochs during which the thread was descheduled */
     size_t used;                /* epochs the statistics use (not FB__EPOCH_DROPPED) */
@@ -75,7 +75,7 @@ struct fb_result {
     double probe[2];      /* the core probe before and after the run (NAN: none) */
     bool slow_core;       /* a probe was >= FB__PROBE_SLOW: measured in a slow episode */
     unsigned remeasured;  /* times the run started again after a slow episode */
-    /* derived once by fb__stats_compute (src/marks.c): the median is below
+    /* derived once by fb__stats_compute (src/stats/marks.c): the median is below
      * FB__DELETED_FACTOR of the empty loop (optimized away), or within
      * FB__LOOP_RESOLUTION_FACTOR of it (at the loop's resolution); the epochs
      * are shorter than FB__RESOLVED_MULTIPLE clock resolutions */
@@ -89,11 +89,11 @@ struct fb_result {
     /* derived once by fb__stats_compute: the rate per epoch (batch / the
      * epoch's time per call) over the used epochs with a time > 0 */
     fb__spread rate_epochs;
-    /* counted under Callgrind (-valgrind; src/valgrind.h), else NULL */
+    /* counted under Callgrind (-valgrind; src/run/valgrind.h), else NULL */
     struct fb__vg_result *vg;
-    /* user counters (fb_counter, src/ucounter.h), NULL when none */
+    /* user counters (fb_counter, src/handle/ucounter.h), NULL when none */
     struct fb__ucounters *ucounters;
-    /* a group of threads (src/group.h): how many (0: a run on one thread,
+    /* a group of threads (src/run/group.h): how many (0: a run on one thread,
      * outside a group), and each thread's median seconds per iteration over
      * the recorded epochs (NULL outside a group) */
     size_t threads;

@@ -1,8 +1,8 @@
 /* The paired, interleaved comparison: the loop protocol that FB_COMPARE
  * and fb_compare drive. Each pass of the block reaches every alternative;
  * the one whose turn it is runs one epoch through the epoch routine
- * (src/epoch.c). Its schedule: src/compare_schedule.c; the comparison it
- * builds and publishes: src/compare_publish.c (src/compare_state.h). It
+ * (src/run/epoch.c). Its schedule: src/run/compare_schedule.c; the comparison it
+ * builds and publishes: src/run/compare_publish.c (src/run/compare_state.h). It
  * never formats or prints itself. docs/compare.md explains every rule and
  * default. */
 #include "compare_state.h"
@@ -21,7 +21,7 @@ fb__cmp fb__cmp_begin(fb_bench *b, const char *title, int callsite) {
     fb__cmp c = {NULL, 1};
     if (!title) title = b->name ? b->name : b->cfg.title;
     /* nested in a run or a comparison of this bench: refused, keeping the
-     * outer one; said once and counted (src/epoch.c) */
+     * outer one; said once and counted (src/run/epoch.c) */
     if (fb__epoch_refuse(b, "comparison", title)) return c;
     struct fb__cmp_state *s = calloc(1, sizeof *s);
     /* in a family the title carries the instance's "/<arg>", as a run's name

@@ -1,7 +1,7 @@
-/* The finished comparison (src/compare_state.h): the measured rounds become
- * the immutable fb_comparison (its statistics: src/compare_stats.c), which
+/* The finished comparison (src/run/compare_state.h): the measured rounds become
+ * the immutable fb_comparison (its statistics: src/stats/compare_stats.c), which
  * the bench stores and hands to its comparison sinks (the live table's:
- * src/report_compare.c). Nothing here formats or prints. */
+ * src/outputs/report_compare.c). Nothing here formats or prints. */
 #include "compare_state.h"
 
 #include "bench_state.h"
@@ -135,7 +135,7 @@ static fb_comparison *fb__cmp_build(struct fb__cmp_state *s) {
         return NULL;
     }
     if (s->counted && !s->fail_msg) {
-        /* the ratios of the exact counts (src/compare_stats.c) */
+        /* the ratios of the exact counts (src/stats/compare_stats.c) */
         if (fb__comparison_counted(c) != FB_OK) {
             fb__comparison_free(c);
             return NULL;

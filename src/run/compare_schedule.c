@@ -1,4 +1,4 @@
-/* The paired, interleaved comparison's schedule (src/compare_state.h).
+/* The paired, interleaved comparison's schedule (src/run/compare_state.h).
  *
  * All alternatives run the same iteration count per epoch. A round is one
  * epoch of each; each block of K rounds (K alternatives) follows a cyclic
@@ -29,7 +29,7 @@
 #define FB__CMP_DEFAULT_ROUNDS 30
 /* The error rate of the whole table. */
 #define FB__CMP_ALPHA 0.05
-/* As in src/run.c: an epoch reaching 2/3 of the target is close enough;
+/* As in src/run/run.c: an epoch reaching 2/3 of the target is close enough;
  * 100,000 iterations under 10 ps each is an op optimized away. */
 #define FB__CMP_CLOSE_ENOUGH (2.0 / 3.0)
 #define FB__CMP_MAX_ITERS 1e10
@@ -103,7 +103,7 @@ static size_t fb__cmp_order(const struct fb__cmp_state *s, size_t round, size_t 
 
 /* min_time (the runner's -min_time, fb_set_min_time): more rounds of the
  * usual epochs, never longer epochs, as a run records more epochs
- * (src/rounds.c), so that a preemption stays one short epoch. Each
+ * (src/run/rounds.c), so that a preemption stays one short epoch. Each
  * alternative holds the time asked for: the rounds come from the fastest
  * one's epoch, at the shared count. Up to FB__CMP_MAX_MIN_TIME_CELLS. Not
  * when the epoch hook fixed the rounds. Nothing is recorded yet, so the

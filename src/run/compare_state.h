@@ -1,13 +1,13 @@
 /* A comparison's state, shared by the three files of a comparison:
- *   src/compare_schedule.c  the schedule: the alternatives' check, the
+ *   src/run/compare_schedule.c  the schedule: the alternatives' check, the
  *                           calibration of the shared iteration count, the
  *                           rounds in Latin squares, Callgrind's counted
  *                           schedules, and what each epoch's record is;
- *   src/compare_publish.c   the finished comparison as an immutable
+ *   src/run/compare_publish.c   the finished comparison as an immutable
  *                           fb_comparison, published to the bench's sinks;
- *   src/compare.c           the loop protocol FB_COMPARE and fb_compare
+ *   src/run/compare.c           the loop protocol FB_COMPARE and fb_compare
  *                           drive, each epoch through the epoch routine
- *                           (src/epoch.c).
+ *                           (src/run/epoch.c).
  * docs/compare.md explains every rule and default. */
 #ifndef FB_COMPARE_STATE_H
 #define FB_COMPARE_STATE_H
@@ -28,7 +28,7 @@ enum {
 };
 
 struct fb__cmp_state {
-    fb__epoch ep; /* everything around an epoch (src/epoch.c); ep.name: the title */
+    fb__epoch ep; /* everything around an epoch (src/run/epoch.c); ep.name: the title */
     /* alternatives, from the first pass */
     size_t k, cap;
     char **names;
@@ -60,12 +60,12 @@ struct fb__cmp_state {
     double *counts[FB_MEASURE_COUNT];
     unsigned char *disturbed; /* the epoch routine's disturbance flag */
     /* counted under Callgrind: each alternative's counted schedule in turn
-     * (src/valgrind.c), its counts (or error) kept in counted[i] */
+     * (src/run/valgrind.c), its counts (or error) kept in counted[i] */
     bool counted;
     fb_result **counted_res;
 };
 
-/* src/compare_schedule.c: closes the comparison's epoch context and frees
+/* src/run/compare_schedule.c: closes the comparison's epoch context and frees
  * the state; stops the comparison because alternative alt (k: none in
  * particular) failed; bad input (an error line, nothing recorded); the
  * setup after the first pass; one epoch of s->cur ended. */
@@ -74,7 +74,7 @@ FB__PRIVATE void fb__cmp_fail(struct fb__cmp_state *s, size_t alt, const char *m
 FB__PRIVATE void fb__cmp_bad(struct fb__cmp_state *s, const char *what, const char *name);
 FB__PRIVATE void fb__cmp_setup(struct fb__cmp_state *s);
 FB__PRIVATE void fb__cmp_advance(struct fb__cmp_state *s, const fb__epoch_out *o);
-/* src/compare_publish.c: the block ended; build the comparison and publish
+/* src/run/compare_publish.c: the block ended; build the comparison and publish
  * it. */
 FB__PRIVATE void fb__cmp_finish(fb__cmp *cmp);
 

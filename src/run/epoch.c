@@ -1,5 +1,5 @@
 /* The one epoch routine: every kind of run measures its epochs here
- * (src/epoch.h says what it owns). The schedules (src/run.c, src/compare.c)
+ * (src/run/epoch.h says what it owns). The schedules (src/run/run.c, src/run/compare.c)
  * decide how many epochs of which op with how many iterations; this file
  * does everything around one epoch, always in the same order:
  *
@@ -86,7 +86,7 @@ int fb__epoch_open(fb__epoch *e, fb_bench *b, char *name, int callsite) {
         e->clock_ctx = b->clock_ctx;
         e->clock_info.resolution_s = b->clock_resolution_s;
         e->clock_info.overhead_s = 0;
-        e->clock_info.empty_loop_s = b->empty_loop_s; /* declared by tests (src/marks.c) */
+        e->clock_info.empty_loop_s = b->empty_loop_s; /* declared by tests (src/stats/marks.c) */
     } else {
         e->clock = fb__epoch_default_clock;
         e->clock_info = fb__process_clock();
@@ -147,7 +147,7 @@ void fb__epoch_set_vg(fb__epoch *e, const char *name, uint64_t epoch_iterations,
 }
 
 void fb__epoch_start(fb__epoch *e) {
-    /* manual timing and excluded regions start afresh (src/manual.c): on
+    /* manual timing and excluded regions start afresh (src/handle/manual.c): on
      * this bench, so in a group of threads each thread's own */
     fb__manual_epoch_begin(e->b);
     if (e->hook && e->hook->epoch_begin) e->hook->epoch_begin(e->hook->ctx, e->index);
@@ -194,7 +194,7 @@ void fb__epoch_stop(fb__epoch *e, uint64_t n, fb__epoch_out *out) {
     if (out->clock_step > 0) e->clock_advanced = true;
     if (out->clock_step < 0) e->clock_went_back = true;
     /* the time the body gave (fb_set_iteration_time), or the clock's less
-     * the excluded regions (src/manual.c); ticks_ns follows it, as the
+     * the excluded regions (src/handle/manual.c); ticks_ns follows it, as the
      * comparison's rounds keep ticks. In a group of threads this is the
      * thread's own time, on its own bench handle. */
     if (e->b->manual.on || e->b->manual.excluded_ns) {

@@ -1,6 +1,6 @@
-/* The one epoch routine (src/epoch.c): what every kind of run does around
- * the code it times. FB_RUN and fb_run (src/run.c), FB_COMPARE and
- * fb_compare (src/compare.c), a family's instances, each pass of
+/* The one epoch routine (src/run/epoch.c): what every kind of run does around
+ * the code it times. FB_RUN and fb_run (src/run/run.c), FB_COMPARE and
+ * fb_compare (src/run/compare.c), a family's instances, each pass of
  * -repetitions and each -isolate child all measure through it; run.c and
  * compare.c keep only their schedules (how many epochs of which op, with how
  * many iterations).
@@ -10,17 +10,17 @@
  *     and counted;
  *   - the configuration the context started from, the clock and its
  *     resolution, the performance counters, the disturbance source and the
- *     core probe (injected, else the defaults of src/disturb.c and
- *     src/probe.c; none of the last two under a custom clock);
+ *     core probe (injected, else the defaults of src/stats/disturb.c and
+ *     src/machine/probe.c; none of the last two under a custom clock);
  *   - each epoch: manual timing's and excluded regions' reset, setup,
  *     disturbance read, counters, the clock reads, Callgrind's collection
- *     switched on and off (src/valgrind.c), then the counters, the
+ *     switched on and off (src/run/valgrind.c), then the counters, the
  *     disturbance read and the teardown again, and the epoch's time made
  *     the one manual timing gave or the clock's less the excluded regions
- *     (src/manual.c), in that order;
+ *     (src/handle/manual.c), in that order;
  *   - the probe before the first epoch and after the last, and the decision
  *     to measure a run again after a slow episode of the core;
- *   - the epoch hook (src/epoch_hook.h), with no effect when none is
+ *   - the epoch hook (src/platform/epoch_hook.h), with no effect when none is
  *     installed. */
 #ifndef FB_EPOCH_H
 #define FB_EPOCH_H
@@ -48,7 +48,7 @@ typedef struct fb__epoch {
     fb__clock_info clock_info;
     fb__perf *perf; /* NULL: counters off */
     fb__mask perf_mask;
-    /* the thread's CPU clock (src/clock.h), read right outside the two
+    /* the thread's CPU clock (src/machine/clock.h), read right outside the two
      * clock reads; NULL: none (a custom clock, unless tests inject one).
      * cpu_mask is FB__BIT(FB_CPUTIME) when it is read, else 0 */
     fb_clock_fn cpu;
@@ -70,7 +70,7 @@ typedef struct fb__epoch {
      * timing aside: a clock that never advanced is not an op optimized away */
     bool clock_advanced, clock_went_back;
     unsigned remeasured; /* runs started again after a slow episode */
-    fb__vg_run *vg;      /* under Valgrind (src/valgrind.c), else NULL */
+    fb__vg_run *vg;      /* under Valgrind (src/run/valgrind.c), else NULL */
     /* the epoch hook, when one is installed and run_begin was called */
     const fb__epoch_hook *hook;
     uint64_t hook_iters; /* what run_begin fixed (0: the library's choice) */
@@ -78,7 +78,7 @@ typedef struct fb__epoch {
     size_t index;   /* epochs started, for the hook */
     bool refused;   /* a nested run or comparison was refused (said once) */
     uint64_t t0_ns; /* clock at the start of the epoch in progress */
-    /* a group of threads (src/group.h): every thread waits for the others
+    /* a group of threads (src/run/group.h): every thread waits for the others
      * right before its counters and its clock, so the epochs start together */
     struct fb__group *group;
 } fb__epoch;
@@ -86,14 +86,14 @@ typedef struct fb__epoch {
 /* What one epoch measured. */
 typedef struct fb__epoch_out {
     uint64_t ticks_ns; /* the clock's difference (0 when it went back), or
-                        * the manual time in ns (src/manual.c) */
+                        * the manual time in ns (src/handle/manual.c) */
     double elapsed_s;  /* ticks_ns in seconds: what a result stores */
     /* the counters, and counts[FB_CPUTIME]: the thread's CPU time in
      * seconds over the epoch (its read overhead taken off) */
     double counts[FB_MEASURE_COUNT];
     fb__mask known; /* the measures read in this epoch (perf_mask | cpu_mask when all) */
     /* descheduled: the context switches grew, or the wall time exceeds the
-     * CPU time by more than the margin of src/disturb.h */
+     * CPU time by more than the margin of src/stats/disturb.h */
     bool disturbed;
     int clock_step; /* the clock's own reading: 1 advanced, 0 stood still, -1 went back */
 } fb__epoch_out;
@@ -113,7 +113,7 @@ FB__PRIVATE int fb__epoch_open(fb__epoch *e, fb_bench *b, char *name, int callsi
  * iterations per epoch and the epochs (kept in hook_iters / hook_epochs).
  * False when the hook skips the run: nothing is measured; close it. */
 FB__PRIVATE bool fb__epoch_hook_begin(fb__epoch *e);
-/* Callgrind's hooks for the run named name (src/valgrind.c; NULL outside
+/* Callgrind's hooks for the run named name (src/run/valgrind.c; NULL outside
  * Valgrind), replacing the previous ones. */
 FB__PRIVATE void fb__epoch_set_vg(fb__epoch *e, const char *name, uint64_t epoch_iterations,
                                   uint64_t min_iterations);

@@ -1,6 +1,6 @@
-/* Groups of threads (src/group.h): the barrier, the leader's plan, the
+/* Groups of threads (src/run/group.h): the barrier, the leader's plan, the
  * combination of the threads' epochs, and fb_run_threads, which starts the
- * threads. The schedule itself stays in src/run.c. */
+ * threads. The schedule itself stays in src/run/run.c. */
 #include "group.h"
 
 #include "bench.h"

@@ -1,4 +1,4 @@
-/* A group of threads running one benchmark body together (src/group.c):
+/* A group of threads running one benchmark body together (src/run/group.c):
  * fb_run_threads and the runner's FB_BENCHMARK_THREADS. Every thread has
  * its own fb_bench handle (thread 0, the leader, is the caller's; the
  * others are made for the group) and runs the same body; each FB_RUN /
@@ -19,7 +19,7 @@
 #define FB__MAX_THREADS 256
 
 /* The shortest epoch of a group of more than one thread under the default
- * clock (src/run.c). */
+ * clock (src/run/run.c). */
 #define FB__GROUP_MIN_EPOCH_S 0.01
 
 /* One thread's last epoch, as the leader combines it. */

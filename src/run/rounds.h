@@ -1,4 +1,4 @@
-/* When a run stops (src/rounds.c): the epochs it was asked for,
+/* When a run stops (src/run/rounds.c): the epochs it was asked for,
  * disturbed epochs replaced, explicit epochs honoured (their budget grows
  * with them), and an unstable automatic run lengthened by a new round of
  * longer epochs. docs/design.md: "Time budget", "Disturbed epochs", "An
@@ -27,7 +27,7 @@ typedef struct fb__rounds {
     size_t asked0;
     size_t start, clean; /* the current round: its first epoch, its undisturbed epochs */
     unsigned rounds;     /* rounds of longer epochs added */
-    int stopped_by;      /* FB__STOP_* (src/result.h) */
+    int stopped_by;      /* FB__STOP_* (src/result/result.h) */
 } fb__rounds;
 
 /* What the rounds read of the run after each recorded epoch. */
@@ -47,12 +47,12 @@ FB__PRIVATE void fb__rounds_begin(fb__rounds *s, const fb__layer *layers, const 
                                   double budget_s, bool automatic);
 /* A longer run is more epochs, not longer ones: at least min_time_s of
  * undisturbed epochs of the usual length, the budget raised to 1.5 x that
- * (src/run_plan.c calls it when min_time is set). */
+ * (src/run/run_plan.c calls it when min_time is set). */
 #define FB__MIN_TIME_MAX_EPOCHS 100000
 FB__PRIVATE void fb__rounds_min_time(fb__rounds *s, double min_time_s);
 /* Fixes the run at exactly `epochs` recorded epochs: disturbed ones are
  * flagged, not replaced; no budget, no lengthening (an outside scheduler,
- * src/epoch_hook.h, fixed them). */
+ * src/platform/epoch_hook.h, fixed them). */
 FB__PRIVATE void fb__rounds_fix(fb__rounds *s, size_t epochs);
 /* One more recorded epoch. */
 FB__PRIVATE void fb__rounds_epoch(fb__rounds *s, bool disturbed);

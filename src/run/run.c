@@ -1,11 +1,11 @@
 /* The epoch loop and iteration control: the heart of femtobench.
  *
  * A run is a sequence of epochs. Each epoch reads the clock, runs the op n
- * times, reads the clock again (the epoch routine, src/epoch.c). The state
+ * times, reads the clock again (the epoch routine, src/run/epoch.c). The state
  * machine (warmup -> upscaling -> measuring, or endless) picks n so that an
  * epoch lasts about `target` seconds; docs/design.md explains every rule and
- * default. The plan it starts from: src/run_plan.c; the result it ends
- * with: src/run_result.c (src/run.h). */
+ * default. The plan it starts from: src/run/run_plan.c; the result it ends
+ * with: src/run/run_result.c (src/run/run.h). */
 #include "run.h"
 
 #include "bench_state.h"
@@ -159,7 +159,7 @@ static bool fb__run_reserve(struct fb__run *r) {
 
 static void fb__run_record(struct fb__run *r, uint64_t n, const fb__epoch_out *o) {
     /* a group: the epoch ran n iterations on each thread; what one
-     * iteration costs is the group's time over all of them (src/group.h) */
+     * iteration costs is the group's time over all of them (src/run/group.h) */
     uint64_t per_thread = n;
     if (r->threads) n *= r->threads;
     if (!fb__run_reserve(r)) {
@@ -188,7 +188,7 @@ static void fb__run_record(struct fb__run *r, uint64_t n, const fb__epoch_out *o
     }
 }
 
-/* src/rounds.c decides; a new round of longer epochs changes the
+/* src/run/rounds.c decides; a new round of longer epochs changes the
  * target (*new_round). */
 static bool fb__run_finished(struct fb__run *r, bool *new_round) {
     fb__rounds_progress p = {

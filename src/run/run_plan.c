@@ -1,4 +1,4 @@
-/* A run's plan (src/run.h): from the bench's configuration by value (and
+/* A run's plan (src/run/run.h): from the bench's configuration by value (and
  * what the epoch hook fixed) to the target epoch, the time budget, the
  * rounds, the per-epoch arrays and the first state (warmup, upscaling,
  * measuring, endless, or Callgrind's counted schedule). A follower of a
@@ -66,7 +66,7 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
         return fb__loop_follower(b, name, callsite);
     }
     /* nested in a run or a comparison of this bench: refused, keeping the
-     * outer one; said once and counted (src/epoch.c) */
+     * outer one; said once and counted (src/run/epoch.c) */
     if (fb__epoch_refuse(b, NULL, name)) return l;
     struct fb__run *r = calloc(1, sizeof *r);
     /* the row's name: name, or b's; "/<arg>" appended in a family */
@@ -100,7 +100,7 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
     }
     r->epochs_max = cfg[FB__K_EPOCHS] >= 1 ? (size_t)cfg[FB__K_EPOCHS] : 1;
     /* min_time (fb_set_min_time, or the runner's -min_time): more epochs
-     * of the usual length (src/rounds.c), never longer ones */
+     * of the usual length (src/run/rounds.c), never longer ones */
     double min_time_s = e->hook_epochs ? 0 : cfg[FB__K_MIN_TIME]; /* a scheduler's are fixed */
     double target = e->clock_info.resolution_s * cfg[FB__K_CLOCK_RESOLUTION_MULTIPLE];
     if (target > cfg[FB__K_MAX_EPOCH_TIME]) target = cfg[FB__K_MAX_EPOCH_TIME];
@@ -125,7 +125,7 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
     for (int layer = 0; layer < FB__LAYERS; ++layer)
         epochs_set = epochs_set || (b->layers[layer].set & (1u << FB__K_EPOCHS));
     if (r->exact_iters && (epochs_set || e->hook_epochs)) min_time_s = 0;
-    /* explicit epochs, lengthening (src/rounds.c) */
+    /* explicit epochs, lengthening (src/run/rounds.c) */
     fb__rounds_begin(&r->rounds, b->layers, &e->config, r->budget_s,
                      !r->exact_iters && !(min_time_s > 0));
     fb__rounds_min_time(&r->rounds, min_time_s);

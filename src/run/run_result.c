@@ -1,4 +1,4 @@
-/* A finished run becomes an immutable result (src/run.h): the epochs the
+/* A finished run becomes an immutable result (src/run/run.h): the epochs the
  * statistics use, the marks, each thread's median in a group, the exact
  * counts under Callgrind; the bench stores it and hands it to its sinks. */
 #include "run.h"

@@ -1,5 +1,5 @@
 /* Untimed setup and teardown around each epoch, and the argument of a
- * family's instance. The epoch loop (src/run.c) and a paired
+ * family's instance. The epoch loop (src/run/run.c) and a paired
  * comparison call these hooks; nothing here reads the clock. */
 #ifndef FB_SETUP_H
 #define FB_SETUP_H
@@ -14,7 +14,7 @@ FB__PRIVATE void fb__setup_before_epoch(fb_bench *b);
 FB__PRIVATE void fb__teardown_after_epoch(fb_bench *b);
 
 /* Gives b an argument: fb_arg(b) returns it, and the results of b's runs
- * carry it, with "/<arg>" appended to their names (src/registry.c). */
+ * carry it, with "/<arg>" appended to their names (src/registry/registry.c). */
 FB__PRIVATE void fb__bench_set_arg(fb_bench *b, int64_t arg);
 /* The same with the n arguments of a product's instance (n <= FB_MAX_ARGS):
  * "/a/b" appended. */

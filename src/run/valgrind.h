@@ -1,7 +1,7 @@
 /* Exact counts under Valgrind's Callgrind (docs/valgrind.md): the client
- * side (src/valgrind.c: collection switched on around the measured loops,
+ * side (src/run/valgrind.c: collection switched on around the measured loops,
  * the fixed schedule of counted epochs, reading Callgrind's dumps back) and
- * the runner side (src/valgrind_runner.c: -valgrind re-runs the program
+ * the runner side (src/runner/valgrind_runner.c: -valgrind re-runs the program
  * under valgrind --tool=callgrind). Without <valgrind/callgrind.h> at build
  * time (FB_HAVE_VALGRIND 0) every hook is a no-op. */
 #ifndef FB_VALGRIND_H
@@ -32,7 +32,7 @@ enum {
     FB__VG_BIM,
     FB__VG_EVENTS
 };
-/* The events' names (src/valgrind.c). */
+/* The events' names (src/run/valgrind.c). */
 FB__PRIVATE const char *fb__vg_event_name(int e);
 
 /* What a result counted under Callgrind carries (fb_result.vg). */

@@ -1,4 +1,4 @@
-/* The runner's bounds on its own options (src/cli_check.c): every count and
+/* The runner's bounds on its own options (src/runner/cli_check.c): every count and
  * time on the command line has a documented range (docs/reliability.md). */
 #ifndef FB_CLI_CHECK_H
 #define FB_CLI_CHECK_H

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <time.h>
 
-#if FB_HAVE_POSIX_REGEX /* else src/filter_basic.c matches */
+#if FB_HAVE_POSIX_REGEX /* else src/runner/filter_basic.c matches */
 #include <poll.h>
 #include <regex.h>
 #include <signal.h>

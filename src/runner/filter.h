@@ -1,4 +1,4 @@
-/* The runner's -filter (src/filter.c): a POSIX extended regular expression
+/* The runner's -filter (src/runner/filter.c): a POSIX extended regular expression
  * that must match a benchmark's whole name, compiled and matched where it
  * cannot take the process down. */
 #ifndef FB_FILTER_H

@@ -8,7 +8,7 @@
  * _exits; a child that dies first (a signal, exit() in the benchmark, the
  * -timeout deadline) becomes an error row that names what happened.
  *
- * The records' format is in src/isolate_record.c.
+ * The records' format is in src/runner/isolate_record.c.
  *
  * The child leads its own process group, so that the deadline and the end
  * of the run reach whatever it started (a grandchild that holds the pipe,
@@ -181,7 +181,7 @@ static bool fb__iso_publish(fb_bench *b, fb__iso_buf *in, bool *done, bool *inte
             *interrupted = rec.byte != 0;
             *done = true;
         } else if (rec.kind == 'R') {
-            /* the child's build, checked here once (src/process.c) */
+            /* the child's build, checked here once (src/process/process.c) */
             fb__process_first_run(fb__bench_output(b) ? fb__bench_diagnostics(b) : NULL,
                                   rec.result->callsite);
             size_t before = fb_result_count(b);

@@ -1,4 +1,4 @@
-/* Crash isolation for the runner's -isolate and -timeout (src/isolate.c):
+/* Crash isolation for the runner's -isolate and -timeout (src/runner/isolate.c):
  * one benchmark in a child process, its results sent back over a pipe. */
 #ifndef FB_ISOLATE_H
 #define FB_ISOLATE_H

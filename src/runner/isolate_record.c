@@ -1,4 +1,4 @@
-/* Crash isolation's records (src/isolate.c runs the child and reads the
+/* Crash isolation's records (src/runner/isolate.c runs the child and reads the
  * pipe): a result or a comparison as compact bytes, and back. Native byte
  * order: both ends are the same program on the same machine.
  *
@@ -130,7 +130,7 @@ int fb__isolate_encode(const fb_result *r, unsigned char **buf, size_t *len, siz
             unsigned char e = r->epoch_flags ? r->epoch_flags[i] : 0;
             fb__iso_put(&b, &e, 1);
         }
-    /* user counters (src/ucounter.h): a count, then name, value, flags */
+    /* user counters (src/handle/ucounter.h): a count, then name, value, flags */
     size_t n_uc = r->ucounters ? r->ucounters->n : 0;
     fb__iso_put_u32(&b, (uint32_t)n_uc);
     for (size_t i = 0; i < n_uc; ++i) {
@@ -145,7 +145,7 @@ int fb__isolate_encode(const fb_result *r, unsigned char **buf, size_t *len, siz
     fb__iso_put_str(&b, c->family);
     fb__iso_put_u32(&b, c->family_id);
     fb__iso_put_u32(&b, (uint32_t)c->family_model);
-    /* a group of threads (src/group.h): its size, then each thread's median
+    /* a group of threads (src/run/group.h): its size, then each thread's median
      * when there are medians */
     fb__iso_put_u32(&b, (uint32_t)r->threads);
     unsigned char has_tm = r->thread_median_s ? 1 : 0;

@@ -1,4 +1,4 @@
-/* Crash isolation's records (src/isolate_record.c): what a child sends
+/* Crash isolation's records (src/runner/isolate_record.c): what a child sends
  * back over the pipe, one result or comparison at a time. */
 #ifndef FB_ISOLATE_RECORD_H
 #define FB_ISOLATE_RECORD_H

@@ -17,7 +17,7 @@ static int fb__opts_write_gbench(void *ctx, FILE *f) {
     return fb_write_gbench_json_rows(g->b, f, g->rows);
 }
 
-/* The runner's outputs: the one table (src/outfile.h). -help lists its rows
+/* The runner's outputs: the one table (src/outputs/outfile.h). -help lists its rows
  * under "What is written:", the parser takes each as -option=<file>, and
  * every path is checked, pinned and written by the same functions. A new
  * output is one more row here (and its FB__OUT_* name). */
@@ -164,7 +164,7 @@ static const fb__opt_spec fb__opt_specs[] = {
 
 int fb__opts_error(const char *fmt, ...) {
     /* one line, whatever the values quoted in it hold: control
-     * characters are shown as \xNN (src/cli_check.c) */
+     * characters are shown as \xNN (src/runner/cli_check.c) */
     char line[1536];
     va_list ap;
     va_start(ap, fmt);
@@ -207,8 +207,8 @@ void fb__opts_help(FILE *f, const char *prog) {
 }
 
 /* Strict number: the whole text, finite, >= 0, '.' as the decimal point
- * whatever the locale (src/numfmt.c), in its canonical form (no leading
- * zero before another digit: src/settings.c). */
+ * whatever the locale (src/platform/numfmt.c), in its canonical form (no leading
+ * zero before another digit: src/process/settings.c). */
 static bool fb__parse_nonneg(const char *s, double *out) {
     return !fb__number_padded(s) && fb__parse_decimal(s, out) && *out >= 0;
 }
@@ -307,7 +307,7 @@ static int fb__parse_gb_flag(const char *name, const char *val, fb__opts *o) {
     return 0;
 }
 
-/* -context=key=value: checked as fb_set_context checks it (src/context.c). */
+/* -context=key=value: checked as fb_set_context checks it (src/handle/context.c). */
 static int fb__parse_context(const char *opt, const char *val, fb__opts *o) {
     const char *eq = strchr(val, '=');
     if (!eq) return fb__opts_error("-%s=%s: expected key=value", opt, val);
@@ -524,10 +524,10 @@ int fb__opts_parse(int argc, char **argv, fb__opts *o) {
         } else if (!strcmp(spec->name, "filter")) {
             o->filter = val;
             o->filter_search = o->filter_negate = false;
-        } else if (!strcmp(spec->name, "shard")) { /* src/selection.c */
+        } else if (!strcmp(spec->name, "shard")) { /* src/runner/selection.c */
             int rc = fb__parse_shard(val, o);
             if (rc) return rc;
-        } else if (!strcmp(spec->name, "valgrind")) { /* src/valgrind_runner.c */
+        } else if (!strcmp(spec->name, "valgrind")) { /* src/runner/valgrind_runner.c */
             if (eq && strcmp(val, "cache") != 0)
                 return fb__opts_error("-valgrind=%s: unknown value (use -valgrind or "
                                       "-valgrind=cache)",
@@ -540,7 +540,7 @@ int fb__opts_parse(int argc, char **argv, fb__opts *o) {
                                       val);
             if (fb__cli_range(o->min_time_ms, 0, FB__CLI_MAX_MIN_TIME_MS, "ms", why, sizeof why))
                 return fb__opts_error("-min_time=%s: %s", val, why);
-        } else if (!strcmp(spec->name, "repetitions")) { /* src/passes.c */
+        } else if (!strcmp(spec->name, "repetitions")) { /* src/outputs/passes.c */
             /* the grammar of every other number (no blank, no sign) */
             double n;
             if (!fb__parse_nonneg(val, &n) || n != floor(n) || n < 1 || n > 1000 ||

@@ -1,4 +1,4 @@
-/* The suite runner's command line (fb_main, src/runner.c): the options,
+/* The suite runner's command line (fb_main, src/runner/runner.c): the options,
  * their help grouped by purpose, and the parser. Bad input is one line on
  * stderr ("femtobench: error: ...") and exit status 2, before anything runs. */
 #ifndef FB_OPTIONS_H
@@ -12,8 +12,8 @@
 #include <stdio.h>
 
 /* The runner's outputs: the rows of fb__opts_outputs, the one table that
- * -help lists, the parser reads, src/selection.c checks and pins and
- * src/runner.c writes (src/outfile.h). */
+ * -help lists, the parser reads, src/runner/selection.c checks and pins and
+ * src/runner/runner.c writes (src/outputs/outfile.h). */
 enum {
     FB__OUT_CSV,
     FB__OUT_JSON,
@@ -37,7 +37,7 @@ typedef struct fb__opts {
     bool isolate;     /* -isolate, or implied by -timeout */
     double timeout_s; /* -timeout; 0 = none */
     const char *filter;
-    unsigned shard_k, shard_n; /* -shard=k/n (src/selection.c); 0/0: not given */
+    unsigned shard_k, shard_n; /* -shard=k/n (src/runner/selection.c); 0/0: not given */
     double min_time_ms;        /* < 0: not given */
     unsigned repetitions;      /* passes of the suite; 0: not given = 1 */
     double *asymptote;
@@ -61,14 +61,14 @@ typedef struct fb__opts {
                                         * the name is the flag's); < 0: not given */
     double epoch_iterations;           /* --benchmark_min_time=<n>x; 0: not given */
     int valgrind;                      /* 0, 1 = -valgrind, 2 = -valgrind=cache */
-    /* -context=key=value (src/context.c; its pairs in every file),
+    /* -context=key=value (src/handle/context.c; its pairs in every file),
      * and the notes on Google Benchmark flags that change
      * nothing here (printed once the options are read, unless -quiet) */
     fb__context context;
     const char *gb_notes[16];
     size_t n_gb_notes;
     /* every output file, by the rows of fb__opts_outputs: as given, and
-     * pinned to an absolute path before anything runs (src/outfile_set.c) */
+     * pinned to an absolute path before anything runs (src/outputs/outfile_set.c) */
     fb__outputs outs;
 } fb__opts;
 

@@ -8,8 +8,8 @@
  * the same arguments and FEMTOBENCH_PASS=<pass>/<passes>:<fd> in its
  * environment. It runs the suite once in the pass's order, prints its table
  * and sends each result and comparison over the pipe fd as the compact
- * records of src/isolate_record.c, then an end record ('D', interrupted). It writes no output
- * file and no change table: the parent does, over all passes. */
+ * records of src/runner/isolate_record.c, then an end record ('D', interrupted). It writes no
+ * output file and no change table: the parent does, over all passes. */
 #include "passes_exec.h"
 
 #include "process.h"
@@ -83,7 +83,7 @@ void fb__passes_exec_end(int fd, bool interrupted) {
 /* ------------------------------------------------------------ parent */
 
 /* Reads the pass's records until EOF (the records of
- * src/isolate_record.c), publishing each result and comparison to b. *done
+ * src/runner/isolate_record.c), publishing each result and comparison to b. *done
  * when the end record came; false when the stream was not ours or memory
  * ran out. */
 static bool fb__pe_read(int fd, fb_bench *b, bool *done, bool *interrupted) {
@@ -115,7 +115,7 @@ static bool fb__pe_read(int fd, fb_bench *b, bool *done, bool *interrupted) {
             } else if (rec.kind == 'R') {
                 /* this process measures nothing itself: the machine's checks
                  * and the pass's build are taken here once, as -isolate's
-                 * parent does (src/process.c), so that the files it writes
+                 * parent does (src/process/process.c), so that the files it writes
                  * carry the warnings; the pass process printed them (no
                  * diagnostics stream here) */
                 fb__process_first_run(NULL, rec.result->callsite);

@@ -1,4 +1,4 @@
-/* The plugin entry point (src/plugin.c): what femtobench-ab finds with
+/* The plugin entry point (src/runner/plugin.c): what femtobench-ab finds with
  * dlsym in a suite built as a shared object, each plugin with its own whole
  * copy of the library (docs/ab.md).
  *

@@ -1,4 +1,4 @@
-/* The runner's status line on a terminal (src/progress.h). */
+/* The runner's status line on a terminal (src/runner/progress.h). */
 #include "progress.h"
 
 #include "clock.h"

@@ -1,8 +1,8 @@
-/* The suite runner: fb_main, and the suite it runs once src/selection.c
+/* The suite runner: fb_main, and the suite it runs once src/runner/selection.c
  * has read the options and selected the benchmarks: one fresh fb_bench per
  * benchmark in each pass, the collector sink, the tables between them, the
  * outputs written as one set. It measures nothing itself and touches no
- * field of a bench (src/bench.h's functions). */
+ * field of a bench (src/handle/bench.h's functions). */
 #include "bench.h"
 #include "cli_check.h" /* control characters shown as \xNN */
 #include "isolate.h"   /* -isolate, -timeout */
@@ -55,7 +55,7 @@ static void fb__runner_configure(fb_bench *b, const fb__opts *o) {
         fb__bench_set_probe(b, NULL, NULL);
     }
     /* more epochs when the run starts, after the benchmark's own
-     * fb_set_epochs (src/run_plan.c, src/rounds.c); the larger of the two */
+     * fb_set_epochs (src/run/run_plan.c, src/run/rounds.c); the larger of the two */
     double min_time_s = o->min_time_ms >= 0 ? o->min_time_ms * 1e-3 : -1;
     if (gb_min_time_s > min_time_s) min_time_s = gb_min_time_s;
     if (min_time_s >= 0) fb__bench_set_min_time(b, min_time_s);
@@ -66,7 +66,7 @@ static void fb__runner_configure(fb_bench *b, const fb__opts *o) {
 typedef struct fb__collector {
     bool sanity;
     size_t failed;
-    size_t misused; /* error rows made by a bad API argument (src/misuse.h) */
+    size_t misused; /* error rows made by a bad API argument (src/handle/misuse.h) */
 } fb__collector;
 
 /* "femtobench: [error: ]a[/b]: msg" on stderr with control characters as
@@ -124,7 +124,7 @@ static void fb__collector_sink(void *ctx, const fb_bench *b, const fb_result *r)
 }
 
 /* Its comparison sink: a comparison's error rows fail the benchmark like a
- * run's (src/compare.c). */
+ * run's (src/run/compare.c). */
 static void fb__collector_cmp_sink(void *ctx, const fb_bench *b, const fb_comparison *cmp) {
     fb__collector *c = ctx;
     (void)b;
@@ -166,7 +166,7 @@ static fb_bench *fb__runner_pass_bench(void *ctx, unsigned pass) {
  * run that recorded nothing, or under -sanity_check a body that never
  * reached FB_RUN / fb_run / FB_COMPARE / fb_compare, is an error row (a
  * comparison counts as a measurement: the bench stores it). Runs in-process or in
- * -isolate's child (src/isolate.c). */
+ * -isolate's child (src/runner/isolate.c). */
 typedef struct fb__runner_job {
     const fb__opts *o;
     const fb__instance *inst; /* a benchmark, or one instance of a family */
@@ -177,7 +177,7 @@ static void fb__runner_group_body(fb_bench *b, void *ctx) {
     fb__registration_call(((const fb__instance *)ctx)->reg, b);
 }
 
-/* An instance of FB_BENCHMARK_THREADS (src/group.c); a group that could
+/* An instance of FB_BENCHMARK_THREADS (src/run/group.c); a group that could
  * not start (out of memory, no threads in this build) is a run that
  * recorded nothing: an error row. */
 static void fb__runner_threads(fb_bench *b, const fb__instance *in) {
@@ -229,8 +229,8 @@ static void fb__runner_body(fb_bench *b, void *ctx) {
     }
 }
 
-/* Every output of the table (src/options.c) as one set, each at the path
- * pinned before anything ran (src/outfile_set.c). */
+/* Every output of the table (src/runner/options.c) as one set, each at the path
+ * pinned before anything ran (src/outputs/outfile_set.c). */
 static int fb__runner_write(const fb__opts *o, const fb_bench *suite) {
     char err[1024];
     fb__opts_gbench gb = {suite, o->gb_rows}; /* the Google Benchmark JSON rows' */
@@ -247,7 +247,7 @@ static int fb__runner_write(const fb__opts *o, const fb_bench *suite) {
 static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **sel) {
     if (o->quiet) fb__process_set_quiet(true);
     if (o->baseline && strchr(o->baseline, ',')) {
-        /* several files (none of them an output: src/selection.c): what
+        /* several files (none of them an output: src/runner/selection.c): what
          * they disagree on about the machine said once, before anything runs */
         unsigned pass, passes;
         if (o->base.ctx.files_differ[0] && fb__process_pass_child(&pass, &passes) < 0)
@@ -281,7 +281,7 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
     size_t ran = 0;
     bool interrupted = false;
     /* -repetitions runs the selection in passes, each in a
-     * fresh random order (src/passes.c); one pass keeps the registry order */
+     * fresh random order (src/outputs/passes.c); one pass keeps the registry order */
     size_t n_sel = 0;
     while (sel[n_sel]) ++n_sel;
     unsigned passes = o->repetitions ? o->repetitions : 1;
@@ -295,14 +295,14 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
         goto done;
     }
     size_t *res_hi = res_lo + n_sel + 1, *ran_in = res_hi + n_sel + 1;
-    /* the status line on a terminal (src/progress.c), erased before rows */
+    /* the status line on a terminal (src/runner/progress.c), erased before rows */
     fb__progress prog;
     fb__progress_init(&prog, stderr, n_sel * passes,
                       !o->quiet && !o->sanity && isatty(2) && !fb__process_endless());
     table.before_row = fb__progress_clear;
     table.before_row_ctx = &prog;
     for (size_t k = 0; k < n_sel; ++k) ran_in[k] = SIZE_MAX;
-    /* -repetitions: each pass a fresh process (src/passes_exec.c), unless
+    /* -repetitions: each pass a fresh process (src/runner/passes_exec.c), unless
      * this process is one of them (it runs its one pass), under Valgrind
      * (exact counts: passes add nothing, and a new process would not be
      * counted) or in endless mode (in-process passes) */
@@ -412,7 +412,7 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
             fb__table_restart(&table); /* the next table starts with a header */
         }
         fb__bench_take_results(suite, b);
-        fb__bench_take_comparisons(suite, b); /* src/compare.c */
+        fb__bench_take_comparisons(suite, b); /* src/run/compare.c */
         fb_bench_free(b);
         res_hi[i] = fb_result_count(suite);
         ran_in[i] = pass;
@@ -437,7 +437,7 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
             size_t m = 0;
             for (size_t k = fa; fam && k < fz; ++k) /* in the family's order */
                 for (size_t x = res_lo[k]; x < res_hi[k]; ++x) fam[m++] = fb_result_at(suite, x);
-            /* stored once with the suite's results (src/bench_fits.c),
+            /* stored once with the suite's results (src/handle/bench_fits.c),
              * then printed; the files read the same stored fit */
             if (fam && fb__fit_store_results(suite, fam, m) != FB_OK) {
                 free((void *)fam);
@@ -454,7 +454,7 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
     fb__progress_clear(&prog);
     table.before_row = NULL;
     /* every pass's results are in: their series over passes is computed
-     * once and kept with the suite (src/passes.c); the summary below and
+     * once and kept with the suite (src/outputs/passes.c); the summary below and
      * every writer read it */
     if (pass_fd < 0 && !status && fb__passes_finish(suite) != FB_OK)
         status = fb__opts_error("out of memory");
@@ -484,17 +484,17 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
                     ran == 1 ? "" : "s", collector.failed);
         /* the results are complete: every family's fit not stored yet (the
          * passes of -repetitions ran in other processes) is stored before
-         * any output reads it (src/bench_fits.c) */
+         * any output reads it (src/handle/bench_fits.c) */
         if (o->sanity) /* one iteration per N fits nothing: no fit in any file */
             fb__bench_drop_fits(suite, "-sanity_check runs each benchmark once per N (one "
                                        "iteration), too little to fit");
         else if (fb__fit_store_families(suite) != FB_OK)
             status = fb__opts_error("out of memory");
-        /* the change table after the ordinary one (src/report_change.c) */
+        /* the change table after the ordinary one (src/outputs/report_change.c) */
         size_t counts[FB__V_COUNT] = {0};
         int cerr = 0, berr = 0;
         if (o->baseline && !o->sanity && fb__process_callgrind()->exact) {
-            /* counted: read only now (src/selection.c says why) */
+            /* counted: read only now (src/runner/selection.c says why) */
             char why[1024];
             if (fb__baseline_load(o->baseline, &o->base, why, sizeof why))
                 berr = fb__opts_error("-baseline=%s: %s", o->baseline, why);
@@ -527,7 +527,7 @@ static int fb__runner_suite(int argc, char **argv, fb__opts *o, fb__instance **s
         }
         int werr = fb__runner_write(o, suite); /* all together */
         status = werr || cerr ? 1 : collector.failed ? 1 : 0;
-        if (collector.misused) /* bad input, given through the API (src/misuse.h) */
+        if (collector.misused) /* bad input, given through the API (src/handle/misuse.h) */
             status = fb__opts_error("%zu benchmark run%s refused a bad argument to the API (see "
                                     "the error rows)",
                                     collector.misused, collector.misused == 1 ? "" : "s");

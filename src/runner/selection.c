@@ -2,7 +2,7 @@
  * registered benchmark expanded into instances and filtered, the outputs
  * checked as one set and pinned, -isolate, -valgrind and the baseline
  * checked; bad input is one error line (exit status 2) before anything
- * runs. src/runner.c runs what this selects. */
+ * runs. src/runner/runner.c runs what this selects. */
 #include "selection.h"
 
 #include "filter.h"
@@ -24,9 +24,9 @@ const char *fb__select_bad_name(const char *name) {
     return NULL;
 }
 
-/* The outputs (src/options.c's table) as one set, before anything runs:
+/* The outputs (src/runner/options.c's table) as one set, before anything runs:
  * each writable, no two the same file, none the file the table goes to,
- * none a -baseline file; each pinned (src/outfile_set.c). 0, or the exit
+ * none a -baseline file; each pinned (src/outputs/outfile_set.c). 0, or the exit
  * status of bad input after its line. */
 static int fb__select_check_outputs(fb__opts *o) {
     if (o->gb_stdout) o->outs.given[FB__OUT_GB_STDOUT] = "-";
@@ -66,7 +66,7 @@ static int fb__select_family_cmp(const void *x, const void *y) {
 }
 
 /* -shard=k/n: keeps shard k of n of the selected benchmarks (a
- * NULL-terminated list in the runner's order (src/registry.h), a family's instances
+ * NULL-terminated list in the runner's order (src/registry/registry.h), a family's instances
  * next to each other), in their order, frees the others, and returns how
  * many are kept (SIZE_MAX: out of memory). Each family goes whole, the
  * largest first (equal sizes in name order), to the shard with the fewest
@@ -160,7 +160,7 @@ int fb__select(int argc, char **argv, fb__opts *o, fb__instance ***sel_out) {
 
     const char *filter = o->filter ? o->filter : ".*";
     /* bounded, compiled and matched in a child, anchored by the
-     * match's offsets (src/filter.c); an instance is selected by its own name
+     * match's offsets (src/runner/filter.c); an instance is selected by its own name
      * or its family's; --benchmark_filter matches anywhere (GB) */
     unsigned char *hit = calloc(2 * n + 1, 1);
     const char **fnames = calloc(2 * n + 1, sizeof *fnames);
@@ -232,7 +232,7 @@ int fb__select(int argc, char **argv, fb__opts *o, fb__instance ***sel_out) {
     if (o->baseline) {
         /* counted under Callgrind (the child of -valgrind, which read and
          * checked the file already): read after the runs, where the
-         * comparison needs it (src/runner.c). Reading it first would leave
+         * comparison needs it (src/runner/runner.c). Reading it first would leave
          * its allocations on the heap under the benchmarks, and code whose
          * count depends on addresses (memcpy's alignment) would count
          * otherwise than in the run that wrote the file */

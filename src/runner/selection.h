@@ -1,4 +1,4 @@
-/* The runner's first step (src/selection.c): the command line read and
+/* The runner's first step (src/runner/selection.c): the command line read and
  * checked, the registry expanded and filtered, the outputs checked as one
  * set and pinned, the baseline loaded; all before anything runs. */
 #ifndef FB_SELECTION_H

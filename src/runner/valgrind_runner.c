@@ -6,7 +6,7 @@
  *            [--cache-sim=yes --branch-sim=yes --I1=.. --D1=.. --LL=..]
  *
  * with FEMTOBENCH_VALGRIND=1 and FEMTOBENCH_CALLGRIND_OUT naming that file,
- * so that each run counts its epochs exactly (src/valgrind.c), prints the
+ * so that each run counts its epochs exactly (src/run/valgrind.c), prints the
  * table and writes the output files itself. This process waits, removes the
  * temporary directory and returns the child's exit status. */
 #include "valgrind.h"

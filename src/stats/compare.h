@@ -1,6 +1,6 @@
-/* The paired comparison: the scheduler that measures it (src/compare.c), the
+/* The paired comparison: the scheduler that measures it (src/run/compare.c), the
  * immutable comparison with its statistics and accessors
- * (src/compare_stats.c), and its markdown table (src/report_compare.c). */
+ * (src/stats/compare_stats.c), and its markdown table (src/outputs/report_compare.c). */
 #ifndef FB_COMPARE_H
 #define FB_COMPARE_H
 
@@ -33,7 +33,7 @@ struct fb_comparison {
     double lead, lead_low, lead_high; /* t_runner_up / t_fastest */
 };
 
-/* ---------------------------------------------- src/compare_stats.c */
+/* ---------------------------------------------- src/stats/compare_stats.c */
 
 /* The sign-test interval of the median of v[0..n) (sorted in place): the
  * order statistics (1-based) k and n + 1 - k for the largest k with
@@ -69,10 +69,10 @@ FB__PRIVATE int fb__comparison_analyze(fb_comparison *c, const bool *skip);
 FB__PRIVATE int fb__comparison_counted(fb_comparison *c);
 FB__PRIVATE void fb__comparison_free(fb_comparison *c);
 
-/* --------------------------------------------- src/report_compare.c */
+/* --------------------------------------------- src/outputs/report_compare.c */
 
 /* The comparison sink of the live table (a fb__cmp_sink_fn of
- * src/bench.h; ctx is a fb__table): prints the comparison's table and
+ * src/handle/bench.h; ctx is a fb__table): prints the comparison's table and
  * summary, and restarts the table so the next row prints a header. */
 FB__PRIVATE void fb__table_comparison_sink(void *ctx, const fb_bench *b, const fb_comparison *c);
 /* The summary line(s) of c, as printed under its table. */

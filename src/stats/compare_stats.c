@@ -5,7 +5,7 @@
  * order statistic) interval, Bonferroni-corrected over the K - 1
  * comparisons and never narrower than the clock resolves; the fastest alternative
  * is stated against the runner-up with that pair's own interval.
- * src/compare.c measures and calls these; docs/compare.md explains every
+ * src/run/compare.c measures and calls these; docs/compare.md explains every
  * rule. Nothing here measures or prints. */
 #include "compare.h"
 

@@ -2,11 +2,11 @@
  * are fitted together, and their fits computed once and stored with the
  * results (struct fb_bench's fits), so that the terminal, the JSON and the
  * HTML report read one fit. A result is fitted with its *group*: the
- * results of the same name (stored by src/bench.c as each arrives), except
+ * results of the same name (stored by src/handle/bench.c as each arrives), except
  * for an instance of a family whose name has one distinct N (its body set
  * N, typically from fb_arg): those are fitted with the whole *series*, the
  * results whose names differ only in their "/<arg>". The fits are stored
- * with the handle (src/bench_fits.c). The single queries (a result's first,
+ * with the handle (src/handle/bench_fits.c). The single queries (a result's first,
  * its group's fit) scan the results; a writer that lists every group reads
  * the table of all of them instead (fb__fit_groups_build, by sorting). */
 #include "stats.h"
@@ -21,7 +21,7 @@ size_t fb__result_series_len(const fb_result *r) {
     const char *name = r->name ? r->name : "";
     size_t n = strlen(name);
     if (r->threads && !r->config.has_arg) {
-        /* FB_BENCHMARK_THREADS' "fn/threads:<n>" (src/group.c): one series
+        /* FB_BENCHMARK_THREADS' "fn/threads:<n>" (src/run/group.c): one series
          * over the thread counts, as Google Benchmark's one family. An
          * instance with an argument keeps it: a complexity fit over its
          * arguments never mixes thread counts. */

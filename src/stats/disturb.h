@@ -1,4 +1,4 @@
-/* Disturbed epochs (src/disturb.c): what the kernel says about the measuring
+/* Disturbed epochs (src/stats/disturb.c): what the kernel says about the measuring
  * thread around each epoch, outside the timed region, and which epochs the
  * statistics use. docs/design.md ("Disturbed epochs") has the rules. */
 #ifndef FB_DISTURB_H

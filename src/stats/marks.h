@@ -1,4 +1,4 @@
-/* Marks a result earns from its own numbers (src/marks.c): an op that costs
+/* Marks a result earns from its own numbers (src/stats/marks.c): an op that costs
  * no more than an empty loop ("optimized away?"), and epochs too short for
  * the clock to resolve. Both are derived once, with the statistics, and
  * read by every writer. */

@@ -1,5 +1,5 @@
-/* The live markdown table, a result sink (src/report_markdown.c), and the
- * complexity table (src/report_complexity.c). */
+/* The live markdown table, a result sink (src/outputs/report_markdown.c), and the
+ * complexity table (src/outputs/report_complexity.c). */
 #ifndef FB_REPORT_H
 #define FB_REPORT_H
 
@@ -17,18 +17,18 @@ typedef struct fb__table {
     char last_header[512]; /* signature of the last header printed */
     FILE *last_out;        /* stream it was printed to */
     /* called before a row is printed (the runner's status line erases
-     * itself, src/progress.c); NULL: none */
+     * itself, src/runner/progress.c); NULL: none */
     void (*before_row)(void *ctx);
     void *before_row_ctx;
 } fb__table;
 
-/* The sink function (a fb__sink_fn of src/bench.h): ctx is a fb__table; the
+/* The sink function (a fb__sink_fn of src/handle/bench.h): ctx is a fb__table; the
  * relative mode's baseline is the first measured result of b. */
 FB__PRIVATE void fb__table_sink(void *ctx, const fb_bench *b, const fb_result *r);
 /* Starts a new table (the next row prints a header). */
 FB__PRIVATE void fb__table_restart(fb__table *t);
 
-/* For the comparison table (src/report_compare.c): the header of an ordinary
+/* For the comparison table (src/outputs/report_compare.c): the header of an ordinary
  * table for r with extra leading columns (names[i], widths[i] including "| "
  * and the trailing space); r's row without a relative column; text and code
  * spans escaped for a table cell; the results' tables of fb_write_markdown
@@ -55,7 +55,7 @@ FB__PRIVATE int fb__write_gbench_json_with(const fb_bench *b, FILE *f, const fb_
 /* The complexity table of a stored fit set. */
 FB__PRIVATE int fb__write_fit_set(const fb__fit_set *s, FILE *f);
 /* The runner, after the last instance of a family (rs[0..n): the family's
- * results, in b): prints to f the stored fit (src/bench_fits.c) of
+ * results, in b): prints to f the stored fit (src/handle/bench_fits.c) of
  * every family series among them with at least two distinct N, each after
  * a blank line and a title. Returns how many. */
 FB__PRIVATE size_t fb__write_family_fits(const fb_bench *b, const fb_result *const *rs, size_t n,

@@ -93,7 +93,7 @@ void fb__stats_compute(fb_result *r) {
         if (r->values[FB_ELAPSED])
             r->total_s += r->values[FB_ELAPSED][i] * (double)r->iterations[i];
     }
-    /* the summary uses the epochs not dropped (src/disturb.h);
+    /* the summary uses the epochs not dropped (src/stats/disturb.h);
      * totals above count every recorded epoch */
     double *tmp = malloc(3 * (all ? all : 1) * sizeof *tmp);
     size_t *idx = malloc((all ? all : 1) * sizeof *idx);
@@ -148,5 +148,5 @@ void fb__stats_compute(fb_result *r) {
     fb__stats_epoch_spreads(r, idx, tmp ? n : 0, tmp);
     free(idx);
     free(tmp);
-    fb__marks_compute(r); /* optimized away? not resolved? (src/marks.c) */
+    fb__marks_compute(r); /* optimized away? not resolved? (src/stats/marks.c) */
 }

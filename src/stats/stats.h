@@ -1,5 +1,5 @@
-/* Statistics of results (src/stats.c) and complexity fits
- * (src/complexity.c): computed once, stored, then only read. */
+/* Statistics of results (src/stats/stats.c) and complexity fits
+ * (src/stats/complexity.c): computed once, stored, then only read. */
 #ifndef FB_STATS_H
 #define FB_STATS_H
 
@@ -44,7 +44,7 @@ enum {
 
 typedef struct fb__fit_set {
     char *name;         /* the benchmark's name, or a family's series name */
-    bool family;        /* fitted over a family's series (src/complexity_group.c) */
+    bool family;        /* fitted over a family's series (src/stats/complexity_group.c) */
     bool stale;         /* a family fit whose series got a result since */
     unsigned family_id; /* a port family's id (fb_register_ordered), else 0 */
     int asked;          /* the model that port family asked for (FB_FIT_ASK_*), 0 none */
@@ -58,7 +58,7 @@ typedef struct fb__fit_set {
     double n_min, n_max, rise; /* smallest and largest N; time at n_max / time at n_min */
 } fb__fit_set;
 /* The models fitted to the results named `name` among results[0..n), best
- * first, at most cap of them written (fb_complexity_fit of src/bench.c). */
+ * first, at most cap of them written (fb_complexity_fit of src/handle/bench.c). */
 FB__PRIVATE size_t fb__fit_models(const fb_result *const *results, size_t n_results,
                                   const char *name, fb_fit *fits, size_t cap);
 
@@ -71,7 +71,7 @@ FB__PRIVATE bool fb__fit_point(const fb_result *r, double *n, double *y);
 FB__PRIVATE void fb__fit_compute(const fb_result *const *results, size_t n_results,
                                  const char *name, fb__fit_set *out);
 
-/* Fit groups (src/complexity_group.c; docs/complexity.md, "Families"), on
+/* Fit groups (src/stats/complexity_group.c; docs/complexity.md, "Families"), on
  * results rs[0..n). A result is fitted with its *group*: the results of
  * the same name, except for an instance of a family whose name has one
  * distinct N (its body set N, typically from fb_arg): those are fitted with
@@ -87,7 +87,7 @@ FB__PRIVATE bool fb__fit_family_wide(const fb_result *const *rs, size_t n, size_
 FB__PRIVATE int fb__fit_group(const fb_result *const *rs, size_t n, size_t i, fb__fit_set *out);
 FB__PRIVATE bool fb__fit_alone(const fb_result *const *rs, size_t n);
 /* The fit groups of every result of rs[0..n) at once, in O(n log n)
- * (src/complexity_group.c): the same rule as the single queries above,
+ * (src/stats/complexity_group.c): the same rule as the single queries above,
  * which cost O(n) to O(i * n) each, so that a writer listing every group
  * reads this table instead of asking for each result. For result i:
  * first[i] is fb__fit_group_first's answer, wide[i] fb__fit_family_wide's;

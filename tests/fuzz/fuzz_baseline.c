@@ -1,5 +1,5 @@
-/* libFuzzer target for the baseline reader (src/json_read.c, src/baseline.c)
- * and the comparison it feeds (src/change.c, src/report_change.c).
+/* libFuzzer target for the baseline reader (src/outputs/json_read.c, src/outputs/baseline.c)
+ * and the comparison it feeds (src/outputs/change.c, src/outputs/report_change.c).
  *
  *   tools/amalgamate -o OUT/femtobench.h; clang -fsanitize=fuzzer,address,undefined -IOUT \
  *         tests/fuzz/fuzz_baseline.c -lm -lpthread -o fuzz_baseline

@@ -3,7 +3,7 @@
  * the option parser and, where it is one, the -filter bounds and the output
  * path's descriptor test (no file is created: the probe of a path's
  * directory is left to the tests). Built from the single header, so the
- * library's internal functions (src/options.c's parser) are reachable. */
+ * library's internal functions (src/runner/options.c's parser) are reachable. */
 #define FEMTOBENCH_IMPLEMENTATION
 #include "femtobench.h"
 

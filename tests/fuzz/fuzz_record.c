@@ -1,4 +1,4 @@
-/* libFuzzer target: the -isolate record reader (src/isolate.c), which
+/* libFuzzer target: the -isolate record reader (src/runner/isolate.c), which
  * parses what a child process sent. Whatever the bytes, it returns 0 or a
  * whole, well-formed result that can be re-encoded to the same bytes. */
 #define FEMTOBENCH_IMPLEMENTATION

@@ -300,7 +300,7 @@ void fba_table(FILE *f, const fba_report *rep);
 int fba_write_md(void *ctx, FILE *f);
 int fba_write_json(void *ctx, FILE *f);
 int fba_write_html(void *ctx, FILE *f);
-/* femtobench-ab's outputs: its table (src/outfile.h; tools/ab/ab_write.c),
+/* femtobench-ab's outputs: its table (src/outputs/outfile.h; tools/ab/ab_write.c),
  * checked, pinned and written by the runner's rules. Each writer's ctx is
  * the fba_report. */
 #define FBA_N_OUT 3

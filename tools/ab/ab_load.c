@@ -212,7 +212,7 @@ int fba_load_all(fba_side *v, size_t k) {
     return rc;
 }
 
-/* A run's name the runner refuses (src/selection.c: empty, or over 1024
+/* A run's name the runner refuses (src/runner/selection.c: empty, or over 1024
  * bytes): true, with the runner's line in why. */
 bool fba_name_refused(const char *bench, const char *run, char *why, size_t len) {
     const char *bad = fb__select_bad_name(run);

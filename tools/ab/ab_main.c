@@ -213,7 +213,7 @@ done:
 }
 
 /* The outputs' table (fba_outputs) by the runner's rules
- * (src/outfile_set.c), before anything is loaded or runs: each writable, no
+ * (src/outputs/outfile_set.c), before anything is loaded or runs: each writable, no
  * two the same file under any spelling, none the file the table goes to
  * (stderr when an output is stdout), none a plugin under test (every layout
  * of each side, those found beside the file given included), each pinned

@@ -296,7 +296,7 @@ static void fba_calib_free(fba_calib *c) {
     free(c);
 }
 
-/* A run's error that is fb_skip's row ("skipped: <why>", src/misuse.c):
+/* A run's error that is fb_skip's row ("skipped: <why>", src/handle/misuse.c):
  * an empty error counts as skipped too, so that one side's skip with the
  * other side's measurement is still a failure only through the other's. */
 static bool fba_is_skip(const char *e) { return !e[0] || strncmp(e, "skipped: ", 9) == 0; }

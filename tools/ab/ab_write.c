@@ -159,7 +159,7 @@ static int fba_html_verdict(const fba_row *r) {
 }
 
 /* The page: the summary, a forest plot of new / old with each interval,
- * and the change chart and table (src/report_html_compare.c's), under the
+ * and the change chart and table (src/outputs/report_html_compare.c's), under the
  * report's style sheet and its policy (no script, no request). */
 int fba_write_html(void *ctx, FILE *f) {
     const fba_report *rep = ctx;
