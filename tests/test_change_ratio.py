@@ -62,16 +62,17 @@ def passes(src, dst, factors):
     json.dump(d, open(dst, "w"), indent=1)
 
 
-def geomeans(path):
+def geomeans(path, measure="elapsed"):
     """{benchmark: geometric mean over its processes of each one's median
-    time per unit, in seconds} from a femtobench JSON file."""
+    time per unit, in seconds} from a femtobench JSON file: the wall time
+    ("elapsed" of each epoch), or the thread's CPU time ("cputime")."""
     d = json.load(open(path))
     logs = {}
     for r in d["results"]:
         if r.get("error"):
             continue
         dropped = set(r.get("dropped") or [])
-        t = sorted(m["elapsed"] / r["batch"] for i, m in enumerate(r["measurements"])
+        t = sorted(m[measure] / r["batch"] for i, m in enumerate(r["measurements"])
                    if i not in dropped)
         n = len(t)
         med = t[n // 2] if n % 2 else (t[n // 2 - 1] + t[n // 2]) / 2
@@ -84,18 +85,7 @@ SCALE = {"s": 1, "ms": 1e-3, "us": 1e-6, "\u00b5s": 1e-6, "ns": 1e-9, "ps": 1e-1
 
 def geomeans_cpu(path):
     """The same for the thread's CPU time ("cputime" of each epoch)."""
-    d = json.load(open(path))
-    logs = {}
-    for r in d["results"]:
-        if r.get("error"):
-            continue
-        dropped = set(r.get("dropped") or [])
-        t = sorted(m["cputime"] / r["batch"] for i, m in enumerate(r["measurements"])
-                   if i not in dropped)
-        n = len(t)
-        med = t[n // 2] if n % 2 else (t[n // 2 - 1] + t[n // 2]) / 2
-        logs.setdefault(r["name"], []).append(math.log(med))
-    return {k: math.exp(sum(v) / len(v)) for k, v in logs.items()}
+    return geomeans(path, "cputime")
 
 
 def time_cell(cell):
