@@ -147,4 +147,21 @@ with tempfile.TemporaryDirectory() as d:
         fams = [r["family_index"] for r in agg[::2]]
         check(len(set(fams)) == len(FAMILIES), "one GB family each: %s" % fams)
 
+# femtobench-ab on the same suite as a plugin: a name registered twice is
+# compared once, and a note says so (never silently one row short)
+AB = os.path.join(BUILD, "femtobench-ab")
+PLUGIN = os.path.join(BUILD, "tests", "ab_gbench_order.so")
+if os.path.exists(AB) and os.path.exists(PLUGIN):
+    p = subprocess.run([AB, PLUGIN, PLUGIN, "-instances=1", "-filter=BM_OwnN.*"],
+                       capture_output=True, text=True, env=fbtest.clean_env(), timeout=300)
+    rows = [l for l in p.stdout.splitlines() if l.startswith("| BM_OwnN/")]
+    check(p.returncode == 0 and len(rows) == 3,
+          "femtobench-ab, twice-registered names: %s %s %s" % (p.returncode, p.stdout, p.stderr))
+    for k in (1, 2, 3):
+        check("'BM_OwnN/%d/manual_time' is registered 2 times" % k in p.stderr and
+              p.stderr.count("BM_OwnN/%d/manual_time' is registered" % k) == 1,
+              "femtobench-ab says BM_OwnN/%d is compared once: %s" % (k, p.stderr))
+else:
+    print("femtobench-ab or its plugin not built: its check skipped")
+
 check.finish()

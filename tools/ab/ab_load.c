@@ -209,6 +209,36 @@ int fba_load_all(fba_side *v, size_t k) {
                                     "library (docs/ab.md)",
                                     v[j].path, v[i].path);
     }
+    /* a name registered twice (Google Benchmark allows it; the runner runs
+     * both): runs are paired by name, so only the first is compared; said,
+     * once a name and side, never silently */
+    for (int sd = 0; sd < 2 && !rc; ++sd) {
+        const fba_names *b = &v[sd ? k : 0].benches;
+        for (size_t i = 0; i < b->n; ++i) {
+            size_t times = 1;
+            bool first = true;
+            for (size_t j = 0; j < b->n; ++j)
+                if (j != i && strcmp(b->v[i], b->v[j]) == 0) {
+                    ++times;
+                    if (j < i) first = false;
+                }
+            if (times < 2 || !first) continue;
+            if (sd && fba_names_find(&v[0].benches, b->v[i]) >= 0) {
+                size_t old_times = 0; /* said for old already when old has as many */
+                for (size_t j = 0; j < v[0].benches.n; ++j)
+                    old_times += strcmp(v[0].benches.v[j], b->v[i]) == 0;
+                if (old_times == times) continue;
+            }
+            char line[1400];
+            snprintf(line, sizeof line,
+                     "%s: '%.1024s' is registered %zu times: femtobench-ab pairs runs by name and "
+                     "compares the first only (the runner runs each)",
+                     v[sd ? k : 0].path, b->v[i], times);
+            fputs("femtobench: note: ", stderr);
+            fb__put_line(stderr, line);
+            fputc('\n', stderr);
+        }
+    }
     return rc;
 }
 
