@@ -12,6 +12,7 @@
 #include "perf.h"
 #include "settings.h"
 #include "result.h"
+#include "counted.h"
 #include "ucounter.h"
 #include "misuse.h"
 #include "label.h"
