@@ -36,7 +36,7 @@ endif()
 if(FEMTOBENCH_BUILD_SHARED)
   # The same sources as the static library (FB_SOURCES, from the top level).
   add_library(femtobench_shared SHARED ${FB_SOURCES})
-  target_include_directories(femtobench_shared PRIVATE ${FB_SRC_DIRS})
+  fb_use_src_dirs(femtobench_shared)
   add_library(femtobench::femtobench_shared ALIAS femtobench_shared)
   set_target_properties(femtobench_shared PROPERTIES
     OUTPUT_NAME femtobench
