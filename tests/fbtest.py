@@ -37,7 +37,8 @@ def clean_env(extra=None, **more):
     endless mode or locale from the caller's shell, no machine warnings (they
     depend on the moment), plus extra (a dict) and more (keywords)."""
     e = dict(os.environ)
-    for k in ("FEMTOBENCH_CONFIG", "FEMTOBENCH_ENDLESS", "LC_ALL", "LANG", "LC_NUMERIC"):
+    for k in ("FEMTOBENCH_CONFIG", "FEMTOBENCH_ENDLESS", "LC_ALL", "LANG", "LC_NUMERIC",
+              "LOCPATH"):
         e.pop(k, None)
     e["FEMTOBENCH_SUPPRESS_WARNINGS"] = "1"
     e.update(extra or {})
@@ -49,6 +50,19 @@ def run(argv, env=None, timeout=120):
     """(exit status, stdout, stderr) of argv in clean_env() (or env)."""
     p = subprocess.run(argv, capture_output=True, text=True, errors="replace",
                        env=clean_env() if env is None else env, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def run_hostile(prog, args, hostile="", env=None, timeout=120, cwd=None):
+    """A hostile suite's run (tests/suite_hostile_*.c: each misbehaving
+    benchmark active only when HOSTILE names it): (exit status, stdout,
+    stderr), or (None, "", "hung: ...") when it outlives timeout."""
+    e = clean_env(env, HOSTILE=hostile)
+    try:
+        p = subprocess.run([prog, *args], capture_output=True, text=True, env=e,
+                           timeout=timeout, cwd=cwd, errors="replace")
+    except subprocess.TimeoutExpired:
+        return None, "", f"hung: still running after {timeout} s"
     return p.returncode, p.stdout, p.stderr
 
 

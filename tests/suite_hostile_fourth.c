@@ -115,22 +115,6 @@ FB_BENCHMARK(CtlContext) {
     fb_run(b, "CtlContext", add_op, &x);
 }
 
-/* A run named by LONGRUN's length in bytes (the names' limit). */
-FB_BENCHMARK(LongRun) {
-    if (!on("LongRun")) return;
-    const char *len = getenv("LONGRUN");
-    size_t n = len ? (size_t)atol(len) : 1;
-    char *name = malloc(n + 1);
-    if (!name) return;
-    memset(name, 'r', n);
-    name[n] = '\0';
-    uint64_t x = 0;
-    fb_set_epochs(b, 3);
-    fb_set_epoch_iterations(b, 100);
-    fb_run(b, name, add_op, &x);
-    free(name);
-}
-
 /* One bad fb_set_iteration_time call in every iteration, each with a value
  * of its own (3,000 calls, 3,000 distinct messages). */
 FB_BENCHMARK(BadIterTimeVary) {

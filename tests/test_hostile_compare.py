@@ -11,31 +11,17 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
+
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SUITE = os.path.abspath(os.path.join(BUILD, "tests", "suite_hostile_compare"))
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
+checks = fbtest.Checks()
+check = checks.check
 
 
 def run(*args, hostile="", env=None, timeout=60, cwd=None):
-    e = dict(os.environ)
-    for k in ("FEMTOBENCH_CONFIG", "FEMTOBENCH_ENDLESS", "LC_ALL", "LANG", "LC_NUMERIC",
-              "LOCPATH"):
-        e.pop(k, None)
-    e["FEMTOBENCH_SUPPRESS_WARNINGS"] = "1"
-    e["HOSTILE"] = hostile
-    e.update(env or {})
-    try:
-        p = subprocess.run([SUITE, *args], capture_output=True, text=True, env=e,
-                           timeout=timeout, cwd=cwd, errors="replace")
-    except subprocess.TimeoutExpired:
-        return None, "", f"hung: still running after {timeout} s"
-    return p.returncode, p.stdout, p.stderr
+    return fbtest.run_hostile(SUITE, args, hostile, env, timeout, cwd)
 
 
 # The leader of a group (thread 0) that calls pthread_exit, before its run
@@ -172,7 +158,4 @@ with tempfile.TemporaryDirectory() as d:
           and "<td>1,234,567.125</td>" in page, "fractional N in the HTML")
     check(",1234567.125," in csv_text and ",1e-07," in csv_text, f"fractional N CSV: {csv_text[:400]}")
 
-if failures:
-    print(f"{len(failures)} check(s) failed", file=sys.stderr)
-    sys.exit(1)
-print("ok")
+sys.exit(checks.done())

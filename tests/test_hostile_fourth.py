@@ -5,7 +5,6 @@ tests/suite_hostile_more.c."""
 import csv
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -15,28 +14,14 @@ import fbtest  # noqa: E402
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SUITE = os.path.abspath(os.path.join(BUILD, "tests", "suite_hostile_fourth"))
 MORE = os.path.abspath(os.path.join(BUILD, "tests", "suite_hostile_more"))
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
+# the third round's suite: LongRun (a run named by LONGRUN's length) lives there
+THIRD = os.path.abspath(os.path.join(BUILD, "tests", "suite_hostile_third"))
+checks = fbtest.Checks()
+check = checks.check
 
 
 def run(*args, hostile="", env=None, timeout=120, cwd=None, prog=SUITE):
-    e = dict(os.environ)
-    for k in ("FEMTOBENCH_CONFIG", "FEMTOBENCH_ENDLESS", "LC_ALL", "LANG", "LC_NUMERIC"):
-        e.pop(k, None)
-    e["FEMTOBENCH_SUPPRESS_WARNINGS"] = "1"
-    e["HOSTILE"] = hostile
-    e.update(env or {})
-    try:
-        p = subprocess.run([prog, *args], capture_output=True, text=True, env=e,
-                           timeout=timeout, cwd=cwd, errors="replace")
-    except subprocess.TimeoutExpired:
-        return None, "", f"hung: still running after {timeout} s"
-    return p.returncode, p.stdout, p.stderr
+    return fbtest.run_hostile(prog, args, hostile, env, timeout, cwd)
 
 
 def bad(args, *must_contain, env=None):
@@ -158,10 +143,11 @@ with tempfile.TemporaryDirectory() as d:
                   f"{n}-byte benchmark name {extra}: exit {rc}, {len(got)} measured: "
                   f"{err[-300:]}")
         rc, out, err = run("-isolate", "-filter=LongRun", "-output_json=l.json",
-                           hostile="LongRun", env={"LONGRUN": str(n)}, cwd=d)
+                           hostile="LongRun", env={"LONGRUN": str(n)}, cwd=d, prog=THIRD)
         got = [r for r in json_results(os.path.join(d, "l.json")) if r["name"] == "r" * n]
         check(rc == 0 and len(got) == 1, f"{n}-byte run name -isolate: exit {rc}")
-    rc, out, err = run("-filter=LongRun", hostile="LongRun", env={"LONGRUN": "1025"})
+    rc, out, err = run("-filter=LongRun", hostile="LongRun", env={"LONGRUN": "1025"},
+                       prog=THIRD)
     check(rc == 2 and "longer than 1024 bytes" in err and len(err.strip().splitlines()) == 1,
           f"1025-byte run name: exit {rc}: {err[-300:]}")
 
@@ -277,7 +263,4 @@ with tempfile.TemporaryDirectory() as d:
     check(said and "\x1b" not in err and "\\x1b" in said[0],
           f"-baseline files' context: {err[-400:]!r}")
 
-if failures:
-    print(f"{len(failures)} check(s) failed", file=sys.stderr)
-    sys.exit(1)
-print("ok")
+sys.exit(checks.done())
