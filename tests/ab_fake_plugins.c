@@ -20,7 +20,7 @@
 
 #if defined(AB_FAKE_NULLS)
 static const fb__plugin_api ab_fake_api = {
-    FB__PLUGIN_ABI, FB_VERSION_STRING, NULL, NULL, NULL, NULL, NULL};
+    FB__PLUGIN_ABI, FB_VERSION_STRING, NULL, NULL, NULL, NULL, NULL, NULL};
 const fb__plugin_api *fb__plugin_entry(void) { return &ab_fake_api; }
 #elif defined(AB_FAKE_NULL_RUN)
 static const char ab_fake_self = 0;
@@ -33,11 +33,11 @@ static int ab_fake_list(void (*each)(void *ctx, const char *name), void *ctx, ch
     return FB_OK;
 }
 static const fb__plugin_api ab_fake_api = {
-    FB__PLUGIN_ABI, FB_VERSION_STRING, ab_fake_identity, ab_fake_list, NULL, NULL, NULL};
+    FB__PLUGIN_ABI, FB_VERSION_STRING, ab_fake_identity, ab_fake_list, NULL, NULL, NULL, NULL};
 const fb__plugin_api *fb__plugin_entry(void) { return &ab_fake_api; }
 #elif defined(AB_FAKE_ABI_NEXT)
 static const fb__plugin_api ab_fake_api = {
-    FB__PLUGIN_ABI + 1, FB_VERSION_STRING, NULL, NULL, NULL, NULL, NULL};
+    FB__PLUGIN_ABI + 1, FB_VERSION_STRING, NULL, NULL, NULL, NULL, NULL, NULL};
 const fb__plugin_api *fb__plugin_entry(void) { return &ab_fake_api; }
 #elif defined(AB_FAKE_ABI1)
 /* interface 1's layout: the fields of fb__plugin_api before run_counted */
@@ -70,7 +70,8 @@ const fb__plugin_api *fb__plugin_entry(void) {
     return (const fb__plugin_api *)(const void *)&ab_fake_api;
 }
 #elif defined(AB_FAKE_VERSION)
-static const fb__plugin_api ab_fake_api = {FB__PLUGIN_ABI, "9.9.0", NULL, NULL, NULL, NULL, NULL};
+static const fb__plugin_api ab_fake_api = {FB__PLUGIN_ABI, "9.9.0", NULL, NULL,
+                                           NULL,           NULL,    NULL, NULL};
 const fb__plugin_api *fb__plugin_entry(void) { return &ab_fake_api; }
 #elif defined(AB_FAKE_MISSING)
 int ab_fake_no_such_symbol(void);

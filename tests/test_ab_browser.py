@@ -51,6 +51,9 @@ with tempfile.TemporaryDirectory(prefix="fb_ab_html_") as tmp:
         for name in ("Slow", "Two.large", "Fam/4", "Added", "Removed"):
             hb.check(name in r["text"], f"{name} is not in the page's text")
         hb.check("slower" in r["text"], "no verdict in the page's text")
+        # each side's CPU time beside its time (tests/ab_suite.c: Call's 84 ns)
+        hb.check("Time and CPU time" in r["text"] and "84 ns" in r["text"],
+                 "the CPU time is not in the page's text")
 
 if hb.failures:
     print(f"{len(hb.failures)} failure(s)", file=sys.stderr)

@@ -107,6 +107,14 @@ try:
     # the fake clock's exact times: 10 ns per unit of work
     check(abs(v["Steady"]["old_s"] - 200e-9) < 1e-15 and abs(v["Fam/4"]["new_s"] - 40e-9) < 1e-15,
           f"A/A: times {v['Steady']}, {v['Fam/4']}")
+    # the thread's CPU time over the same rounds: the fake CPU clock's (Call's
+    # op is 12 ns of CPU per 10 ns of time), shown in the table where it differs
+    check(abs(v["Steady"]["old_cpu_s"] - 200e-9) < 1e-15
+          and abs(v["Steady"]["new_cpu_s"] - 200e-9) < 1e-15
+          and abs(v["Call"]["old_cpu_s"] - 84e-9) < 1e-15
+          and abs(v["Call"]["new_cpu_s"] - 84e-9) < 1e-15, f"A/A: CPU times {v['Call']}")
+    check("| Call | 70 ns (CPU 84 ns) | 70 ns (CPU 84 ns) |" in out
+          and "| Steady | 200 ns | 200 ns |" in out, f"A/A: CPU in the table: {out}")
 
     # old against new, with every output
     rc, out, err = run(OLD, NEW, "-output_json=" + js, "-output_md=" + md,
@@ -422,8 +430,8 @@ try:
     bad([OLD, os.path.join(T, "ab_fake_version.so")], "built with femtobench 9.9.0",
         "rebuild the plugin")
     bad([os.path.join(T, "ab_fake_missing.so"), OLD], "cannot load", "undefined symbol")
-    bad([OLD, os.path.join(T, "ab_fake_abi_next.so")], "plugin interface 4",
-        "plugin interfaces 1 to 3", "rebuild the plugin")
+    bad([OLD, os.path.join(T, "ab_fake_abi_next.so")], "plugin interface 5",
+        "plugin interfaces 1 to 4", "rebuild the plugin")
     if os.path.exists(os.path.join(T, "ab_fake_m32.so")):
         bad([os.path.join(T, "ab_fake_m32.so"), OLD], "cannot load", "wrong ELF class")
     bad([OLD, NEW, "-rounds=5"], "-rounds")

@@ -65,7 +65,7 @@ static void hook_run_end(void *ctx, const char *name) {
 }
 
 static fb__epoch_hook make_hook(fake_hook *h) {
-    fb__epoch_hook hook = {h, hook_run_begin, hook_epoch_begin, hook_epoch_end, hook_run_end};
+    fb__epoch_hook hook = {h, hook_run_begin, hook_epoch_begin, hook_epoch_end, hook_run_end, NULL};
     return hook;
 }
 

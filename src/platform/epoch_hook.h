@@ -30,7 +30,14 @@
  *     the scheduler can leave out a round in which either side was
  *     disturbed.
  *   - run_end is called once when the run is over (also after an error, and
- *     after a run_begin that skipped the run: every run_begin has one). */
+ *     after a run_begin that skipped the run: every run_begin has one).
+ *   - epoch_end_cpu (appended with plugin interface 4, src/runner/plugin.h),
+ *     when set, is called instead of epoch_end, with the thread's CPU time
+ *     over the same loop too (seconds, its read's cost taken off; NAN when
+ *     the CPU clock was not read: manual timing, excluded regions, a custom
+ *     clock). A host of an older interface never passes this field: the
+ *     plugin entry copies the host's hook into a whole one and sets it only
+ *     for a host that passed it (fb__plugin_api.run_cpu). */
 #ifndef FB_EPOCH_HOOK_H
 #define FB_EPOCH_HOOK_H
 
@@ -44,6 +51,8 @@ typedef struct fb__epoch_hook {
     void (*epoch_begin)(void *ctx, size_t epoch);
     void (*epoch_end)(void *ctx, size_t epoch, uint64_t iters, double elapsed_s, bool disturbed);
     void (*run_end)(void *ctx, const char *name);
+    void (*epoch_end_cpu)(void *ctx, size_t epoch, uint64_t iters, double elapsed_s, double cpu_s,
+                          bool disturbed);
 } fb__epoch_hook;
 
 #endif

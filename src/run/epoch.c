@@ -220,7 +220,11 @@ void fb__epoch_stop(fb__epoch *e, uint64_t n, fb__epoch_out *out) {
             out->disturbed = true;
     }
     size_t k = e->index++;
-    if (e->hook && e->hook->epoch_end)
+    if (e->hook && e->hook->epoch_end_cpu)
+        e->hook->epoch_end_cpu(e->hook->ctx, k, n, out->elapsed_s,
+                               (out->known & FB__BIT(FB_CPUTIME)) ? out->counts[FB_CPUTIME] : NAN,
+                               out->disturbed);
+    else if (e->hook && e->hook->epoch_end)
         e->hook->epoch_end(e->hook->ctx, k, n, out->elapsed_s, out->disturbed);
 }
 

@@ -63,8 +63,20 @@ static void fb__plugin_group_body(fb_bench *b, void *ctx) {
     fb__registration_call(((const fb__instance *)ctx)->reg, b);
 }
 
-static int fb__plugin_run_sink(const char *name, double n, const fb__epoch_hook *hook,
-                               fb__plugin_sink sink) {
+/* hook_cpu: the host passed a hook of interface 4 (epoch_end_cpu read); an
+ * older host's hook ends at run_end, so only its first fields are copied */
+static int fb__plugin_run_sink(const char *name, double n, const fb__epoch_hook *host_hook,
+                               bool hook_cpu, fb__plugin_sink sink) {
+    fb__epoch_hook whole = {0}, *hook = NULL;
+    if (host_hook) {
+        whole.ctx = host_hook->ctx;
+        whole.run_begin = host_hook->run_begin;
+        whole.epoch_begin = host_hook->epoch_begin;
+        whole.epoch_end = host_hook->epoch_end;
+        whole.run_end = host_hook->run_end;
+        if (hook_cpu) whole.epoch_end_cpu = host_hook->epoch_end_cpu;
+        hook = &whole;
+    }
     fb__instance **all = NULL;
     char err[256];
     int rc = fb__registry_expand(fb__process_registry(), &all, err, sizeof err);
@@ -116,24 +128,30 @@ static int fb__plugin_run_sink(const char *name, double n, const fb__epoch_hook 
 static int fb__plugin_run(const char *name, double n, const fb__epoch_hook *hook,
                           fb__plugin_result_fn result, void *ctx) {
     fb__plugin_sink sink = {result, NULL, NULL, ctx};
-    return fb__plugin_run_sink(name, n, hook, sink);
+    return fb__plugin_run_sink(name, n, hook, false, sink);
 }
 
 static int fb__plugin_run_counted(const char *name, double n, const fb__epoch_hook *hook,
                                   fb__plugin_count_fn result, void *ctx) {
     fb__plugin_sink sink = {NULL, result, NULL, ctx};
-    return fb__plugin_run_sink(name, n, hook, sink);
+    return fb__plugin_run_sink(name, n, hook, false, sink);
 }
 
 static int fb__plugin_run_described(const char *name, double n, const fb__epoch_hook *hook,
                                     fb__plugin_row_fn result, void *ctx) {
     fb__plugin_sink sink = {NULL, NULL, result, ctx};
-    return fb__plugin_run_sink(name, n, hook, sink);
+    return fb__plugin_run_sink(name, n, hook, false, sink);
+}
+
+static int fb__plugin_run_cpu(const char *name, double n, const fb__epoch_hook *hook,
+                              fb__plugin_row_fn result, void *ctx) {
+    fb__plugin_sink sink = {NULL, NULL, result, ctx};
+    return fb__plugin_run_sink(name, n, hook, true, sink);
 }
 
 static const fb__plugin_api fb__plugin_api_now = {
     FB__PLUGIN_ABI, FB_VERSION_STRING,      fb__plugin_identity,      fb__plugin_list,
-    fb__plugin_run, fb__plugin_run_counted, fb__plugin_run_described,
+    fb__plugin_run, fb__plugin_run_counted, fb__plugin_run_described, fb__plugin_run_cpu,
 };
 
 const fb__plugin_api *fb__plugin_entry(void) { return &fb__plugin_api_now; }

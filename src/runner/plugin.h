@@ -22,8 +22,9 @@
 
 /* 1: identity, list, run. 2: run_counted appended (the count's spread).
  * 3: run_described appended (each result as a struct, with its batch and
- * unit: femtobench-ab reports in the suite's own units). */
-#define FB__PLUGIN_ABI 3u
+ * unit: femtobench-ab reports in the suite's own units). 4: run_cpu
+ * appended (a hook whose epoch_end_cpu is read: each epoch's CPU time). */
+#define FB__PLUGIN_ABI 4u
 #define FB__PLUGIN_ABI_OLDEST 1u
 /* The exported symbol's name, for dlsym. */
 #define FB__PLUGIN_ENTRY "fb__plugin_entry"
@@ -82,6 +83,12 @@ typedef struct fb__plugin_api {
     /* abi >= 3: run, each result as an fb__plugin_row. */
     int (*run_described)(const char *name, double n, const fb__epoch_hook *hook,
                          fb__plugin_row_fn result, void *ctx);
+    /* abi >= 4: run_described, with a hook of this layout: its
+     * epoch_end_cpu, when set, is called instead of epoch_end (the other
+     * entries take a hook of the layout before it, whose last field is
+     * run_end, and never read that field) */
+    int (*run_cpu)(const char *name, double n, const fb__epoch_hook *hook, fb__plugin_row_fn result,
+                   void *ctx);
 } fb__plugin_api;
 
 /* Exported from every copy of the library (not FB__PRIVATE): the one

@@ -146,6 +146,10 @@ typedef struct fba_row {
     size_t layouts, passes;
     /* each layout's median time per unit over its kept rounds, each side */
     double lay_old[FBA_MAX_LAYOUTS], lay_new[FBA_MAX_LAYOUTS];
+    /* each side's CPU time per unit over the same kept rounds, combined
+     * over the layouts as the times are (the geometric mean of each
+     * layout's median); NAN when its CPU clock was not read */
+    double cpu_old, cpu_new;
     bool skipped;      /* an error row that is fb_skip's (both sides skipped): no failure */
     bool bad_name;     /* a run's name the runner refuses (error holds the runner's line) */
     fb__change change; /* filled at the end (needs the family's size) */
@@ -195,6 +199,9 @@ typedef struct fba_pair {
     size_t got[2];
     double t[2][FBA_MAX_EPOCHS];
     double switches[2][FBA_MAX_EPOCHS]; /* 1 when the epoch was disturbed */
+    /* each epoch's CPU time per iteration (the thread's CPU clock over the
+     * same loop; NAN when not read, or the plugin predates interface 4) */
+    double cpu[2][FBA_MAX_EPOCHS];
     char error[2][FBA_ERROR_MAX];
     const fba_side *side[2]; /* the old and the new layout this block pairs */
     size_t parity;           /* round k's first side: old when (k + parity) is even */
@@ -296,6 +303,7 @@ void fba_judge(fba_report *rep);
 const char *fba_verdict(const fba_row *r);
 void fba_summary(FILE *f, const fba_report *rep);
 bool fba_moment_text(const fba_row *r, char *buf, size_t len);
+bool fba_cpu_differs(double wall_s, double cpu_s);
 void fba_table(FILE *f, const fba_report *rep);
 int fba_write_md(void *ctx, FILE *f);
 int fba_write_json(void *ctx, FILE *f);

@@ -144,8 +144,8 @@ static void fba_calib_row(void *ctx, const fb__plugin_row *row) {
 void fba_calibrate(const fba_side *s, const char *bench, double n, fba_calib *c) {
     memset(c, 0, sizeof *c);
     c->current = -1;
-    fb__epoch_hook h = {c, fba_calib_begin, fba_calib_epoch_begin, fba_calib_epoch_end,
-                        fba_calib_end};
+    fb__epoch_hook h = {
+        c, fba_calib_begin, fba_calib_epoch_begin, fba_calib_epoch_end, fba_calib_end, NULL};
     bool group = fba_is_group(bench);
     if (group) fba_unpin(); /* its threads on every CPU, as in its rounds */
     if (s->api->abi >= 3 && s->api->run_described)

@@ -270,6 +270,7 @@ fba_row *fba_rows_add(fba_rows *rs, const char *name, double n, fba_kind kind) {
         snprintf(r->label, sizeof r->label, "%s", name);
     r->kind = kind;
     r->t_old = r->t_new = r->ins_old = r->ins_new = NAN;
+    r->cpu_old = r->cpu_new = NAN;
     r->ins_old_lo = r->ins_old_hi = r->ins_new_lo = r->ins_new_hi = NAN;
     for (size_t l = 0; l < FBA_MAX_LAYOUTS; ++l) r->lay_old[l] = r->lay_new[l] = NAN;
     r->batch[0] = r->batch[1] = 1;

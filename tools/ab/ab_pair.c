@@ -64,6 +64,13 @@ static void fba_pair_epoch_end(void *ctx, size_t k, uint64_t iters, double elaps
     pthread_mutex_unlock(&p->lock);
 }
 
+static void fba_pair_epoch_end_cpu(void *ctx, size_t k, uint64_t iters, double elapsed_s,
+                                   double cpu_s, bool disturbed) {
+    fba_hand *h = ctx;
+    if (k < FBA_MAX_EPOCHS) h->p->cpu[h->side][k] = iters ? cpu_s / (double)iters : NAN;
+    fba_pair_epoch_end(ctx, k, iters, elapsed_s, disturbed);
+}
+
 static void fba_pair_done(fba_pair *p, int side) {
     pthread_mutex_lock(&p->lock);
     p->done[side] = true;
@@ -86,15 +93,29 @@ static void fba_pair_result(void *ctx, const char *name, double n, const char *e
         snprintf(h->p->error[h->side], FBA_ERROR_MAX, "%s", error);
 }
 
+static void fba_pair_row(void *ctx, const fb__plugin_row *row) {
+    fba_pair_result(ctx, row->name, row->complexity_n, row->error, row->median_s,
+                    row->instructions);
+}
+
 static void *fba_pair_thread(void *arg) {
     fba_hand *h = arg;
     if (fba_is_group(h->p->bench))
         fba_unpin();
     else
         fba_pin();
-    fb__epoch_hook hook = {h, fba_pair_begin, fba_pair_epoch_begin, fba_pair_epoch_end,
-                           fba_pair_end};
-    h->p->side[h->side]->api->run(h->p->bench, h->p->n, &hook, fba_pair_result, h);
+    fb__epoch_hook hook = {h,
+                           fba_pair_begin,
+                           fba_pair_epoch_begin,
+                           fba_pair_epoch_end,
+                           fba_pair_end,
+                           fba_pair_epoch_end_cpu};
+    const fb__plugin_api *api = h->p->side[h->side]->api;
+    for (size_t k = 0; k < FBA_MAX_EPOCHS; ++k) h->p->cpu[h->side][k] = NAN;
+    if (api->abi >= 4 && api->run_cpu) /* each epoch's CPU time too */
+        api->run_cpu(h->p->bench, h->p->n, &hook, fba_pair_row, h);
+    else
+        api->run(h->p->bench, h->p->n, &hook, fba_pair_result, h);
     fba_pair_done(h->p, h->side); /* also when the run never came */
     return NULL;
 }
@@ -181,7 +202,7 @@ static void fba_measure_pair(const fba_side *sides, const fba_opts *o, const cha
     row->layouts = k_lay;
     row->passes = 2;                  /* the halves in time, as the judge sees them */
     size_t cap = (base + 1) * passes; /* the most rounds of one layout */
-    double *t = malloc(4 * cap * k_lay * sizeof *t);
+    double *t = malloc(6 * cap * k_lay * sizeof *t);
     int *first = malloc(2 * cap * k_lay * sizeof *first);
     fba_pair *p = calloc(1, sizeof *p);
     size_t got_l[FBA_MAX_LAYOUTS] = {0};
@@ -193,10 +214,11 @@ static void fba_measure_pair(const fba_side *sides, const fba_opts *o, const cha
         snprintf(row->error, sizeof row->error, "out of memory");
         return;
     }
-    /* per layout l: t_old, t_new, sw_old, sw_new, first side and pass at
-     * [l * cap + j] */
+    /* per layout l: t_old, t_new, sw_old, sw_new, c_old, c_new (CPU),
+     * first side and pass at [l * cap + j] */
     double *t_old = t, *t_new = t + cap * k_lay, *sw_old = t + 2 * cap * k_lay,
-           *sw_new = t + 3 * cap * k_lay;
+           *sw_new = t + 3 * cap * k_lay, *c_old = t + 4 * cap * k_lay,
+           *c_new = t + 5 * cap * k_lay;
     int *pass_of = first + cap * k_lay;
     size_t measured = 0, planned = 0;
     for (size_t blk = 0; blk < blocks; ++blk) planned += base + (blk < extra);
@@ -246,6 +268,8 @@ static void fba_measure_pair(const fba_side *sides, const fba_opts *o, const cha
                 t_new[at] = p->t[1][e1];
                 sw_old[at] = p->switches[0][e0];
                 sw_new[at] = p->switches[1][e1];
+                c_old[at] = p->cpu[0][e0];
+                c_new[at] = p->cpu[1][e1];
                 first[at] = (int)((r + warm + p->parity) % 2);
                 pass_of[at] = passes == 1 ? (int)(2 * l / k_lay) : (int)pass;
             }
@@ -255,6 +279,7 @@ static void fba_measure_pair(const fba_side *sides, const fba_opts *o, const cha
     if (row->kind == FBA_PAIRED) {
         bool skip[FBA_MAX_ROUNDS];
         size_t kept = 0;
+        double cpu_lay[2][FBA_MAX_LAYOUTS];
         for (size_t l = 0; l < k_lay; ++l) {
             size_t at = l * cap, nl = got_l[l];
             /* with one layout, all its rounds as one sample: at least the
@@ -266,13 +291,20 @@ static void fba_measure_pair(const fba_side *sides, const fba_opts *o, const cha
             row->dropped += fba_leave_out(sw_old + at, (size_t)(sw_new - sw_old), first + at, nl,
                                           min_keep, skip);
             double told[FBA_MAX_ROUNDS], tnew[FBA_MAX_ROUNDS];
-            size_t lk = 0;
+            double cold[FBA_MAX_ROUNDS], cnew[FBA_MAX_ROUNDS];
+            size_t lk = 0, ck = 0;
             for (size_t j = 0; j < nl; ++j) {
                 double a = t_old[at + j] / row->batch[0], b = t_new[at + j] / row->batch[1];
                 if (skip[j] || !(a > 0) || !(b > 0) || kept == FBA_MAX_ROUNDS) continue;
                 told[lk] = a;
                 tnew[lk] = b;
                 lk++;
+                double ca = c_old[at + j] / row->batch[0], cb = c_new[at + j] / row->batch[1];
+                if (ca >= 0 && cb >= 0) { /* NAN when a side's CPU clock was not read */
+                    cold[ck] = ca;
+                    cnew[ck] = cb;
+                    ck++;
+                }
                 row->lr[kept] = log(b) - log(a);
                 row->lr_layout[kept] = (unsigned char)l;
                 row->lr_pass[kept] = (unsigned char)pass_of[at + j];
@@ -280,6 +312,29 @@ static void fba_measure_pair(const fba_side *sides, const fba_opts *o, const cha
             }
             row->lay_old[l] = lk ? fb__median(told, lk) : NAN;
             row->lay_new[l] = lk ? fb__median(tnew, lk) : NAN;
+            /* CPU only when every kept round of the layout has it */
+            cpu_lay[0][l] = lk && ck == lk ? fb__median(cold, ck) : NAN;
+            cpu_lay[1][l] = lk && ck == lk ? fb__median(cnew, ck) : NAN;
+        }
+        for (int s = 0; s < 2; ++s) { /* combined as the times are: ab_judge.c */
+            double sum = 0;
+            size_t used = 0;
+            bool all = true;
+            for (size_t l = 0; l < k_lay; ++l) {
+                double w = s ? row->lay_new[l] : row->lay_old[l];
+                if (!(w > 0) || !isfinite(w)) continue; /* a layout that kept nothing */
+                if (!(cpu_lay[s][l] > 0) || !isfinite(cpu_lay[s][l]))
+                    all = false;
+                else {
+                    sum += log(cpu_lay[s][l]);
+                    used++;
+                }
+            }
+            double v = all && used ? exp(sum / (double)used) : NAN;
+            if (s)
+                row->cpu_new = v;
+            else
+                row->cpu_old = v;
         }
         row->n_lr = kept;
     }

@@ -89,6 +89,10 @@ int fba_write_json(void *ctx, FILE *f) {
             fb__json_knull(&j, "error");
         fba_json_kfinite(&j, "old_s", r->t_old); /* per unit */
         fba_json_kfinite(&j, "new_s", r->t_new);
+        /* the thread's CPU time per unit over the same rounds (null when
+         * not read: a plugin before interface 4, manual timing) */
+        fba_json_kfinite(&j, "old_cpu_s", r->cpu_old);
+        fba_json_kfinite(&j, "new_cpu_s", r->cpu_new);
         if (r->unit[0])
             fb__json_kstr(&j, "unit", r->unit);
         else
@@ -161,6 +165,47 @@ static int fba_html_verdict(const fba_row *r) {
 /* The page: the summary, a forest plot of new / old with each interval,
  * and the change chart and table (src/outputs/report_html_compare.c's), under the
  * report's style sheet and its policy (no script, no request). */
+static void fba_html_time(FILE *f, double s, const char *unit) {
+    char buf[48] = "-";
+    if (s > 0 && isfinite(s))
+        fb__svg_si(buf, sizeof buf, s, "s", 4);
+    else if (s == 0)
+        strcpy(buf, "0");
+    fba_html_text(f, buf);
+    if (strcmp(buf, "-") != 0 && unit && *unit) {
+        fputc('/', f);
+        fba_html_text(f, unit);
+    }
+}
+
+/* Each side's time beside its thread's CPU time over the same rounds: the
+ * two agree unless the op waits (a sleep, I/O, a lock) or the rounds kept
+ * were off the CPU; the table and markdown show the CPU time only where
+ * they differ by 5% or more (fba_cpu_differs). */
+static void fba_html_cpu(FILE *f, const fba_report *rep) {
+    fputs("<section class=\"change\">\n<h2>Time and CPU time</h2>\n<p class=\"sub\">", f);
+    fba_html_text(f, "The thread's CPU time per unit over the same rounds; \"-\" where it was not "
+                     "read (manual timing, or a plugin built before femtobench-ab read it).");
+    fputs("</p>\n<table class=\"change\">\n<thead><tr><th class=\"name\">benchmark</th>"
+          "<th>old</th><th>old CPU</th><th>new</th><th>new CPU</th></tr></thead>\n<tbody>\n",
+          f);
+    for (size_t i = 0; i < rep->rows->n; ++i) {
+        const fba_row *r = rep->rows->v[i];
+        fputs("<tr><td class=\"name\"><code>", f);
+        fba_html_text(f, r->label);
+        fputs("</code></td><td>", f);
+        fba_html_time(f, r->t_old, r->unit);
+        fputs("</td><td>", f);
+        fba_html_time(f, r->cpu_old, r->unit);
+        fputs("</td><td>", f);
+        fba_html_time(f, r->t_new, r->unit);
+        fputs("</td><td>", f);
+        fba_html_time(f, r->cpu_new, r->unit);
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</tbody></table>\n</section>\n", f);
+}
+
 int fba_write_html(void *ctx, FILE *f) {
     const fba_report *rep = ctx;
     size_t n = rep->rows->n;
@@ -287,6 +332,7 @@ int fba_write_html(void *ctx, FILE *f) {
             fputs("</td></tr>\n", f);
         }
         fputs("</tbody></table>\n</section>\n", f);
+        fba_html_cpu(f, rep);
     }
     fputs("</main>\n</body>\n</html>\n", f);
     free(names);
