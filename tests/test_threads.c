@@ -29,21 +29,68 @@ static void test_combine(void) {
     s[1].known = FB__BIT(FB_INSTRUCTIONS); /* cycles unknown on one thread */
     s[2].disturbed = true;
     fb__group_epoch g;
-    fb__group_combine(s, 3, &g);
+    fb__group_combine(s, 3, 2, &g);
     CHECK(g.ticks_ns == 1400);
     CHECK(g.counts[FB_INSTRUCTIONS] == 60.0);
     CHECK(g.known == FB__BIT(FB_INSTRUCTIONS));
     CHECK(g.disturbed);
     CHECK(!g.broke);
     s[0].broke = true;
-    fb__group_combine(s, 3, &g);
+    fb__group_combine(s, 3, 2, &g);
     CHECK(g.broke);
-    fb__group_combine(s, 0, &g);
+    fb__group_combine(s, 0, 2, &g);
     CHECK(g.ticks_ns == 0 && g.known == 0);
     /* a clock that went back: no negative time */
     s[0].t0_ns = 500, s[0].t1_ns = 400;
-    fb__group_combine(s, 1, &g);
+    fb__group_combine(s, 1, 2, &g);
     CHECK(g.ticks_ns == 0);
+}
+
+/* A busy machine: the threads waited for a core, and the group's time is
+ * the span it would have had with its cores free, from the threads' CPU
+ * time (src/run/group.h). */
+static void test_combine_waited(void) {
+    fb__group_slot s[4];
+    memset(s, 0, sizeof s);
+    /* two threads of 1 ms CPU each, whose span is 2.5 ms: they waited */
+    for (int i = 0; i < 2; ++i) {
+        s[i].t0_ns = 0;
+        s[i].t1_ns = 2500000;
+        s[i].counts[FB_CPUTIME] = i ? 1.0e-3 : 0.9e-3;
+        s[i].known = FB__BIT(FB_CPUTIME);
+        s[i].disturbed = true;
+    }
+    fb__group_epoch g;
+    fb__group_combine(s, 2, 2, &g);
+    CHECK(g.waited && !g.disturbed);
+    CHECK(g.ticks_ns == 1000000); /* the busiest thread's CPU time */
+    /* the same with one core: the threads' CPU time shared by it */
+    fb__group_combine(s, 2, 1, &g);
+    CHECK(g.waited && g.ticks_ns == 1900000);
+    /* four threads on two cores: their CPU time shared by the two */
+    for (int i = 2; i < 4; ++i) s[i] = s[1];
+    fb__group_combine(s, 4, 2, &g);
+    CHECK(g.waited && g.ticks_ns == 1950000);
+    /* within the margin (2%): the clock's span stands */
+    s[0].t1_ns = s[1].t1_ns = 1010000;
+    fb__group_combine(s, 2, 2, &g);
+    CHECK(!g.waited && g.ticks_ns == 1010000 && g.disturbed);
+    s[0].t1_ns = s[1].t1_ns = 2500000;
+    /* a thread that blocked on its own: its time off the CPU is the op's */
+    s[1].blocked = true;
+    fb__group_combine(s, 2, 2, &g);
+    CHECK(!g.waited && g.ticks_ns == 2500000);
+    s[1].blocked = false;
+    /* a thread without its CPU time, or the cores unknown: the clock's */
+    s[1].known = 0;
+    fb__group_combine(s, 2, 2, &g);
+    CHECK(!g.waited && g.ticks_ns == 2500000);
+    s[1].known = FB__BIT(FB_CPUTIME);
+    fb__group_combine(s, 2, 0, &g);
+    CHECK(!g.waited && g.ticks_ns == 2500000);
+    /* one thread is not a group: its epochs are left out instead */
+    fb__group_combine(s, 1, 1, &g);
+    CHECK(!g.waited && g.ticks_ns == 2500000);
 }
 
 /* ------------------------------------------ a group under a fake clock */
@@ -339,6 +386,7 @@ static void test_bad_input(void) {
 
 int main(void) {
     test_combine();
+    test_combine_waited();
     test_bad_input();
 #if FB_HAVE_THREADS
     test_exact_group();

@@ -52,7 +52,8 @@ try:
     rc, out, err = run(f"-output_json={paths['json']}", f"-output_gbench={paths['gb']}",
                        f"-output_csv={paths['csv']}", f"-output_html={paths['html']}")
     check(rc == 0, f"run: exit {rc}: {err[-800:]}")
-    check(re.search(r"`Shared/threads:2`.* \(2 threads, each [0-9.]+\.\.[0-9.]+ ns/op wall; CPU [0-9.,]+ ns/op a thread\)", out),
+    WAITED = r"(; [0-9]+ of [0-9]+ epochs waited for a core: their time is the threads' CPU span)?"
+    check(re.search(r"`Shared/threads:2`.* \(2 threads, each [0-9.]+\.\.[0-9.]+ ns/op wall; CPU [0-9.,]+ ns/op a thread" + WAITED + r"\)", out),
           f"table: no group row with its threads: {out!r}")
     check("`Shared/threads:1`" in out and "`Plain`" in out, f"table rows: {out!r}")
 
@@ -87,7 +88,15 @@ try:
 
     html = open(paths["html"]).read()
     check("Shared/threads:2" in html, "HTML: no group row")
-    check(re.search(r"2 threads, each [0-9.]+\.\.[0-9.]+ ns/op</span>", html), "HTML: no threads' range")
+    check(re.search(r"2 threads, each [0-9.]+\.\.[0-9.]+ ns/op" + WAITED + "</span>", html),
+          "HTML: no threads' range")
+    # the epochs that waited for a core (a busy machine), the same in every output
+    waited = g.get("waited")
+    m = re.search(r"`Shared/threads:2`.*; ([0-9]+) of [0-9]+ epochs waited for a core", out)
+    check(isinstance(waited, list) and "waited" not in res["Plain"]
+          and (int(m.group(1)) if m else 0) == len(waited)
+          and ("waited_for_core" in rows["Shared/threads:2"]["marks"].split()) == bool(waited),
+          f"waited epochs: JSON {waited}, table {m and m.group(0)}, CSV {rows['Shared/threads:2']['marks']}")
 
     # -gbench_rows=repetitions through compare.py (GB's own reader)
     reps = os.path.join(tmp, "reps.json")

@@ -176,6 +176,7 @@ static void fb__csv_row(FILE *f, const fb_result *r, const fb_comparison *cmp, s
         if (r->at_loop_resolution) fprintf(f, "%sat_loop_resolution", sep), sep = " ";
         if (r->unresolved) fprintf(f, "%sunresolved", sep), sep = " ";
         if (fb_result_descheduled(r)) fprintf(f, "%sdescheduled", sep), sep = " ";
+        if (r->waited && !r->error) fprintf(f, "%swaited_for_core", sep), sep = " ";
         if (r->vg && !r->error && r->vg->wild) fprintf(f, "%sunsteady_count", sep);
     }
 }

@@ -105,6 +105,9 @@ void fb__html_marks(FILE *f, const fb_result *r) {
         fprintf(f, " <span class=\"hint\">%zu threads, each %s..%s %s/", r->threads, l, h,
                 r->config.time_unit_label);
         fb__svg_text(f, r->config.unit); /* escaped */
+        if (r->waited)
+            fprintf(f, "; %zu of %zu epochs waited for a core: their time is the threads' CPU span",
+                    r->waited, r->epochs);
         fputs("</span>", f);
     }
 }

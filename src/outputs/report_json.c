@@ -94,6 +94,8 @@ static void fb__jr_epochs_used(fb__json *j, const fb_result *r) {
     else
         fb__json_knull(j, "disturbed");
     fb__jr_epoch_list(j, "dropped", r, FB__EPOCH_DROPPED);
+    /* a group's epochs whose time is its threads' CPU span (docs/threads.md) */
+    if (r->threads > 1) fb__jr_epoch_list(j, "waited", r, FB__EPOCH_WAITED);
     fb__json_ku64(j, "rounds", r->rounds);
     if (r->probe[0] > 0 || r->probe[1] > 0) { /* a probe ratio is > 0; else none */
         fb__json_obj(j, "probe", true);

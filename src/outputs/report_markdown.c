@@ -425,6 +425,10 @@ static void fb__md_print_row(FILE *f, const fb_result *r, const fb_result *base,
         if (cpu_txt[0])
             fprintf(f, "; CPU %s %s/%s a thread", cpu_txt, r->config.time_unit_label,
                     r->config.unit);
+        /* the epochs whose time is the threads' CPU span (src/run/group.h) */
+        if (r->waited)
+            fprintf(f, "; %zu of %zu epochs waited for a core: their time is the threads' CPU span",
+                    r->waited, r->epochs);
         fputc(')', f);
     } else if (cpu_txt[0] && !desched && fb__md_cpu_differs(r, cpu)) {
         fprintf(f, " (CPU time %s %s/%s", cpu_txt, r->config.time_unit_label, r->config.unit);

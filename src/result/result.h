@@ -63,7 +63,10 @@ struct fb_result {
     unsigned char *epoch_flags; /* per epoch, FB__EPOCH_* of src/stats/disturb.h; NULL: all used */
     bool disturb_known;         /* a disturbance source was read for every epoch */
     size_t disturbed;           /* epochs during which the thread was descheduled */
-    size_t used;                /* epochs the statistics use (not FB__EPOCH_DROPPED) */
+    /* a group's epochs whose threads waited for a core: their time is the
+     * threads' span on the CPU (FB__EPOCH_WAITED, src/run/group.h) */
+    size_t waited;
+    size_t used; /* epochs the statistics use (not FB__EPOCH_DROPPED) */
     /* derived once by fb__stats_compute: disturbed epochs the statistics use
      * (kept because fewer than FB__DISTURB_MIN_KEPT others remained); the
      * row is then marked as holding time spent off the CPU */

@@ -214,8 +214,8 @@ void fb__epoch_stop(fb__epoch *e, uint64_t n, fb__epoch_out *out) {
          * on its own (a voluntary context switch: a sleep, a lock, I/O), or
          * a thread of a group with more threads than CPUs, is off the CPU
          * by design: not counted as descheduled */
-        bool blocked =
-            e->voluntary != e->voluntary_before || (e->group && fb__group_oversubscribed(e->group));
+        out->blocked = e->voluntary != e->voluntary_before;
+        bool blocked = out->blocked || (e->group && fb__group_oversubscribed(e->group));
         if (!blocked && fb__disturb_off_cpu(out->elapsed_s, out->counts[FB_CPUTIME]))
             out->disturbed = true;
     }

@@ -95,6 +95,11 @@ typedef struct fb__epoch_out {
     /* descheduled: the context switches grew, or the wall time exceeds the
      * CPU time by more than the margin of src/stats/disturb.h */
     bool disturbed;
+    /* the thread blocked on its own (a voluntary context switch: a sleep, a
+     * lock, I/O) during the epoch: its time off the CPU is the op's */
+    bool blocked;
+    /* a group's epoch whose time is its threads' CPU span (src/run/group.h) */
+    bool waited;
     int clock_step; /* the clock's own reading: 1 advanced, 0 stood still, -1 went back */
 } fb__epoch_out;
 

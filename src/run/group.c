@@ -5,6 +5,7 @@
 
 #include "bench.h"
 #include "bench_state.h"
+#include "disturb.h"
 #include "process.h"
 #include "text.h"
 
@@ -23,6 +24,9 @@ struct fb__group {
     /* more threads than online CPUs: some always wait for a core, so a
      * thread's wall time above its CPU time is the group's own doing */
     bool oversubscribed;
+    /* the cores the threads can run on at once: the online CPUs, at most
+     * n; 0 when unknown (then no epoch's time is its CPU span) */
+    size_t cores;
 #if FB_HAVE_THREADS
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -43,10 +47,12 @@ struct fb__group {
     fb__group_slot *slots;
 };
 
-void fb__group_combine(const fb__group_slot *slots, size_t n, fb__group_epoch *out) {
+void fb__group_combine(const fb__group_slot *slots, size_t n, size_t cores, fb__group_epoch *out) {
     memset(out, 0, sizeof *out);
     out->known = n ? ~(fb__mask)0 : 0;
     uint64_t first = UINT64_MAX, last = 0;
+    double cpu_max = 0;
+    bool blocked = false;
     for (size_t i = 0; i < n; ++i) {
         const fb__group_slot *s = &slots[i];
         if (s->t0_ns < first) first = s->t0_ns;
@@ -55,12 +61,27 @@ void fb__group_combine(const fb__group_slot *slots, size_t n, fb__group_epoch *o
         out->known &= s->known;
         out->disturbed = out->disturbed || s->disturbed;
         out->broke = out->broke || s->broke;
+        blocked = blocked || s->blocked;
+        if ((s->known & FB__BIT(FB_CPUTIME)) && s->counts[FB_CPUTIME] > cpu_max)
+            cpu_max = s->counts[FB_CPUTIME];
     }
     out->ticks_ns = n && last > first ? last - first : 0;
+    /* the span on the CPU, when every thread read its CPU time */
+    if (n < 2 || cores == 0 || blocked || !(out->known & FB__BIT(FB_CPUTIME)) || !(cpu_max > 0))
+        return;
+    if (cores > n) cores = n;
+    double shared = out->counts[FB_CPUTIME] / (double)cores;
+    double span_s = shared > cpu_max ? shared : cpu_max;
+    double wall_s = (double)out->ticks_ns * 1e-9;
+    if (!fb__disturb_off_cpu(wall_s, span_s)) return;
+    out->ticks_ns = (uint64_t)(span_s * 1e9 + 0.5);
+    out->waited = true;
+    out->disturbed = false;
 }
 
 size_t fb__group_size(const fb__group *g) { return g ? g->n : 1; }
 bool fb__group_oversubscribed(const fb__group *g) { return g && g->oversubscribed; }
+size_t fb__group_cores(const fb__group *g) { return g ? g->cores : 0; }
 
 fb__group_slot *fb__group_slot_at(fb__group *g, size_t i) { return &g->slots[i]; }
 
@@ -189,6 +210,7 @@ static fb__group *fb__group_new(size_t n) {
 #if FB_HAVE_POSIX && defined(_SC_NPROCESSORS_ONLN)
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     g->oversubscribed = cpus > 0 && n > (size_t)cpus;
+    g->cores = cpus <= 0 ? 0 : n > (size_t)cpus ? (size_t)cpus : n;
 #endif
     g->slots = calloc(n, sizeof *g->slots);
     if (!g->slots) {

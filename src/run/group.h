@@ -28,22 +28,34 @@ typedef struct fb__group_slot {
     double counts[FB_MEASURE_COUNT];
     fb__mask known; /* the counters it read */
     bool disturbed; /* it was descheduled */
+    bool blocked;   /* it blocked on its own (fb__epoch_out.blocked) */
     bool broke;     /* its body left FB_RUN with `break` */
 } fb__group_slot;
 
 /* The group's epoch from the threads' slots: from the first thread's start
  * (right after the barrier released them) to the last thread's end (the
- * group's work is done when its last thread is; a thread that waited for a
- * core is in it), the counters summed, known
+ * group's work is done when its last thread is), the counters summed, known
  * where every thread read them, disturbed when any thread was, broken when
- * any thread broke out. Pure arithmetic (tested under the fake clock). */
+ * any thread broke out.
+ * On a busy machine the threads also wait for a core, and the span holds
+ * the waits: a 2-thread group of a 1 us spin reads 2-3x slow per op, where
+ * one thread's epochs are short enough to be left out when descheduled. So
+ * when every thread read its CPU time and none blocked on its own, the span
+ * the group would have had with its `cores` (the online CPUs, at most the
+ * threads) free is known: its busiest thread's CPU time, or the threads'
+ * CPU time shared among the cores when that is more (more threads than
+ * cores). When the span exceeds it by more than the margin of
+ * src/stats/disturb.h the epoch `waited`: its time is that CPU span, and it
+ * is no longer disturbed (the wait is out of it). Pure arithmetic (tested
+ * under the fake clock). */
 typedef struct fb__group_epoch {
     uint64_t ticks_ns;
     double counts[FB_MEASURE_COUNT];
     fb__mask known;
-    bool disturbed, broke;
+    bool disturbed, broke, waited;
 } fb__group_epoch;
-FB__PRIVATE void fb__group_combine(const fb__group_slot *slots, size_t n, fb__group_epoch *out);
+FB__PRIVATE void fb__group_combine(const fb__group_slot *slots, size_t n, size_t cores,
+                                   fb__group_epoch *out);
 
 typedef struct fb__group fb__group;
 
@@ -52,6 +64,8 @@ FB__PRIVATE size_t fb__group_size(const fb__group *g);
 /* More threads than online CPUs (false off POSIX): the epoch routine then
  * does not take a thread's wall time above its CPU time for a deschedule. */
 FB__PRIVATE bool fb__group_oversubscribed(const fb__group *g);
+/* The cores its threads can run on at once (fb__group_combine); 0: unknown. */
+FB__PRIVATE size_t fb__group_cores(const fb__group *g);
 /* A barrier of every thread of the group. False when the group is broken:
  * a thread's body returned, or failed to start a run, while the others
  * wait; then every later wait returns false at once. */

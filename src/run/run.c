@@ -170,7 +170,8 @@ static void fb__run_record(struct fb__run *r, uint64_t n, const fb__epoch_out *o
     for (size_t t = 0; t < r->threads; ++t)
         r->thread_s[i * r->threads + t] =
             (double)(r->slots[t].t1_ns - r->slots[t].t0_ns) * 1e-9 / (double)per_thread;
-    r->flags[i] = o->disturbed ? FB__EPOCH_DISTURBED : 0;
+    r->flags[i] = (unsigned char)((o->disturbed ? FB__EPOCH_DISTURBED : 0) |
+                                  (o->waited ? FB__EPOCH_WAITED : 0));
     fb__rounds_epoch(&r->rounds, o->disturbed);
     /* a counter unknown in one epoch (never scheduled, or a read error) is
      * dropped from the whole result rather than poisoning its median */
@@ -248,6 +249,7 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
         memcpy(slot->counts, o.counts, sizeof slot->counts);
         slot->known = o.known;
         slot->disturbed = o.disturbed;
+        slot->blocked = o.blocked;
         slot->broke = left != 0;
         bool ok = fb__group_wait(b->group);
         if (b->thread_index > 0) { /* a follower: the leader records */
@@ -260,7 +262,7 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
         } else {
             fb__group_epoch g;
             r->slots = fb__group_slot_at(b->group, 0);
-            fb__group_combine(r->slots, r->threads, &g);
+            fb__group_combine(r->slots, r->threads, fb__group_cores(b->group), &g);
             r->sched_s = NAN;
             for (size_t t = 0; t < r->threads; ++t) {
                 double own = (double)(r->slots[t].t1_ns - r->slots[t].t0_ns) * 1e-9;
@@ -271,6 +273,7 @@ void fb__loop_done(fb__loop *l, uint64_t left) {
             memcpy(o.counts, g.counts, sizeof o.counts);
             o.known = g.known;
             o.disturbed = g.disturbed;
+            o.waited = g.waited;
             if (g.broke && !left) left = 1;
         }
     }

@@ -33,8 +33,10 @@ void fb__run_fail(struct fb__run *r, const char *msg) {
  * marks, why the run stopped; a note when explicit epochs were not all run. */
 static void fb__run_finish_marks(fb_bench *b, struct fb__run *r, fb_result *res) {
     res->used = fb__disturb_select(r->flags, r->epochs);
-    for (size_t i = 0; i < r->epochs; ++i)
+    for (size_t i = 0; i < r->epochs; ++i) {
         if (r->flags[i] & FB__EPOCH_DISTURBED) res->disturbed++;
+        if (r->flags[i] & FB__EPOCH_WAITED) res->waited++;
+    }
     res->epoch_flags = r->flags;
     r->flags = NULL;
     fb__epoch_mark(&r->ep, res);

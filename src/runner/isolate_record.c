@@ -299,8 +299,9 @@ size_t fb__isolate_decode(const unsigned char *buf, size_t len, fb_result **out)
         if (!r->epoch_flags) rd.bad = true;
         for (size_t i = 0; i < r->epochs && !rd.bad; ++i) {
             fb__iso_get(&rd, &r->epoch_flags[i], 1);
-            if (r->epoch_flags[i] > 7) rd.bad = true;
+            if (r->epoch_flags[i] > 15) rd.bad = true; /* FB__EPOCH_* */
             if (r->epoch_flags[i] & FB__EPOCH_DISTURBED) r->disturbed++;
+            if (r->epoch_flags[i] & FB__EPOCH_WAITED) r->waited++;
         }
     }
     /* user counters, checked as fb_counter checks them */

@@ -38,7 +38,11 @@ FB__PRIVATE bool fb__disturb_off_cpu(double wall_s, double cpu_s);
 enum {
     FB__EPOCH_DISTURBED = 1u,  /* the thread was descheduled during the epoch */
     FB__EPOCH_SUPERSEDED = 2u, /* measured before the run lengthened its epochs */
-    FB__EPOCH_DROPPED = 4u     /* not used by the statistics */
+    FB__EPOCH_DROPPED = 4u,    /* not used by the statistics */
+    /* a group's epoch whose threads waited for a core (a busy machine):
+     * its time is the threads' span on the CPU (src/run/group.h), not the
+     * clock's; not disturbed, the wait being out of it */
+    FB__EPOCH_WAITED = 8u
 };
 
 /* At least this many epochs stay in the statistics: when dropping the
