@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -55,11 +56,37 @@ void fba_names_free(fba_names *s) {
 
 const char *const fba_side_name[2] = {"old", "new"};
 
-/* Copies src to a new temporary file (its name into out). */
-static int fba_copy(const char *src, char *out, size_t len, char *why, size_t wlen) {
+/* An anonymous file in memory (memfd_create) named by /proc/self/fd: a
+ * copy that dlopen loads as a file of its own without writing the disk
+ * (14 copies of a 550 KB plugin cost 45 ms through the file system here,
+ * on a 0.04 s suite). -1 where the kernel or /proc has none. */
+static int fba_memfd(char *out, size_t len) {
+#ifdef SYS_memfd_create
+    int fd = (int)syscall(SYS_memfd_create, "femtobench-ab", 1u); /* MFD_CLOEXEC */
+    if (fd < 0) return -1;
+    snprintf(out, len, "/proc/self/fd/%d", fd);
+    if (access(out, R_OK) != 0) { /* no /proc */
+        close(fd);
+        return -1;
+    }
+    return fd;
+#else
+    (void)out;
+    (void)len;
+    return -1;
+#endif
+}
+
+/* Copies src to a new file: in memory (*mem_fd its descriptor, to close
+ * once loaded), or else a temporary file (*mem_fd -1, to unlink); its name
+ * into out. */
+static int fba_copy(const char *src, char *out, size_t len, int *mem_fd, char *why, size_t wlen) {
     const char *tmp = fb__process_tmpdir() ? fb__process_tmpdir() : "/tmp";
-    snprintf(out, len, "%s/femtobench-ab.XXXXXX", tmp);
-    int to = mkstemp(out);
+    int to = *mem_fd = fba_memfd(out, len);
+    if (to < 0) {
+        snprintf(out, len, "%s/femtobench-ab.XXXXXX", tmp);
+        to = mkstemp(out);
+    }
     if (to < 0) {
         snprintf(why, wlen, "cannot copy it to %s (to load it twice): %s", tmp, strerror(errno));
         out[0] = '\0';
@@ -75,13 +102,16 @@ static int fba_copy(const char *src, char *out, size_t len, char *why, size_t wl
         }
     int e = errno;
     if (from >= 0) close(from);
-    if (close(to) != 0 || n < 0) {
-        snprintf(why, wlen, "cannot copy it to %.200s (to load it twice): %s", out, strerror(e));
-        unlink(out);
-        out[0] = '\0';
-        return -1;
-    }
-    return 0;
+    if (*mem_fd >= 0) { /* kept open until loaded: its name lives as long */
+        if (n >= 0) return 0;
+        close(to);
+        *mem_fd = -1;
+    } else if (close(to) == 0 && n >= 0)
+        return 0;
+    snprintf(why, wlen, "cannot copy it to %.200s (to load it twice): %s", out, strerror(e));
+    if (strncmp(out, "/proc/", 6) != 0) unlink(out);
+    out[0] = '\0';
+    return -1;
 }
 
 /* Checks and loads one plugin; 0, or 2 after the error line. */
@@ -165,7 +195,16 @@ static int fba_load(fba_side *s, const char *load_path) {
 int fba_load_all(fba_side *v, size_t k) {
     size_t n = 2 * k;
     struct stat *st = calloc(n, sizeof *st);
-    if (!st) return fb__opts_error("out of memory");
+    /* the in-memory copies stay open until every file is loaded: a closed
+     * one's descriptor, and so its /proc name, would come back for the
+     * next, and dlopen would hand back the object loaded under that name */
+    int *mem_fd = malloc(n * sizeof *mem_fd);
+    if (!st || !mem_fd) {
+        free(st);
+        free(mem_fd);
+        return fb__opts_error("out of memory");
+    }
+    for (size_t i = 0; i < n; ++i) mem_fd[i] = -1;
     int rc = 0;
     for (size_t i = 0; i < n && !rc; ++i)
         if (stat(v[i].path, &st[i]) != 0)
@@ -175,7 +214,8 @@ int fba_load_all(fba_side *v, size_t k) {
         for (size_t j = 0; j < i; ++j)
             if (st[i].st_dev == st[j].st_dev && st[i].st_ino == st[j].st_ino) {
                 char why[512];
-                if (fba_copy(v[i].path, v[i].copy, sizeof v[i].copy, why, sizeof why) != 0) {
+                if (fba_copy(v[i].path, v[i].copy, sizeof v[i].copy, &mem_fd[i], why, sizeof why) !=
+                    0) {
                     rc = fb__opts_error("%s: %s", v[i].path, why);
                     break;
                 }
@@ -190,8 +230,12 @@ int fba_load_all(fba_side *v, size_t k) {
             load = buf;
         }
         rc = fba_load(&v[i], load);
-        if (v[i].copy[0]) unlink(v[i].copy); /* loaded (or not): not needed */
+        /* loaded (or not): not needed */
+        if (mem_fd[i] < 0 && v[i].copy[0]) unlink(v[i].copy);
     }
+    for (size_t i = 0; i < n; ++i)
+        if (mem_fd[i] >= 0) close(mem_fd[i]);
+    free(mem_fd);
     free(st);
     for (size_t i = 0; i < n && !rc; ++i) {
         const fba_side *first = &v[i < k ? 0 : k];
