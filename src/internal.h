@@ -59,5 +59,7 @@
 #include "passes_exec.h"
 #include "plugin.h"
 #include "selection.h"
+#include "suite_job.h"
+#include "suite.h"
 
 #endif

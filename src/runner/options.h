@@ -13,7 +13,7 @@
 
 /* The runner's outputs: the rows of fb__opts_outputs, the one table that
  * -help lists, the parser reads, src/runner/selection.c checks and pins and
- * src/runner/runner.c writes (src/outputs/outfile.h). */
+ * src/runner/suite.c writes (src/outputs/outfile.h). */
 enum {
     FB__OUT_CSV,
     FB__OUT_JSON,

@@ -232,7 +232,7 @@ int fb__select(int argc, char **argv, fb__opts *o, fb__instance ***sel_out) {
     if (o->baseline) {
         /* counted under Callgrind (the child of -valgrind, which read and
          * checked the file already): read after the runs, where the
-         * comparison needs it (src/runner/runner.c). Reading it first would leave
+         * comparison needs it (src/runner/suite.c). Reading it first would leave
          * its allocations on the heap under the benchmarks, and code whose
          * count depends on addresses (memcpy's alignment) would count
          * otherwise than in the run that wrote the file */
