@@ -323,6 +323,37 @@ static void test_nested_run_is_refused(void) {
     fb_bench_free(b);
 }
 
+/* The runner's command line on each fresh bench of the suite
+ * (src/runner/suite_job.c): it wins over the benchmark's code;
+ * --benchmark_min_time is per repetition; -sanity_check wins over every other
+ * flag: one epoch of one iteration, no warm-up, no minimum time. */
+static void test_job_configure(void) {
+    fb__opts o;
+    fb__opts_init(&o);
+    o.epochs = 3;             /* --benchmark_repetitions=3 */
+    o.min_epoch_time_s = 0.5; /* --benchmark_min_time=0.5s */
+    fb_bench *b = fb_bench_new();
+    CHECK(b != NULL);
+    if (!b) return;
+    fb_set_epochs(b, 7); /* the code's: the command line wins */
+    fb__job_configure(b, &o);
+    CHECK(fb__cfg(b, FB__K_EPOCHS) == 3);
+    CHECK(fabs(fb__cfg(b, FB__K_MIN_TIME) - 1.5) < 1e-12);
+    fb_bench_free(b);
+
+    o.sanity = true;
+    b = fb_bench_new();
+    CHECK(b != NULL);
+    if (!b) return;
+    fb__job_configure(b, &o);
+    CHECK(fb__cfg(b, FB__K_EPOCHS) == 1);
+    CHECK(fb__cfg(b, FB__K_EPOCH_ITERATIONS) == 1);
+    CHECK(fb__cfg(b, FB__K_WARMUP) == 0);
+    CHECK(fb__cfg(b, FB__K_MIN_TIME) == 0);
+    fb_bench_free(b);
+    fb__opts_free(&o);
+}
+
 /* A longer run is more epochs, not longer ones: the runner's -min_time
  * (and fb_set_min_time) keeps each epoch at the usual target and records
  * epochs until they hold the time asked for, also when the benchmark sets
@@ -497,6 +528,7 @@ int main(void) {
     test_nested_run_is_refused();
     test_time_unit_and_getters();
     test_min_time_with_own_epochs();
+    test_job_configure();
     test_time_unit();
     test_rng();
     return CHECK_DONE();
