@@ -223,6 +223,12 @@ FB__PRIVATE void fb__change_view_free(fb__change_view *v);
 /* An empty view (NULL when out of memory), to fill and hand to a bench
  * (fb__bench_set_change), which frees it. */
 FB__PRIVATE fb__change_view *fb__change_view_new(void);
+/* The view's sentences (src/outputs/change_view_notes.c): `machines` and
+ * notes[] from the two runs' contexts (a: the baseline's, b: the current
+ * run's), and method[] once the rows are compared. */
+FB__PRIVATE void fb__change_view_contexts(fb__change_view *v, const fb__bl_context *a,
+                                          const fb__bl_context *b);
+FB__PRIVATE void fb__change_view_method(fb__change_view *v);
 
 /* The change table of `now` against `base` (src/outputs/report_change.c): context
  * warnings, one row per benchmark, the summary line. counts[] receives the

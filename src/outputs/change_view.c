@@ -9,14 +9,14 @@
  * follow the current run's order, then the baseline's benchmarks that are
  * gone. A row is compared between processes when a side has more than one
  * (src/outputs/change.c, fb__change_between), else over the epochs of the one
- * process a side, widened by the floor between processes. No I/O. */
+ * process a side, widened by the floor between processes. The view's
+ * sentences (contexts, method) are src/outputs/change_view_notes.c's. No I/O. */
 #include "change.h"
 
 #include "stats.h" /* fb__median */
 #include "text.h"  /* fb__strdup */
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -342,74 +342,12 @@ static int fb__cv_row_init(fb__change_row *row, const fb__cv_group *o, const fb_
     return rc;
 }
 
-/* ------------------------------------------------ the contexts */
-
-/* A note that the two runs differ in `what`, when they do. */
-static void fb__cv_note_differs(fb__change_view *v, const char *what, const char *old,
-                                const char *now) {
-    if (strcmp(old, now) == 0 || v->n_notes >= FB__CHANGE_NOTES) return;
-    snprintf(v->notes[v->n_notes++], sizeof v->notes[0],
-             "the runs differ in %s: baseline '%s', now '%s'", what, old, now);
-}
-
-/* One side given as several files that disagree about the machine. */
-static void fb__cv_note_files(fb__change_view *v, const char *side, const fb__bl_context *c) {
-    if (!c->files_differ[0] || v->n_notes >= FB__CHANGE_NOTES) return;
-    snprintf(v->notes[v->n_notes++], sizeof v->notes[0],
-             "the %s files disagree about the machine: %s", side, c->files_differ);
-}
-
-/* A known OS or architecture on each side, and they differ: the changes
- * are those of two machines, not of the code. An unknown one (a file
- * written before they were recorded) is no claim either way. */
-static void fb__cv_contexts(fb__change_view *v, const fb__bl_context *a, const fb__bl_context *b) {
-    bool os = strcmp(a->os, "unknown") && strcmp(b->os, "unknown") && strcmp(a->os, b->os);
-    bool arch =
-        strcmp(a->arch, "unknown") && strcmp(b->arch, "unknown") && strcmp(a->arch, b->arch);
-    if (os || arch)
-        snprintf(v->machines, sizeof v->machines,
-                 "the runs are on different machines (%s%s%s): baseline %s %s, now %s %s; the "
-                 "changes compare the machines, not only the code",
-                 os ? "OS" : "", os && arch ? " and " : "", arch ? "architecture" : "", a->os,
-                 a->arch, b->os, b->arch);
-    fb__cv_note_files(v, "baseline's", a);
-    fb__cv_note_files(v, "new run's", b);
-    fb__cv_note_differs(v, "CPU model", a->cpu_model, b->cpu_model);
-    fb__cv_note_differs(v, "compiler", a->compiler, b->compiler);
-    fb__cv_note_differs(v, "build type", a->build_type, b->build_type);
-    fb__cv_note_differs(v, "build flags", a->build_flags, b->build_flags);
-    fb__cv_note_differs(v, "femtobench version", a->version, b->version);
-    fb__cv_note_differs(v, "performance counters", a->counters ? "on" : "off",
-                        b->counters ? "on" : "off");
-}
-
-/* How the rows were compared, once the rows are: between processes, or
- * over one process a side (widened by the floor between processes). */
-static void fb__cv_method(fb__change_view *v) {
-    if (v->n_between)
-        snprintf(
-            v->method[v->n_method++], sizeof v->method[0],
-            "between processes (%s): baseline %zu, now %zu; each side the geometric mean of its "
-            "processes' medians; "
-            "95%% family-wise over %zu benchmark%s",
-            v->paired ? "alternating runs, paired" : "t interval, pooled spread", v->processes_old,
-            v->processes_now, v->n_between, v->n_between == 1 ? "" : "s");
-    if (v->n_one)
-        snprintf(v->method[v->n_method++], sizeof v->method[0],
-                 "one process a side for %zu benchmark%s: the spread between processes is "
-                 "unknown, so the interval is widened by the floor between processes (%.0f%%, "
-                 "fitted on held-out pairs of processes of one binary) and only a larger change "
-                 "gets a verdict; "
-                 "run both sides with -repetitions=5, or femtobench-compare -run OLD NEW",
-                 v->n_one, v->n_one == 1 ? "" : "s", FB__CHANGE_PROCESS_FLOOR_PCT);
-}
-
 int fb__change_view_compute(const fb__baseline *base, const fb__baseline *now, double threshold_pct,
                             bool paired, fb__change_view *out) {
     memset(out, 0, sizeof *out);
     out->threshold_pct = threshold_pct;
     out->paired = paired;
-    fb__cv_contexts(out, &base->ctx, &now->ctx);
+    fb__change_view_contexts(out, &base->ctx, &now->ctx);
     fb__cv_ent *eo = NULL, *en = NULL;
     fb__cv_group *go = NULL, *gn = NULL;
     const fb__cv_group **order = NULL, **olds = NULL;
@@ -467,7 +405,7 @@ int fb__change_view_compute(const fb__baseline *base, const fb__baseline *now, d
     free(tc.t);
     out->processes_old = fb__cv_processes(base);
     out->processes_now = fb__cv_processes(now);
-    fb__cv_method(out);
+    fb__change_view_method(out);
 done:
     free(eo);
     free(en);

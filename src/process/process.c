@@ -1,9 +1,13 @@
 /* The process state: the one owner of process-wide facts (see process.h for
- * the list). One static object; every field is written once, under its
- * lock, and only read afterwards (fb__process_reload, for tests, is the
- * exception). The registry is written by constructors before main, when
- * there is one thread. */
+ * the list). One static object (its fields: src/process/process_state.h);
+ * every field is written once, under its lock, and only read afterwards
+ * (fb__process_reload, for tests, is the exception). The registry is
+ * written by constructors before main, when there is one thread. Here: the
+ * environment and what is read from it, the registry, the epoch hook; the
+ * machine's part (clock, checks, facts, counters) is
+ * src/process/process_machine.c's. */
 #include "process.h"
+#include "process_state.h"
 
 #include "os.h" /* a FILE over a buffer: fmemopen, or a temporary file on Windows */
 #include "text.h"
@@ -19,60 +23,8 @@
 
 extern char **environ; /* POSIX: the process's environment (fb__process_child_env) */
 
-#define FB__CONFIG_ERRORS_MAX 2048
-
-static struct fb__process {
-    pthread_mutex_t lock;
-    /* read once from the environment (fb__process_read_env) */
-    bool env_read;
-    bool suppress;
-    bool quiet; /* -quiet: set by the runner, survives a reload */
-    char *endless;
-    fb__layer config;
-    int config_bad;
-    char config_errors[FB__CONFIG_ERRORS_MAX]; /* the bad entries' lines */
-    bool config_reported;
-    /* FEMTOBENCH_PASS: this process runs one pass of a parent's
-     * -repetitions (src/runner/passes_exec.c); pass_fd < 0 when not */
-    unsigned pass, passes;
-    int pass_fd;
-    /* measured once */
-    bool clock_done;
-    fb__clock_info clock;
-    bool first_run_done;
-    bool build_checked; /* the unoptimized-build check, at the first run that knows it */
-    fb__env_report env;
-    bool sys_done;
-    fb__sysinfo sys;
-    /* the date and load average of the first run, for sys when it is read
-     * later (only a writer needs the rest) */
-    bool moment_done;
-    fb__sysinfo moment;
-    bool env_printed;
-    /* counters */
-    bool perf_tried;
-    fb__perf *perf;
-    pthread_t perf_thread;
-    bool perf_noted;
-    /* FB_BENCHMARK registrations */
-    fb__registration *registry;
-    /* functions that register when the registry is first read
-     * (fb_register_later), and how many of them have run */
-    void (*later[FB__PROCESS_LATER_MAX])(void);
-    size_t n_later, later_done;
-    /* under Valgrind (read with the environment), and the mirror of
-     * Callgrind's dump counter: Callgrind numbers the dump files of a
-     * process 1, 2, 3, ...; femtobench counts its own dumps under vg_lock to
-     * know the file each one went to (src/run/valgrind.c checks the file's
-     * trigger line to be sure) */
-    fb__callgrind vg;
-    pthread_mutex_t vg_lock;
-    unsigned vg_dumps; /* under vg_lock */
-    /* for the runner's -valgrind */
-    char *path, *tmpdir;
-    /* femtobench-ab's pacing of the epochs (src/platform/epoch_hook.h), or NULL */
-    const fb__epoch_hook *epoch_hook;
-} fb__proc = {.lock = PTHREAD_MUTEX_INITIALIZER, .vg_lock = PTHREAD_MUTEX_INITIALIZER};
+static struct fb__process fb__proc = {.lock = PTHREAD_MUTEX_INITIALIZER,
+                                      .vg_lock = PTHREAD_MUTEX_INITIALIZER};
 
 void fb__process_callgrind_expand(const char *pattern, long pid, char *out, size_t len) {
     size_t o = 0;
@@ -162,12 +114,13 @@ static void fb__process_read_env_locked(void) {
 }
 
 /* The environment is read at the first use of any fact. */
-static void fb__process_lock(void) {
+struct fb__process *fb__process_lock(void) {
     pthread_mutex_lock(&fb__proc.lock);
     if (!fb__proc.env_read) fb__process_read_env_locked();
+    return &fb__proc;
 }
 
-static void fb__process_unlock(void) { pthread_mutex_unlock(&fb__proc.lock); }
+void fb__process_unlock(void) { pthread_mutex_unlock(&fb__proc.lock); }
 
 bool fb__process_suppressed(void) {
     fb__process_lock();
@@ -206,118 +159,6 @@ void fb__process_config_report(FILE *f) {
     fb__process_lock();
     if (f) fputs(fb__proc.config_errors, f);
     fb__process_unlock();
-}
-
-fb__clock_info fb__process_clock(void) {
-    fb__process_lock();
-    if (!fb__proc.clock_done) {
-        fb__clock_measure(NULL, NULL, &fb__proc.clock);
-        fb__proc.clock_done = true;
-    }
-    fb__clock_info c = fb__proc.clock;
-    fb__process_unlock();
-    return c;
-}
-
-static void fb__process_sys_locked(void) {
-    if (fb__proc.sys_done) return;
-    fb__sysinfo_read("/", &fb__proc.sys);
-    if (fb__proc.moment_done) {
-        memcpy(fb__proc.sys.date, fb__proc.moment.date, sizeof fb__proc.sys.date);
-        memcpy(fb__proc.sys.load_avg, fb__proc.moment.load_avg, sizeof fb__proc.sys.load_avg);
-        fb__proc.sys.n_load_avg = fb__proc.moment.n_load_avg;
-    }
-    fb__proc.sys.env = fb__proc.first_run_done && !fb__proc.vg.exact ? &fb__proc.env : NULL;
-    fb__proc.sys_done = true;
-}
-
-/* At the first run: what sys says about that moment. */
-static void fb__process_moment_locked(void) {
-    if (fb__proc.sys_done || fb__proc.moment_done) return;
-    memset(&fb__proc.moment, 0, sizeof fb__proc.moment);
-    fb__sysinfo_moment("/", &fb__proc.moment);
-    fb__proc.moment_done = true;
-}
-
-void fb__process_first_run(FILE *diag, int callsite) {
-    fb__process_lock();
-    if (!fb__proc.first_run_done && fb__proc.vg.exact) {
-        /* counted under Callgrind: the machine does not change the counts,
-         * so no machine checks and no warnings (docs/valgrind.md) */
-        fb__proc.first_run_done = true;
-        fb__process_moment_locked();
-        if (fb__proc.sys_done) fb__proc.sys.env = NULL; /* read before this run */
-        fb__proc.env_printed = true;
-        fb__proc.build_checked = true;
-    }
-    if (!fb__proc.first_run_done) {
-        /* the build is checked below: the first run may not know it (a
-         * comparison through fb_compare, a child's record) */
-        fb__env_check("/", -1, &fb__proc.env);
-        fb__proc.first_run_done = true;
-        fb__process_moment_locked();
-        if (fb__proc.sys_done) fb__proc.sys.env = &fb__proc.env; /* read before this run */
-    }
-    /* The build of the benchmark code, from the first run compiled with
-     * FB__CALLSITE: whatever order the benchmarks run in (in one process or
-     * one per child), the same warning. Said when learnt if the block was
-     * already printed. */
-    if (!fb__proc.build_checked && callsite >= 0 && (callsite & 1)) {
-        fb__proc.build_checked = true;
-        fb__env_report added = {0};
-        fb__env_check_build(callsite, &added);
-        for (size_t i = 0; i < added.count && fb__proc.env.count < FB__ENV_MAX_WARNINGS; ++i)
-            fb__proc.env.w[fb__proc.env.count++] = added.w[i];
-        if (diag && fb__proc.env_printed && !fb__proc.suppress && !fb__proc.quiet)
-            fb__env_print(diag, &added);
-    }
-    if (diag && !fb__proc.config_reported) {
-        fputs(fb__proc.config_errors, diag);
-        fb__proc.config_reported = true;
-    }
-    if (diag && !fb__proc.env_printed) {
-        if (!fb__proc.suppress && !fb__proc.quiet) fb__env_print(diag, &fb__proc.env);
-        fb__proc.env_printed = true;
-    }
-    fb__process_unlock();
-}
-
-const fb__env_report *fb__process_env_report(void) {
-    fb__process_lock();
-    const fb__env_report *r = fb__proc.first_run_done && !fb__proc.vg.exact ? &fb__proc.env : NULL;
-    fb__process_unlock();
-    return r;
-}
-
-const fb__sysinfo *fb__process_sysinfo(void) {
-    fb__process_lock();
-    fb__process_sys_locked();
-    fb__process_unlock();
-    return &fb__proc.sys;
-}
-
-void fb__process_note_perf(FILE *diag, const char *why) {
-    if (!diag || !why || !why[0]) return;
-    fb__process_lock();
-    bool first = !fb__proc.perf_noted;
-    fb__proc.perf_noted = true;
-    bool quiet = fb__proc.suppress || fb__proc.quiet;
-    fb__process_unlock();
-    if (first && !quiet) fprintf(diag, "femtobench: note: %s\n", why);
-}
-
-fb__perf *fb__process_perf(FILE *diag) {
-    char why[512] = "";
-    fb__process_lock();
-    if (!fb__proc.perf_tried) {
-        fb__proc.perf_tried = true;
-        fb__proc.perf_thread = pthread_self();
-        fb__proc.perf = fb__perf_open(why, sizeof why);
-    }
-    fb__perf *p = pthread_equal(fb__proc.perf_thread, pthread_self()) ? fb__proc.perf : NULL;
-    fb__process_unlock();
-    if (why[0]) fb__process_note_perf(diag, why);
-    return p;
 }
 
 const fb__callgrind *fb__process_callgrind(void) {

@@ -1,4 +1,5 @@
-/* The process state (src/process/process.c): the one owner of what is true for the
+/* The process state (src/process/process.c; the clock, machine and counters
+ * src/process/process_machine.c): the one owner of what is true for the
  * whole process, each fact resolved once and read-only afterwards:
  *   - read once from the environment: FEMTOBENCH_SUPPRESS_WARNINGS (or the
  *     runner's -quiet), FEMTOBENCH_ENDLESS, FEMTOBENCH_CONFIG (parsed into

@@ -1,22 +1,11 @@
-/* Crash isolation's records (src/runner/isolate_record.c): what a child sends
- * back over the pipe, one result or comparison at a time. */
+/* Crash isolation's records (src/runner/isolate_record.c, a result's
+ * src/runner/isolate_result.c): what a child sends back over the pipe, one
+ * result or comparison at a time. */
 #ifndef FB_ISOLATE_RECORD_H
 #define FB_ISOLATE_RECORD_H
 
 #include "bench.h"
-
-#define FB__ISO_NULL 0xffffffffu
-/* A record larger than this is malformed (epochs are at most 10^6). */
-#define FB__ISO_MAX_RECORD (64u << 20)
-
-/* A growing byte buffer; oom once a growth failed (then nothing more is
- * appended). */
-typedef struct fb__iso_buf {
-    unsigned char *p;
-    size_t len, cap;
-    bool oom;
-} fb__iso_buf;
-FB__PRIVATE void fb__iso_put(fb__iso_buf *b, const void *v, size_t n);
+#include "isolate_wire.h"
 
 /* The compact record of one result (exposed for the tests): appends r to
  * *buf (growing it), and reads one back. fb__isolate_decode returns the

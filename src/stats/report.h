@@ -1,4 +1,5 @@
-/* The live markdown table, a result sink (src/outputs/report_markdown.c), and the
+/* The live markdown table, a result sink (src/outputs/report_markdown.c,
+ * its last column src/outputs/report_markdown_name.c), and the
  * complexity table (src/outputs/report_complexity.c). */
 #ifndef FB_REPORT_H
 #define FB_REPORT_H
@@ -38,6 +39,10 @@ FB__PRIVATE void fb__md_header_lead(FILE *f, const fb_result *r, size_t n_lead,
 FB__PRIVATE void fb__md_row(FILE *f, const fb_result *r);
 FB__PRIVATE void fb__md_text(FILE *f, const char *s);
 FB__PRIVATE void fb__md_code(FILE *f, const char *s);
+/* A row's last cell (src/outputs/report_markdown_name.c): "| ", the marks, the
+ * name, its label and the notes on its value (quiet: the suppressible ones
+ * left out), then the newline; for an error row, the error. */
+FB__PRIVATE void fb__md_name_cell(FILE *f, const fb_result *r, bool quiet);
 /* The line after the runner's table when a row of b has an err% column:
  * what err% is, and what it is not (not in fb_write_markdown, which prints
  * the table as the live one did).
