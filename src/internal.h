@@ -48,6 +48,7 @@
 #include "json_read.h"
 #include "baseline.h"
 #include "change.h"
+#include "report_change.h"
 #include "options.h"
 #include "setup.h"
 #include "product.h"

@@ -4,6 +4,7 @@
  * (src/outputs/report_change.c) on hand-made runs. */
 #include "baseline.h"
 #include "change.h"
+#include "report_change.h"
 #include "check.h"
 #include "fake_clock.h"
 #include "internal.h"

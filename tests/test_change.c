@@ -1,4 +1,5 @@
-/* The comparison method (src/outputs/change.c) with known inputs: the Mann-Whitney
+/* The comparison method (src/outputs/change.c, change_mw.c, change_between.c) with
+ * known inputs: the Mann-Whitney
  * ranks against published critical values, the order statistics of the
  * pairwise differences against brute force, the Hodges-Lehmann shift, the
  * widening and the verdicts. */

@@ -75,11 +75,11 @@ check(rc == 0 and {"output_csv", "output_json", "output_gbench", "output_html",
                    "output_bmf", "benchmark_out"} <= set(outputs),
       f"-help's outputs: {outputs}")
 # and the table in the source lists no row that -help leaves out
-src = open(os.path.join(SOURCE, "src", "runner", "options.c"), encoding="utf-8").read()
+src = open(os.path.join(SOURCE, "src", "runner", "options_table.c"), encoding="utf-8").read()
 rows = re.search(r"fb__opts_output_rows\[[A-Z_]+\] = \{(.*?)\n\};", src, re.S)
 listed = re.findall(r'\{"([a-z_]+)", "', rows.group(1)) if rows else []
 check(listed and set(listed) <= set(outputs),
-      f"src/runner/options.c's table {listed} against -help's {outputs}")
+      f"src/runner/options_table.c's table {listed} against -help's {outputs}")
 
 # A benchmark that calls chdir() moves none of them: each lands where it
 # was asked (relative to the directory the run started in), and stderr

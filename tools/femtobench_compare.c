@@ -15,7 +15,7 @@
  * K times each (default 10), the two runs of a pair in a random order, each
  * writing its JSON to a temporary directory; run k of OLD is paired with
  * run k of NEW and each benchmark gets an interval from the per-pair log
- * ratios (src/outputs/change.c). The change table goes to stdout, and with
+ * ratios (src/outputs/change_between.c). The change table goes to stdout, and with
  * -output_md to a file as well (written whole or not at all). Exit status:
  * 0; 1 when NEW records a failed benchmark (or a run could not be made); 2
  * for bad input (one line on stderr, nothing written); 3 with
@@ -24,6 +24,7 @@
  * (src/outputs/baseline.c, src/outputs/report_change.c): the same table as -baseline. */
 #include "options.h" /* fb__opts_error: the runner's one error line */
 #include "change.h"
+#include "report_change.h"
 #include "json.h"
 #include "outfile.h"
 

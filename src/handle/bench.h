@@ -1,4 +1,5 @@
-/* The fb_bench handle's internal interface (src/handle/bench.c): the configuration
+/* The fb_bench handle's internal interface (src/handle/bench.c, and its parts
+ * bench_publish.c, bench_set.c, bench_read.c, bench_fits.c): the configuration
  * a run starts from, the results it produced, the fits computed from them,
  * and the sinks each finished result is handed to. The handle itself
  * (struct fb_bench) is in src/handle/bench_state.h, seen only by the handle's own
@@ -156,9 +157,12 @@ FB__PRIVATE void fb__bench_count_dropped(fb_bench *b);
 FB__PRIVATE const struct fb__pass_series *fb__bench_passes(const fb_bench *b);
 FB__PRIVATE void fb__bench_set_passes(fb_bench *b, struct fb__pass_series *s,
                                       void (*release)(struct fb__pass_series *s));
+/* Releases the stored series (the results it covers changed). */
+FB__PRIVATE void fb__bench_drop_passes(fb_bench *b);
 
 /* The fits stored with a bench's results, one per group: a name's (stored
- * by src/handle/bench.c as each result arrives) or a family series' (src/handle/bench_fits.c).
+ * by src/handle/bench_publish.c as each result arrives) or a family series'
+ * (src/handle/bench_fits.c).
  * fb__fit_stored: the stored fit of result i's group, NULL when none (or a
  * family fit not stored since its series got a result). fb__fit_store_group:
  * computes and stores the fit of result i's series when i is fitted with

@@ -1,5 +1,5 @@
 /* The complexity fits stored with a bench's results, one per group
- * (docs/complexity.md, "Families"): a name's (stored by src/handle/bench.c as each
+ * (docs/complexity.md, "Families"): a name's (stored by src/handle/bench_publish.c as each
  * result arrives) or a family series' (stored here when the runner's family
  * finished, or its results are complete, and marked stale when another
  * result of the series arrives), so that the terminal, the JSON and the

@@ -28,6 +28,12 @@ size_t fb_complexity_fit(const fb_bench *b, const char *name, fb_fit *fits, size
     return fb__fit_models((const fb_result *const *)b->results, b->n_results, name, fits, cap);
 }
 
+/* The configuration a run would take (public getters). */
+double fb_complexity_n(const fb_bench *b) { return b->cfg.complexity_n; }
+double fb_batch(const fb_bench *b) { return b->cfg.batch; }
+const char *fb_unit(const fb_bench *b) { return b->cfg.unit; }
+const char *fb_title(const fb_bench *b) { return b->cfg.title; }
+
 const fb_result *const *fb__bench_results(const fb_bench *b, size_t *n) {
     *n = b->n_results;
     return (const fb_result *const *)b->results;

@@ -1,7 +1,7 @@
 /* A run's label (fb_set_label; Google Benchmark's SetLabel): a note about
  * the row that every writer shows beside its name. Given on the bench
  * during the run (or before it), moved into the result when the run is
- * published (src/handle/bench.c). */
+ * published (src/handle/bench_publish.c). */
 #ifndef FB_LABEL_H
 #define FB_LABEL_H
 

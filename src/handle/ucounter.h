@@ -13,7 +13,7 @@
  * something else (a Google Benchmark row key, a measure's name). */
 FB__PRIVATE const char *fb__ucounter_bad_name(const fb__ucounters *have, const char *name);
 /* The counters the next run on b gets, moved to r (nothing when there are
- * none): called once per published result (src/handle/bench.c). True when it
+ * none): called once per published result (src/handle/bench_publish.c). True when it
  * moved some (the result was measured in this process). */
 FB__PRIVATE bool fb__ucounters_attach(fb_bench *b, fb_result *r);
 /* Counters given after the last run of a benchmark, while no run is open

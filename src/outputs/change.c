@@ -12,6 +12,9 @@
  * noise that no single run shows; see fb__change_compare. A change table's
  * one-process row (fb__change_one_process) then takes as its change the
  * ratio of the two runs' medians, the values the table shows beside it.
+ * The Mann-Whitney interval's rank and k-th difference are
+ * src/outputs/change_mw.c's; the change between processes (a t interval of
+ * the processes' medians) is src/outputs/change_between.c's.
  *
  * All of it is pure: no clock, no I/O; tests/test_change.c checks it with
  * known inputs. */
@@ -22,7 +25,6 @@
 #include "stats.h"   /* fb__dbl_cmp */
 
 #include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,132 +33,6 @@ const char *fb__verdict_name(fb__verdict v) {
     static const char *const names[FB__V_COUNT] = {"faster", "slower", "same",
                                                    "unsure", "new",    "gone"};
     return v >= 0 && v < FB__V_COUNT ? names[v] : "?";
-}
-
-/* ----------------------------------------------- Mann-Whitney quantile */
-
-/* P(Z > z) = p for a standard normal Z, by bisection on erfc. */
-static double fb__change_z(double p) {
-    double lo = 0, hi = 40;
-    for (int i = 0; i < 200; ++i) {
-        double mid = 0.5 * (lo + hi);
-        if (0.5 * erfc(mid / sqrt(2.0)) > p)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return 0.5 * (lo + hi);
-}
-
-/* Exact up to 30 epochs a side: O(m^2 n^2) time, O(m n^2) memory. */
-#define FB__CHANGE_EXACT_MAX 30
-
-/* Exact: the distribution of U by the recursion
- * P[i][j](u) = i/(i+j) P[i-1][j](u - j) + j/(i+j) P[i][j-1](u),
- * kept one row of i at a time (each row: n + 1 arrays of i*j + 1). */
-static size_t fb__change_rank_exact(size_t m, size_t n, double alpha) {
-    size_t row = 0; /* doubles in one row: sum over j of (m * j + 1) */
-    for (size_t j = 0; j <= n; ++j) row += m * j + 1;
-    double *prev = calloc(row, sizeof *prev), *cur = calloc(row, sizeof *cur);
-    size_t *off = calloc(n + 1, sizeof *off);
-    size_t k = 0;
-    if (!prev || !cur || !off) goto done;
-    /* row i = 0: U is always 0 */
-    for (size_t j = 0, o = 0; j <= n; o += m * j + 1, ++j) {
-        off[j] = o;
-        prev[o] = 1;
-    }
-    for (size_t i = 1; i <= m; ++i) {
-        for (size_t j = 0; j <= n; ++j) {
-            double *p = cur + off[j];
-            size_t len = i * j + 1;
-            memset(p, 0, len * sizeof *p);
-            if (j == 0) {
-                p[0] = 1;
-                continue;
-            }
-            const double *a = prev + off[j];    /* P[i-1][j], length (i-1)j + 1 */
-            const double *b = cur + off[j - 1]; /* P[i][j-1], length i(j-1) + 1 */
-            double wa = (double)i / (double)(i + j), wb = (double)j / (double)(i + j);
-            for (size_t u = 0; u < (i - 1) * j + 1; ++u) p[u + j] += wa * a[u];
-            for (size_t u = 0; u < i * (j - 1) + 1; ++u) p[u] += wb * b[u];
-        }
-        double *t = prev;
-        prev = cur;
-        cur = t;
-    }
-    /* prev now holds row m; P[m][n] at off[n] */
-    const double *p = prev + off[n];
-    double cum = 0;
-    for (size_t u = 0; u <= m * n; ++u) {
-        cum += p[u];
-        /* a little slack for rounding: exact sums land on alpha/2 exactly */
-        if (cum > alpha / 2 * (1 + 1e-9)) break;
-        k = u + 1;
-    }
-done:
-    free(prev);
-    free(cur);
-    free(off);
-    return k;
-}
-
-size_t fb__change_mw_rank(size_t m, size_t n, double alpha) {
-    if (m == 0 || n == 0 || !(alpha > 0 && alpha < 1)) return 0;
-    if (m <= FB__CHANGE_EXACT_MAX && n <= FB__CHANGE_EXACT_MAX)
-        return fb__change_rank_exact(m, n, alpha);
-    double mn = (double)m * (double)n;
-    double sd = sqrt(mn * (double)(m + n + 1) / 12.0);
-    double k = floor(mn / 2 - fb__change_z(alpha / 2) * sd + 0.5);
-    return k < 1 ? 0 : (size_t)k;
-}
-
-/* ------------------------------------------- order statistics of D */
-
-/* Differences y[j] - x[i] <= d. For a fixed j they fall as i rises, and the
- * first i where one is <= d moves right as j rises: one pass. */
-static uint64_t fb__change_count_le(const double *x, size_t m, const double *y, size_t n,
-                                    double d) {
-    uint64_t count = 0;
-    size_t i = 0;
-    for (size_t j = 0; j < n; ++j) {
-        while (i < m && y[j] - x[i] > d) ++i;
-        count += m - i;
-    }
-    return count;
-}
-
-/* The smallest difference > d (INFINITY when none). */
-static double fb__change_next_above(const double *x, size_t m, const double *y, size_t n,
-                                    double d) {
-    double best = INFINITY;
-    size_t i = 0;
-    for (size_t j = 0; j < n; ++j) {
-        while (i < m && y[j] - x[i] > d) ++i;
-        if (i > 0 && y[j] - x[i - 1] < best) best = y[j] - x[i - 1];
-    }
-    return best;
-}
-
-double fb__change_kth_diff(const double *x, size_t m, const double *y, size_t n, uint64_t k) {
-    if (m == 0 || n == 0 || k < 1 || k > (uint64_t)m * n) return NAN;
-    double lo = y[0] - x[m - 1], hi = y[n - 1] - x[0];
-    if (fb__change_count_le(x, m, y, n, lo) >= k) return lo; /* the minimum (with its ties) */
-    /* count_le(lo) < k <= count_le(hi); narrow by bisection, then step
-     * through the remaining distinct differences */
-    for (int it = 0; it < 2200; ++it) { /* ends at adjacent doubles long before */
-        double mid = lo + (hi - lo) / 2;
-        if (!(mid > lo && mid < hi)) break;
-        if (fb__change_count_le(x, m, y, n, mid) >= k)
-            hi = mid;
-        else
-            lo = mid;
-    }
-    for (;;) {
-        double c = fb__change_next_above(x, m, y, n, lo);
-        if (!(c < INFINITY) || fb__change_count_le(x, m, y, n, c) >= k) return c;
-        lo = c;
-    }
 }
 
 /* ------------------------------------------------------- comparison */
@@ -172,8 +48,6 @@ static double *fb__change_logs(const double *s, size_t n) {
 
 static double fb__change_pct(double log_ratio) { return 100.0 * expm1(log_ratio); }
 
-#define FB__CHANGE_PI 3.14159265358979323846
-
 /* The verdict of an interval [lo_pct, hi_pct] against the threshold. */
 static fb__verdict fb__change_judge(double lo_pct, double hi_pct, double t) {
     if (lo_pct > t) return FB__V_SLOWER;
@@ -182,7 +56,7 @@ static fb__verdict fb__change_judge(double lo_pct, double hi_pct, double t) {
     return FB__V_UNSURE;
 }
 
-static void fb__change_verdict(fb__change *out, double threshold_pct) {
+void fb__change_verdict(fb__change *out, double threshold_pct) {
     out->change_pct = fb__change_pct(out->shift);
     out->lo_pct = fb__change_pct(out->lo);
     out->hi_pct = fb__change_pct(out->hi);
@@ -286,100 +160,8 @@ void fb__change_counted_spread(double old_ins, double old_lo, double old_hi, dou
     }
 }
 
-/* ------------------------------------------- between processes */
-
-/* P(|T| < t) for Student's t with df degrees of freedom, by the finite sums
- * of Abramowitz & Stegun 26.7.3 (odd df) and 26.7.4 (even df): exact for
- * whole df, no gamma function. */
-static double fb__change_t_inside(double t, unsigned df) {
-    double th = atan(t / sqrt((double)df)), s = sin(th), c2 = cos(th) * cos(th);
-    double term = 1, sum = 1;
-    if (df % 2 == 0) {
-        for (unsigned k = 2; k + 2 <= df; k += 2) {
-            term *= c2 * (double)(k - 1) / (double)k;
-            sum += term;
-        }
-        return s * sum;
-    }
-    if (df == 1) return 2 * th / FB__CHANGE_PI;
-    for (unsigned k = 3; k + 2 <= df; k += 2) {
-        term *= c2 * (double)(k - 1) / (double)k;
-        sum += term;
-    }
-    return 2 / FB__CHANGE_PI * (th + s * cos(th) * sum);
-}
-
-double fb__change_t_quantile(double alpha, unsigned df) {
-    if (df == 0 || !(alpha > 0 && alpha < 1)) return NAN;
-    double lo = 0, hi = 1;
-    while (1 - fb__change_t_inside(hi, df) > alpha && hi < 1e12) hi *= 2;
-    for (int i = 0; i < 200; ++i) {
-        double mid = 0.5 * (lo + hi);
-        if (!(mid > lo && mid < hi)) break;
-        if (1 - fb__change_t_inside(mid, df) > alpha)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return 0.5 * (lo + hi);
-}
-
-static double fb__change_log_s(double s) { return log(s > 1e-15 ? s : 1e-15); }
-
-unsigned fb__change_between_df(size_t m, size_t n, bool paired) {
-    if (paired) return m == n && n >= 2 && n - 1 <= UINT_MAX ? (unsigned)(n - 1) : 0;
-    return m && n && m + n >= 3 && m + n - 2 <= UINT_MAX ? (unsigned)(m + n - 2) : 0;
-}
-
-void fb__change_between(const double *old_s, size_t m, const double *now_s, size_t n, bool paired,
-                        double alpha, double threshold_pct, fb__change *out) {
-    unsigned df = fb__change_between_df(m, n, paired);
-    fb__change_between_t(old_s, m, now_s, n, paired, df ? fb__change_t_quantile(alpha, df) : NAN,
-                         threshold_pct, out);
-}
-
-void fb__change_between_t(const double *old_s, size_t m, const double *now_s, size_t n, bool paired,
-                          double t_crit, double threshold_pct, fb__change *out) {
-    out->shift = out->mw_lo = out->mw_hi = out->lo = out->hi = NAN;
-    out->change_pct = out->lo_pct = out->hi_pct = NAN;
-    out->verdict = FB__V_UNSURE;
-    if (!fb__change_between_df(m, n, paired) || isnan(t_crit)) return;
-    double half;
-    if (paired) {
-        /* the per-pair log ratios: their mean, and a t interval with n - 1
-         * degrees of freedom */
-        double sum = 0, ss = 0;
-        for (size_t i = 0; i < n; ++i)
-            sum += fb__change_log_s(now_s[i]) - fb__change_log_s(old_s[i]);
-        double mean = sum / (double)n;
-        for (size_t i = 0; i < n; ++i) {
-            double d = fb__change_log_s(now_s[i]) - fb__change_log_s(old_s[i]) - mean;
-            ss += d * d;
-        }
-        double sd = sqrt(ss / (double)(n - 1));
-        half = t_crit * sd / sqrt((double)n);
-        out->shift = mean;
-    } else {
-        /* two samples of per-process log medians: the difference of their
-         * means, and a t interval with the variance pooled over both sides
-         * (m + n - 2 degrees of freedom; a side of one process adds its
-         * value, the other side's spread stands for both) */
-        double so = 0, sn = 0, ss = 0;
-        for (size_t i = 0; i < m; ++i) so += fb__change_log_s(old_s[i]);
-        for (size_t i = 0; i < n; ++i) sn += fb__change_log_s(now_s[i]);
-        double mo = so / (double)m, mn = sn / (double)n;
-        for (size_t i = 0; i < m; ++i)
-            ss += (fb__change_log_s(old_s[i]) - mo) * (fb__change_log_s(old_s[i]) - mo);
-        for (size_t i = 0; i < n; ++i)
-            ss += (fb__change_log_s(now_s[i]) - mn) * (fb__change_log_s(now_s[i]) - mn);
-        double sd = sqrt(ss / (double)(m + n - 2));
-        half = t_crit * sd * sqrt(1 / (double)m + 1 / (double)n);
-        out->shift = mn - mo;
-    }
-    out->mw_lo = out->lo = out->shift - half;
-    out->mw_hi = out->hi = out->shift + half;
-    fb__change_verdict(out, threshold_pct);
-}
+/* A time per unit as a log; a time of 0 counts as 1 fs per unit. */
+double fb__change_log_s(double s) { return log(s > 1e-15 ? s : 1e-15); }
 
 /* The log of the median of s[0..n) (NAN when empty or out of memory). */
 static double fb__change_median_log(const double *s, size_t n) {

@@ -1,6 +1,7 @@
 /* Did it change: the comparison of two runs of one benchmark (src/outputs/change.c,
- * pure) and the change table (src/outputs/report_change.c). The method is in
- * docs/baselines.md. */
+ * src/outputs/change_mw.c, src/outputs/change_between.c: pure), the change view
+ * (src/outputs/change_view.c). The change table is src/outputs/report_change.h's.
+ * The method is in docs/baselines.md. */
 #ifndef FB_CHANGE_H
 #define FB_CHANGE_H
 
@@ -36,6 +37,12 @@ typedef struct fb__change {
 } fb__change;
 
 enum { FB__SPREAD_NONE, FB__SPREAD_WITHIN, FB__SPREAD_BEYOND };
+
+/* Shared by the comparisons' files: out's change_pct, lo_pct and hi_pct from
+ * its shift, lo and hi, and the verdict of [lo_pct, hi_pct] against
+ * threshold_pct; a time per unit as a log (0 counts as 1 fs per unit). */
+FB__PRIVATE void fb__change_verdict(fb__change *out, double threshold_pct);
+FB__PRIVATE double fb__change_log_s(double s);
 
 /* The largest k such that P(U <= k - 1) <= alpha / 2 for the Mann-Whitney U
  * of samples of m and n values (exact for m, n <= 30, else the normal
@@ -229,24 +236,6 @@ FB__PRIVATE fb__change_view *fb__change_view_new(void);
 FB__PRIVATE void fb__change_view_contexts(fb__change_view *v, const fb__bl_context *a,
                                           const fb__bl_context *b);
 FB__PRIVATE void fb__change_view_method(fb__change_view *v);
-
-/* The change table of `now` against `base` (src/outputs/report_change.c): context
- * warnings, one row per benchmark, the summary line. counts[] receives the
- * number of each verdict. Returns 0 or FB_ENOMEM. */
-FB__PRIVATE int fb__change_table(FILE *f, const fb__baseline *base, const fb__baseline *now,
-                                 double threshold_pct, size_t counts[FB__V_COUNT]);
-/* The same with the processes of the two sides paired by their index
- * (`pass`): femtobench-compare -run. */
-FB__PRIVATE int fb__change_table_paired(FILE *f, const fb__baseline *base, const fb__baseline *now,
-                                        double threshold_pct, size_t counts[FB__V_COUNT]);
-/* The table of an already computed view, its context's warnings first. */
-FB__PRIVATE void fb__change_view_print(FILE *f, const fb__change_view *v);
-
-/* The change table of a live bench (the runner's suite) against base; the
- * view is also kept in view (may be NULL) for the HTML report. */
-FB__PRIVATE int fb__change_against(FILE *f, const fb__baseline *base, const fb_bench *now,
-                                   double threshold_pct, size_t counts[FB__V_COUNT],
-                                   fb__change_view *view);
 
 /* -threshold's value: a number of percent >= 0 and < 1000, an optional
  * trailing '%'. Returns 0, or -1 when it is not one. */

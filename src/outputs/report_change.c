@@ -11,7 +11,7 @@
  * It prints the change view (src/outputs/change_view.c: the rows matched, compared
  * and counted) and computes nothing. Cell text and names are escaped as in
  * the main table (fb__md_text, fb__md_code). */
-#include "change.h"
+#include "report_change.h"
 
 #include "bench.h"
 #include "report.h"

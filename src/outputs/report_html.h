@@ -1,6 +1,7 @@
-/* The HTML report (src/outputs/report_html.c): one self-contained page with inline
- * SVG charts. Internal pieces, for tests and for the features that add
- * charts to the page (paired comparisons, baselines). */
+/* The HTML report (src/outputs/report_html.c and its parts, report_html_*.c): one
+ * self-contained page with inline SVG charts. Internal pieces, for tests and
+ * for the features that add charts to the page (paired comparisons,
+ * baselines). */
 #ifndef FB_REPORT_HTML_H
 #define FB_REPORT_HTML_H
 
@@ -44,6 +45,16 @@ FB__PRIVATE bool fb__html_same(const char *a, const char *b);
 /* The result's marks (src/stats/marks.c) as hints after its name. */
 FB__PRIVATE void fb__html_marks(FILE *f, const fb_result *r);
 
+/* src/outputs/report_html_strip.c: the strip/box chart of the title/unit group
+ * idx[0..m) of b (the group's number gno names its rows; with `passes`,
+ * each label says its pass). FB_OK. */
+FB__PRIVATE int fb__html_strip(FILE *f, const fb_bench *b, const size_t *idx, size_t m, size_t gno,
+                               bool passes);
+/* src/outputs/report_html_baseline.c: the section of a run against a baseline
+ * (the change view the runner kept with the suite, src/outputs/change_view.c):
+ * its warnings, verdicts, table, CPU times and chart. */
+typedef struct fb__change_view fb__change_view; /* src/outputs/change.h */
+FB__PRIVATE void fb__html_baseline(FILE *f, const fb__change_view *v);
 /* src/outputs/report_html_table.c: the results table of the group idx[0..m) of b;
  * with `passes` (-repetitions), a first column with each row's pass. */
 FB__PRIVATE void fb__html_table(FILE *f, const fb_bench *b, const size_t *idx, size_t m,

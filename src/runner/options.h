@@ -1,6 +1,8 @@
-/* The suite runner's command line (fb_main, src/runner/runner.c): the options,
- * their help grouped by purpose, and the parser. Bad input is one line on
- * stderr ("femtobench: error: ...") and exit status 2, before anything runs. */
+/* The suite runner's command line (fb_main, src/runner/runner.c): the options
+ * and their help grouped by purpose (src/runner/options_table.c), the parser
+ * (src/runner/options.c) and the values' checks (src/runner/options_value.c).
+ * Bad input is one line on stderr ("femtobench: error: ...") and exit status
+ * 2, before anything runs. */
 #ifndef FB_OPTIONS_H
 #define FB_OPTIONS_H
 
@@ -71,6 +73,38 @@ typedef struct fb__opts {
      * pinned to an absolute path before anything runs (src/outputs/outfile_set.c) */
     fb__outputs outs;
 } fb__opts;
+
+/* The table of options (src/runner/options_table.c), *n rows: each option's
+ * name, whether it takes a value, the value's name and the help line -help
+ * shows, and its group there. takes_value: FB__V_NONE, FB__V_REQUIRED, or
+ * FB__V_BOOL (Google Benchmark's boolean flags: bare, or
+ * =true/false/1/0/yes/no); FB__V_OPTIONAL: a value may follow (-valgrind or
+ * -valgrind=cache). */
+enum { FB__V_NONE = 0, FB__V_REQUIRED = 1, FB__V_BOOL = 2, FB__V_OPTIONAL = 3 };
+typedef struct fb__opt_spec {
+    const char *name;
+    int takes_value;
+    const char *arg, *help;
+    int group; /* -help's groups, in src/runner/options_table.c */
+} fb__opt_spec;
+FB__PRIVATE const fb__opt_spec *fb__opts_specs(size_t *n);
+
+/* The values (src/runner/options_value.c). Each returns 0, or 2 after the
+ * error line; fb__opts_gb_flag and fb__opts_feature_flag -1 when name is
+ * not one of theirs. fb__opts_nonneg: a strict number (the whole text,
+ * finite, >= 0, '.' whatever the locale, canonical); fb__opts_check_padded:
+ * a numeric option's numbers without a leading zero; fb__opts_gb_bool: a
+ * Google Benchmark boolean ("" is true); fb__opts_gb_flag: Google
+ * Benchmark's other flags; fb__opts_feature_flag: -context,
+ * --benchmark_context, --benchmark_dry_run and the flags accepted with a
+ * note; fb__opts_shard: -shard=k/n; fb__opts_asymptote: -asymptote's list. */
+FB__PRIVATE bool fb__opts_nonneg(const char *s, double *out);
+FB__PRIVATE int fb__opts_check_padded(const char *name, const char *val);
+FB__PRIVATE int fb__opts_gb_bool(const char *name, const char *val, bool *out);
+FB__PRIVATE int fb__opts_gb_flag(const char *name, const char *val, fb__opts *o);
+FB__PRIVATE int fb__opts_feature_flag(const char *name, const char *val, fb__opts *o);
+FB__PRIVATE int fb__opts_shard(const char *val, fb__opts *o);
+FB__PRIVATE int fb__opts_asymptote(const char *text, fb__opts *o);
 
 /* The defaults: nothing given. */
 FB__PRIVATE void fb__opts_init(fb__opts *o);

@@ -24,7 +24,7 @@ const char *fb__select_bad_name(const char *name) {
     return NULL;
 }
 
-/* The outputs (src/runner/options.c's table) as one set, before anything runs:
+/* The outputs (src/runner/options_table.c's table) as one set, before anything runs:
  * each writable, no two the same file, none the file the table goes to,
  * none a -baseline file; each pinned (src/outputs/outfile_set.c). 0, or the exit
  * status of bad input after its line. */

@@ -5,8 +5,9 @@
  * field of a bench (src/handle/bench.h's functions). */
 #include "suite.h"
 
-#include "change.h"  /* -baseline, -threshold, -fail_on_slower */
-#include "isolate.h" /* -isolate, -timeout */
+#include "change.h"        /* -baseline, -threshold, -fail_on_slower */
+#include "report_change.h" /* the change table */
+#include "isolate.h"       /* -isolate, -timeout */
 #include "outfile.h"
 #include "passes.h"
 #include "passes_exec.h"

@@ -2,7 +2,7 @@
  * are fitted together, and their fits computed once and stored with the
  * results (struct fb_bench's fits), so that the terminal, the JSON and the
  * HTML report read one fit. A result is fitted with its *group*: the
- * results of the same name (stored by src/handle/bench.c as each arrives), except
+ * results of the same name (stored by src/handle/bench_publish.c as each arrives), except
  * for an instance of a family whose name has one distinct N (its body set
  * N, typically from fb_arg): those are fitted with the whole *series*, the
  * results whose names differ only in their "/<arg>". The fits are stored

@@ -16,6 +16,7 @@
 #else
 #include "baseline.h"
 #include "change.h"
+#include "report_change.h"
 #endif
 
 #include <stdint.h>
