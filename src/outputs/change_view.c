@@ -1,6 +1,6 @@
 /* The change view: a run against a baseline as a value, one row per
  * benchmark (docs/baselines.md), computed here and only printed by
- * src/outputs/report_change.c (the table) and src/outputs/report_html.c (the chart).
+ * src/outputs/report_change.c (the table) and src/outputs/report_html_baseline.c (the chart).
  *
  * Rows are matched by title, name and complexity N (the k-th occurrence of
  * a key in a process with the k-th in the other run), by sorting both sides
@@ -8,7 +8,7 @@
  * runner's passes, -run's runs) are that row's per-process values. Rows
  * follow the current run's order, then the baseline's benchmarks that are
  * gone. A row is compared between processes when a side has more than one
- * (src/outputs/change.c, fb__change_between), else over the epochs of the one
+ * (src/outputs/change_between.c, fb__change_between), else over the epochs of the one
  * process a side, widened by the floor between processes. The view's
  * sentences (contexts, method) are src/outputs/change_view_notes.c's. No I/O. */
 #include "change.h"

@@ -251,7 +251,7 @@ void fb__suite_family_done(fb__suite *s, size_t i) {
     free((void *)fam);
 }
 
-/* Every output of the table (src/runner/options.c) as one set, each at the path
+/* Every output of the table (src/runner/options_table.c) as one set, each at the path
  * pinned before anything ran (src/outputs/outfile_set.c). */
 static int fb__suite_write(const fb__opts *o, const fb_bench *suite) {
     char err[1024];

@@ -58,7 +58,7 @@ typedef struct fb__fit_set {
     double n_min, n_max, rise; /* smallest and largest N; time at n_max / time at n_min */
 } fb__fit_set;
 /* The models fitted to the results named `name` among results[0..n), best
- * first, at most cap of them written (fb_complexity_fit of src/handle/bench.c). */
+ * first, at most cap of them written (fb_complexity_fit of src/handle/bench_read.c). */
 FB__PRIVATE size_t fb__fit_models(const fb_result *const *results, size_t n_results,
                                   const char *name, fb_fit *fits, size_t cap);
 
