@@ -1,8 +1,8 @@
 /* Baselines: a live bench as a list of records with per-epoch times per
  * unit, and what every baseline shares (its release, the appending of
- * -run's files, the median and err% of a record, the build type text). A
- * femtobench JSON file is read into the same records by
- * src/outputs/baseline_read.c. */
+ * -run's files, the median and err% of a record, the build type text, a
+ * file's text quoted for a message). A femtobench JSON file is read into
+ * the same records by src/outputs/baseline_read.c. */
 #include "baseline.h"
 
 #include "disturb.h" /* FB__EPOCH_DROPPED */
@@ -89,6 +89,18 @@ void fb__bl_build_type(fb__bl_context *c, int library, int code) {
         fb__bl_build_text(c->build_type, sizeof c->build_type, "benchmarks", code,
                           strlen(c->build_type));
     }
+}
+
+void fb__bl_quote(char *out, size_t len, const char *s) {
+    size_t o = 0;
+    for (size_t i = 0; s[i] && i < 100 && o + 5 < len; ++i) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7f)
+            o += (size_t)snprintf(out + o, len - o, "\\x%02x", c);
+        else
+            out[o++] = (char)c;
+    }
+    out[o < len ? o : len - 1] = '\0';
 }
 
 /* ------------------------------------------------------- from a bench */

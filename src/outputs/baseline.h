@@ -107,5 +107,8 @@ FB__PRIVATE double fb__bl_median(const double *v, size_t n);
  * FB__CALLSITE-style bits of the library and the benchmarks' code (code < 0:
  * unknown, left out). */
 FB__PRIVATE void fb__bl_build_type(fb__bl_context *c, int library, int code);
+/* Text from a file for a message: at most 100 bytes, control characters
+ * as \xNN, so that an error stays one line whatever the file holds. */
+FB__PRIVATE void fb__bl_quote(char *out, size_t len, const char *s);
 
 #endif

@@ -1,14 +1,13 @@
-/* Output files that are never torn (src/outputs/outfile.c). */
+/* Output files that are never torn (src/outputs/outfile.c), and the outputs
+ * as one set (src/outputs/outfile_set.c). */
 #ifndef FB_OUTFILE_H
 #define FB_OUTFILE_H
 
 #include "base.h"
 
-#include <sys/stat.h> /* fb__outfile_resolve */
-
 /* Safe output files for the runner (src/outputs/outfile.c). path "-" is stdout.
- * fb__outfile_check: can path be written (checked before any benchmark runs)?
- * FB_OK, or FB_EINVAL/FB_EIO with the reason (without the path) in err.
+ * Each path is checked before any benchmark runs (fb__outfile_check,
+ * src/outputs/outfile_path.h).
  * fb__outfile_write: runs writer(b, tmp) on a new file in path's directory,
  * flushes and fsyncs it and renames it over path, with SIGINT, SIGTERM,
  * SIGHUP and SIGQUIT blocked in the calling thread meanwhile: path ends up
@@ -17,7 +16,6 @@
  * FB_OK, or a negative FB_E* with "cannot write 'path': reason" in err. */
 typedef int (*fb__writer_fn)(const fb_bench *b, FILE *f);
 typedef int (*fb__outfile_fn)(void *ctx, FILE *f);
-FB__PRIVATE int fb__outfile_check(const char *path, char *err, size_t len);
 FB__PRIVATE int fb__outfile_write(const char *path, fb__writer_fn writer, const fb_bench *b,
                                   char *err, size_t len);
 /* The same for any writer fn(ctx, f) (baselines: femtobench-compare's -output_md). */
@@ -34,8 +32,6 @@ typedef struct fb__outfile_job {
     void *ctx;
 } fb__outfile_job;
 #define FB__OUTFILE_MAX_SET 8
-/* Bytes a temporary name adds to the target's (".", ".tmp-", a pid). */
-#define FB__OUTFILE_TMP_EXTRA 26
 
 /* Before any benchmark runs: each path can be written (fb__outfile_check),
  * no two are the same file under different spellings, and none is the file
@@ -99,9 +95,6 @@ FB__PRIVATE int fb__outputs_write(const fb__outputs *s, const fb_bench *b, void 
 /* What fb__outputs_prepare pinned. */
 FB__PRIVATE void fb__outputs_free(fb__outputs *s);
 
-/* The descriptor a path names by itself: 1 for "-" and /dev/stdout, 2 for
- * /dev/stderr, N for /dev/fd/N and /proc/self/fd/N; else -1. */
-FB__PRIVATE int fb__outfile_std_fd(const char *path);
 /* The same after following symbolic links: the descriptor path writes
  * into, or -1 for a file. */
 FB__PRIVATE int fb__outfile_fd_of(const char *path);
@@ -120,27 +113,5 @@ FB__PRIVATE int fb__outfile_pin(const char *path, char **out, char *err, size_t 
  * (-baseline) and by tools/femtobench_compare.c (its two files). */
 FB__PRIVATE int fb__outfile_not_input(const char *out_path, const char *in_path, char *err,
                                       size_t len);
-
-/* Where path leads: the file a symlink names is the one replaced (so the
- * link survives); links are followed by hand with readlink (realpath is not
- * in plain POSIX.1-2008). */
-typedef enum fb__of_kind {
-    FB__OF_NEW,      /* nothing there yet: create it */
-    FB__OF_REGULAR,  /* a regular file: replace it by rename */
-    FB__OF_IN_PLACE, /* a device, FIFO, socket: write into it */
-    FB__OF_DIRECTORY,
-    FB__OF_DANGLING, /* a symlink to nothing */
-    FB__OF_FD,       /* /dev/stdout, /dev/fd/N...: an open descriptor, in place */
-    FB__OF_ERROR     /* errno value in *e */
-} fb__of_kind;
-/* What path is, into kind's terms: target receives the path a symlink
- * leads to, st its stat (e: the errno of FB__OF_ERROR). */
-FB__PRIVATE fb__of_kind fb__outfile_resolve(const char *path, char *target, size_t len,
-                                            struct stat *st, int *e);
-/* The directory part of path ("." for a bare name) into dir. */
-FB__PRIVATE void fb__outfile_dir(const char *path, char *dir, size_t len);
-/* The reason into err (when given); returns code. */
-FB__PRIVATE int fb__outfile_fail(char *err, size_t len, int code, const char *fmt, ...)
-    FB__PRINTF(4, 5);
 
 #endif

@@ -11,7 +11,8 @@
  * (docs/design.md, "Outputs"). */
 #include "outfile.h"
 
-#include "os.h"   /* lstat, file ids: POSIX or Windows */
+#include "os.h" /* lstat, file ids: POSIX or Windows */
+#include "outfile_path.h"
 #include "text.h" /* fb__put_line */
 
 #include <errno.h>

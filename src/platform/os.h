@@ -1,5 +1,5 @@
 /* The few operating-system calls whose POSIX and Windows forms differ, for
- * the files that are otherwise portable (run.c's endless mode, outfile.c,
+ * the files that are otherwise portable (run.c's endless mode, outfile*.c,
  * the in-memory FILEs of process.c and report_markdown.c). POSIX:
  * src/platform/os_posix.c; Windows: src/platform/os_win.c. Everything else that needs POSIX
  * processes (-isolate, -valgrind, -filter's child) has its own sibling

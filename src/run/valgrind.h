@@ -1,9 +1,10 @@
 /* Exact counts under Valgrind's Callgrind (docs/valgrind.md): the client
- * side (src/run/valgrind.c: collection switched on around the measured loops,
- * the fixed schedule of counted epochs, reading Callgrind's dumps back) and
- * the runner side (src/runner/valgrind_runner.c: -valgrind re-runs the program
- * under valgrind --tool=callgrind). Without <valgrind/callgrind.h> at build
- * time (FB_HAVE_VALGRIND 0) every hook is a no-op. */
+ * side (src/run/valgrind.c: collection switched on around the measured
+ * loops, the fixed schedule of counted epochs, reading Callgrind's dumps
+ * back with src/run/valgrind_dump.c) and the runner side
+ * (src/runner/valgrind_runner.c: -valgrind re-runs the program under
+ * valgrind --tool=callgrind). Without <valgrind/callgrind.h> at build time
+ * (FB_HAVE_VALGRIND 0) every hook is a no-op. */
 #ifndef FB_VALGRIND_H
 #define FB_VALGRIND_H
 
@@ -17,20 +18,6 @@
  * op then does different work each time, not a little more or less. */
 #define FB__VG_PAIRS FB__VG_PAIRS_MAX
 #define FB__VG_WILD_FRACTION 0.10
-
-/* One Callgrind dump file's header, parsed: the trigger text (the
- * CALLGRIND_DUMP_STATS_AT string), the events and their totals. Returns 0,
- * or -1 with the reason in err when the text is not a Callgrind profile
- * with an `events:` line and a `summary:` or `totals:` line. */
-typedef struct fb__vg_dump {
-    char trigger[256];
-    unsigned have;
-    uint64_t totals[FB__VG_EVENTS];
-} fb__vg_dump;
-FB__PRIVATE int fb__vg_parse_dump(FILE *f, fb__vg_dump *out, char *err, size_t err_len);
-
-/* Fills r->per_iter from n1, n2, c1, c2 and have. */
-FB__PRIVATE void fb__vg_derive(struct fb__vg_result *r);
 
 /* ------------------------------------------------------------ client side */
 
