@@ -439,6 +439,70 @@ static void check_table(void) {
     fb__baseline_free(&now);
 }
 
+/* The counters' table (src/outputs/report_change_counters.c) pairs a counter
+ * with the baseline's record of the same title and name, as the change
+ * table pairs the times: a baseline saved under one title (fb_set_title, the
+ * runner's per suite) is not the record of another title's benchmark of the
+ * same name. */
+static fb__bl_record counter_rec(const char *title, const char *name, fb__bl_counter *c,
+                                 double shown) {
+    fb__bl_record r;
+    memset(&r, 0, sizeof r);
+    r.title = (char *)title;
+    r.name = (char *)name;
+    r.unit = (char *)"op";
+    r.batch = 1;
+    r.median_s = NAN;
+    snprintf(c->label, sizeof c->label, "bytes/s");
+    c->shown = shown;
+    r.n_uc = 1;
+    r.uc = c;
+    return r;
+}
+
+static void check_counters_by_title(void) {
+    fb__bl_counter c[5];
+    /* X under two titles in the baseline, the other title's first; Y saved
+     * under the title "a" only */
+    fb__bl_record old_rec[] = {counter_rec("large", "X", &c[0], 1000),
+                               counter_rec("small", "X", &c[1], 100),
+                               counter_rec("a", "Y", &c[2], 50)};
+    fb__bl_record now_rec[] = {counter_rec("small", "X", &c[3], 110),
+                               counter_rec("b", "Y", &c[4], 70)};
+    fb__baseline base, now;
+    memset(&base, 0, sizeof base);
+    memset(&now, 0, sizeof now);
+    base.rec = old_rec;
+    base.n = 3;
+    now.rec = now_rec;
+    now.n = 2;
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    fb__change_counters(f, &base, &now);
+    fclose(f);
+    /* X against its own title's 100 (+10%), never the other's 1000; Y
+     * under "b" has no record in the baseline: no row */
+    CHECK(strstr(out, "| bytes/s | 100.00 | 110.00 | +10.0 | `X`\n") != NULL);
+    CHECK(strstr(out, "1,000") == NULL && strstr(out, "1000") == NULL);
+    CHECK(strstr(out, "`Y`") == NULL);
+    if (!strstr(out, "| 100.00 | 110.00 |") || strstr(out, "`Y`"))
+        fprintf(stderr, "got:\n%s\n", out);
+    free(out);
+    /* only the other title's Y in the baseline: no table at all */
+    base.rec = old_rec + 2;
+    base.n = 1;
+    now.rec = now_rec + 1;
+    now.n = 1;
+    out = NULL;
+    len = 0;
+    f = open_memstream(&out, &len);
+    fb__change_counters(f, &base, &now);
+    fclose(f);
+    CHECK_STR(out, "");
+    free(out);
+}
+
 /* ------------------------------------------- between processes */
 
 static void check_t_quantile(void) {
@@ -582,5 +646,6 @@ int main(void) {
     check_roundtrip();
     check_dropped_live();
     check_table();
+    check_counters_by_title();
     return CHECK_DONE();
 }

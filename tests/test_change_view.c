@@ -205,6 +205,22 @@ static void check_titles(void) {
         CHECK_STR(v.rows[1].title, "small");
     }
     fb__change_view_clear(&v);
+    /* a baseline saved under one title, the run under another: no match,
+     * the run's row `new` and the baseline's `gone` */
+    fb__bl_record saved = timed("Y", 10e-9, 0, e[0]), ran = timed("Y", 100e-9, 0, e[1]);
+    saved.title = "a";
+    ran.title = "b";
+    fb__baseline base_a = {.rec = &saved, .n = 1}, now_b = {.rec = &ran, .n = 1};
+    CHECK(fb__change_view_compute(&base_a, &now_b, 10.0, false, &v) == FB_OK);
+    CHECK(v.n == 2);
+    if (v.n == 2) {
+        CHECK(v.rows[0].kind == FB__CHANGE_ROW_NEW);
+        CHECK_STR(v.rows[0].title, "b");
+        CHECK(v.rows[1].kind == FB__CHANGE_ROW_GONE);
+        CHECK_STR(v.rows[1].title, "a");
+    }
+    CHECK(v.counts[FB__V_NEW] == 1 && v.counts[FB__V_GONE] == 1);
+    fb__change_view_clear(&v);
 }
 
 int main(void) {
