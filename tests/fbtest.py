@@ -1,5 +1,6 @@
 """What the script tests share (imported, never run by ctest: its name does
 not start with test_): how a build was made, and whether -valgrind can run."""
+import collections
 import html.parser
 import os
 import shutil
@@ -34,11 +35,12 @@ def valgrind_ready(argv, probe=("-list",), env=None):
 
 def clean_env(extra=None, **more):
     """The environment a test runs a femtobench program in: no configuration,
-    endless mode or locale from the caller's shell, no machine warnings (they
-    depend on the moment), plus extra (a dict) and more (keywords)."""
+    endless mode, Valgrind request or locale from the caller's shell, no
+    machine warnings (they depend on the moment), plus extra (a dict) and
+    more (keywords)."""
     e = dict(os.environ)
-    for k in ("FEMTOBENCH_CONFIG", "FEMTOBENCH_ENDLESS", "LC_ALL", "LANG", "LC_NUMERIC",
-              "LOCPATH"):
+    for k in ("FEMTOBENCH_CONFIG", "FEMTOBENCH_ENDLESS", "FEMTOBENCH_VALGRIND",
+              "FEMTOBENCH_CALLGRIND_OUT", "LC_ALL", "LANG", "LC_NUMERIC", "LOCPATH"):
         e.pop(k, None)
     e["FEMTOBENCH_SUPPRESS_WARNINGS"] = "1"
     e.update(extra or {})
@@ -46,24 +48,60 @@ def clean_env(extra=None, **more):
     return e
 
 
-def run(argv, env=None, timeout=120):
-    """(exit status, stdout, stderr) of argv in clean_env() (or env)."""
-    p = subprocess.run(argv, capture_output=True, text=True, errors="replace",
-                       env=clean_env() if env is None else env, timeout=timeout)
-    return p.returncode, p.stdout, p.stderr
+Result = collections.namedtuple("Result", "returncode stdout stderr")
 
 
-def run_hostile(prog, args, hostile="", env=None, timeout=120, cwd=None):
-    """A hostile suite's run (tests/suite_hostile_*.c: each misbehaving
-    benchmark active only when HOSTILE names it): (exit status, stdout,
-    stderr), or (None, "", "hung: ...") when it outlives timeout."""
-    e = clean_env(env, HOSTILE=hostile)
+def run(argv, env=None, timeout=120, cwd=None, input=None, text=True, newlines=True,
+        hung=False, **kw):
+    """Result(exit status, stdout, stderr) of argv (it unpacks as a tuple) in
+    env (the whole environment; clean_env() when None), from cwd, with input
+    (a str, or bytes when not text) on stdin. Both streams are captured unless
+    kw names another stdout or stderr (a file, subprocess.STDOUT); other kw go
+    to subprocess.run (preexec_fn). text: decoded as UTF-8, bad bytes
+    replaced, line ends translated unless newlines is False (then a "\\r" the
+    program wrote stays); without text, bytes. hung: a run that outlives
+    timeout is Result(None, "", "hung: ...") instead of TimeoutExpired."""
+    kw.setdefault("stdout", subprocess.PIPE)
+    kw.setdefault("stderr", subprocess.PIPE)
+    decode = text and not newlines
     try:
-        p = subprocess.run([prog, *args], capture_output=True, text=True, env=e,
-                           timeout=timeout, cwd=cwd, errors="replace")
+        p = subprocess.run(argv, env=clean_env() if env is None else env, timeout=timeout,
+                           cwd=cwd, input=input.encode() if decode and input else input,
+                           text=text and newlines, encoding="utf-8" if text and newlines else None,
+                           errors="replace" if text and newlines else None, **kw)
     except subprocess.TimeoutExpired:
-        return None, "", f"hung: still running after {timeout} s"
-    return p.returncode, p.stdout, p.stderr
+        if not hung:
+            raise
+        return Result(None, "", f"hung: still running after {timeout} s")
+    out, err = p.stdout, p.stderr
+    if decode:
+        out, err = (s.decode("utf-8", "replace") if isinstance(s, bytes) else s for s in (out, err))
+    return Result(p.returncode, out, err)
+
+
+def runner(argv=None, env=None, hostile=None, **defaults):
+    """A test file's run(*args, env=None, prog=None, hostile=..., **kw): run()
+    of [*argv, *args] (or [prog, *args]; with neither, the first argument is
+    the program) in the file's environment: env there holds extra entries over
+    clean_env() with the runner's env (a dict) under them, or the runner's env
+    is a function of those entries that returns the whole environment. HOSTILE
+    is set to hostile unless that is None (tests/suite_hostile_*.c: each
+    misbehaving benchmark active only when HOSTILE names it). defaults are
+    run()'s keywords (timeout, cwd, hung, text, ...); a call's own override
+    them."""
+    head = [] if argv is None else [argv] if isinstance(argv, str) else list(argv)
+    base, default_hostile = env, hostile
+
+    def run_in_env(*args, env=None, prog=None, hostile=default_hostile, **kw):
+        argv = [prog] if prog is not None else head
+        if not argv:
+            argv, args = args[:1], args[1:]
+        e = base(env) if callable(base) else clean_env(base, **(env or {}))
+        if hostile is not None:
+            e["HOSTILE"] = hostile
+        return run([*argv, *args], env=e, **{**defaults, **kw})
+
+    return run_in_env
 
 
 class Checks:

@@ -31,6 +31,9 @@ import signal
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
+
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SOURCE = os.environ.get("FB_SOURCE_DIR", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 AB = os.path.join(BUILD, "femtobench-ab")
@@ -38,7 +41,7 @@ T = os.path.join(BUILD, "tests")
 OLD, NEW, CRASH, HOSTILE, BADNAME, SPREAD, SPREAD_MORE = (
     os.path.join(T, f"ab_{v}.so")
     for v in ("old", "new", "crash", "hostile", "badname", "spread", "spread_more"))
-failures = []
+check = fbtest.Checks()
 
 if not os.path.exists(AB):
     print("femtobench-ab was not built (no dlopen on this platform)")
@@ -48,25 +51,11 @@ if not os.path.exists(AB):
 # an AddressSanitizer build (the sanitizer CI step): a crash must still be a
 # real signal (ASan's own handler would turn it into exit status 1), and
 # valgrind cannot run such a program
-ASAN = b"__asan_init" in open(AB, "rb").read()
+ASAN = fbtest.asan_build(AB)
+ASAN_ENV = {"ASAN_OPTIONS": os.environ.get("ASAN_OPTIONS", "") + ":handle_segv=0"} if ASAN else None
 
 
-def run(*args, env=None):
-    e = dict(os.environ)
-    e.pop("FEMTOBENCH_CONFIG", None)
-    e["FEMTOBENCH_SUPPRESS_WARNINGS"] = "1"
-    if ASAN:
-        e["ASAN_OPTIONS"] = e.get("ASAN_OPTIONS", "") + ":handle_segv=0"
-    e.update(env or {})
-    p = subprocess.run([AB, *args], capture_output=True, text=True, env=e, timeout=300)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
-    return cond
+run = fbtest.runner(AB, env=ASAN_ENV, timeout=300)
 
 
 def bad(args, *must_contain):
@@ -470,7 +459,4 @@ try:
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 
-if failures:
-    print(f"{len(failures)} failure(s)", file=sys.stderr)
-    sys.exit(1)
-print("ok")
+check.finish()

@@ -32,7 +32,7 @@ T = os.path.join(BUILD, "tests")
 OLD, NEW, CRASH, HOSTILE, LEADER = (os.path.join(T, f"ab_{v}.so")
                                     for v in ("old", "new", "crash", "hostile", "leader"))
 NAMES = [os.path.join(T, f"ab_names{k}.so") for k in (1, 2, 3)]
-failures = []
+check = fbtest.Checks()
 
 if not os.path.exists(AB):
     print("femtobench-ab was not built (no dlopen on this platform)")
@@ -54,17 +54,7 @@ def env(extra=None):
     return e
 
 
-def run(*args, extra=None):
-    p = subprocess.run([AB, *args], capture_output=True, text=True, env=env(extra), timeout=300,
-                       errors="replace")
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
-    return cond
+run = fbtest.runner(AB, env=env, timeout=300)
 
 
 def rows(out):
@@ -144,7 +134,7 @@ try:
             if os.path.exists(js):
                 os.unlink(js)
             rc, out, err = run(LEADER, LEADER, "-filter=LeaderGone|Steady", "-output_json=" + js,
-                               *mode, extra={"AB_LEADER_EXIT": how})
+                               *mode, env={"AB_LEADER_EXIT": how})
             got = rows(out)
             bad = got.get("LeaderGone/threads:2", [""])[-1]
             check(rc == 1 and bad.startswith("error: ") and
@@ -220,7 +210,7 @@ try:
             if os.path.exists(pidfile):
                 os.unlink(pidfile)
             rc, out, err = run(HOSTILE, HOSTILE, "-valgrind", "-timeout=2", "-filter=Hang|Steady",
-                               "-output_json=" + js, *mode, extra={"AB_PIDFILE": pidfile})
+                               "-output_json=" + js, *mode, env={"AB_PIDFILE": pidfile})
             got = rows(out)
             check(rc == 1 and got.get("Hang", [""])[-1].startswith(
                 "error: old and new: timed out: still running after 2 s under Callgrind") and
@@ -254,7 +244,4 @@ try:
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 
-if failures:
-    print(f"{len(failures)} failure(s)", file=sys.stderr)
-    sys.exit(1)
-print("ok")
+check.finish()

@@ -18,16 +18,18 @@ markdown and HTML outputs name the placement."""
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
 
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 AB = os.path.join(BUILD, "femtobench-ab")
 T = os.path.join(BUILD, "tests")
 OLD, NEW, ONE = (os.path.join(T, f"ab_{v}.so") for v in ("lay_old", "lay_new", "old"))
-failures = []
+check = fbtest.Checks()
 
 if not os.path.exists(AB) or not os.path.exists(OLD):
     print("femtobench-ab or its layout plugins were not built (no dlopen, or CMake < 3.21)")
@@ -35,18 +37,7 @@ if not os.path.exists(AB) or not os.path.exists(OLD):
 ASAN = b"__asan_init" in open(AB, "rb").read()
 
 
-def run(*args):
-    e = dict(os.environ)
-    e.pop("FEMTOBENCH_CONFIG", None)
-    e["FEMTOBENCH_SUPPRESS_WARNINGS"] = "1"
-    r = subprocess.run([AB] + list(args), capture_output=True, text=True, env=e, timeout=300)
-    return r.returncode, r.stdout, r.stderr
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
+run = fbtest.runner(AB, timeout=300)
 
 
 def layouts_of(path):
@@ -168,7 +159,4 @@ try:
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 
-if failures:
-    print(f"{len(failures)} failure(s)", file=sys.stderr)
-    sys.exit(1)
-print("ok")
+check.finish()

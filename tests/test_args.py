@@ -13,26 +13,16 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
+
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SUITE = os.path.join(BUILD, "tests", "suite_args")
 COMPARE = "/usr/share/benchmark/compare.py"
-failures = []
+check = fbtest.Checks()
 
 
-def run(*args, prog=SUITE, env=None):
-    e = dict(os.environ)
-    e.pop("FEMTOBENCH_CONFIG", None)
-    e.pop("FEMTOBENCH_ENDLESS", None)
-    e["FEMTOBENCH_SUPPRESS_WARNINGS"] = "1"
-    e.update(env or {})
-    p = subprocess.run([prog, *args], capture_output=True, text=True, env=e, timeout=120)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
+run = fbtest.runner(SUITE)
 
 
 def rows_named(out):
@@ -239,7 +229,4 @@ for name, must in BAD:
     rc, out, err = run("-help", prog=prog)
     check(rc == 0 and "-filter" in out, f"suite_badreg_{name} -help still works")
 
-if failures:
-    print(f"{len(failures)} failure(s)")
-    sys.exit(1)
-print("ok")
+check.finish()

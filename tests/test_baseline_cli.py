@@ -7,29 +7,19 @@ baseline's times by 1000 (or 1/1000), never by timing thresholds."""
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
 
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SUITE = os.path.join(BUILD, "tests", "suite_cli")
 COMPARE = os.path.join(BUILD, "femtobench-compare")
-failures = []
+check = fbtest.Checks()
 
 
-def run(prog, *args, env=None):
-    e = dict(os.environ)
-    e.pop("FEMTOBENCH_CONFIG", None)
-    e["FEMTOBENCH_SUPPRESS_WARNINGS"] = "1"
-    e.update(env or {})
-    p = subprocess.run([prog, *args], capture_output=True, text=True, env=e, timeout=120)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
+run = fbtest.runner()  # run(prog, *args)
 
 
 def bad(prog, args, *must_contain):
@@ -275,11 +265,7 @@ def main():
     ncells = [len(re.split(r"(?<!\\)\|", l)) for l in rows]
     check(len(rows) == 5 and len(set(ncells)) == 1, f"table shape: {ncells}")
 
-    if failures:
-        print(f"{len(failures)} failure(s)", file=sys.stderr)
-        return 1
-    print("ok")
-    return 0
+    return check.done()
 
 
 if __name__ == "__main__":

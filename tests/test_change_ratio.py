@@ -19,30 +19,21 @@ import json
 import math
 import os
 import re
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
 
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SUITE = os.path.join(BUILD, "tests", "suite_cli")
 COMPARE = os.path.join(BUILD, "femtobench-compare")
 SEL = "-filter=Alpha|Beta|Linear"
-failures = []
+check = fbtest.Checks()
 UNITS = {}
 
 
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
-
-
-def run(prog, *args):
-    e = dict(os.environ)
-    e.pop("FEMTOBENCH_CONFIG", None)
-    e["FEMTOBENCH_SUPPRESS_WARNINGS"] = "1"
-    p = subprocess.run([prog, *args], capture_output=True, text=True, env=e, timeout=120)
-    return p.returncode, p.stdout, p.stderr
+run = fbtest.runner()  # run(prog, *args)
 
 
 def passes(src, dst, factors):
@@ -322,11 +313,9 @@ def main():
     check(rc == 0, f"femtobench-compare one process a side: {rc} {err}")
     check_md("one process a side", out, geomeans(p("one.json")), geomeans(p("now.json")))
 
-    if failures:
-        print(f"{len(failures)} failure(s); files in {tmp}", file=sys.stderr)
-        return 1
-    print("ok")
-    return 0
+    if check.failures:
+        print(f"files in {tmp}", file=sys.stderr)
+    return check.done()
 
 
 if __name__ == "__main__":

@@ -6,10 +6,13 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
+
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SUITE = os.path.join(BUILD, "tests", "suite_cli")
 DUP = os.path.join(BUILD, "tests", "suite_dup")
-failures = []
+check = fbtest.Checks()
 
 
 def NAMED(line, name):
@@ -20,20 +23,7 @@ def NAMED(line, name):
     return bool(m) and m.group(1) == name
 
 
-def run(*args, env=None, prog=SUITE):
-    e = dict(os.environ)
-    e.pop("FEMTOBENCH_CONFIG", None)
-    e.pop("FEMTOBENCH_ENDLESS", None)
-    e["FEMTOBENCH_SUPPRESS_WARNINGS"] = "1"
-    e.update(env or {})
-    p = subprocess.run([prog, *args], capture_output=True, text=True, env=e, timeout=120)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
+run = fbtest.runner(SUITE)
 
 
 def bad(args, *must_contain, prog=SUITE):
@@ -259,7 +249,4 @@ if "warning: results may be unstable" in err2:
 else:
     print("note: this machine gives no warning block; -quiet checked for silence only")
 
-if failures:
-    print(f"{len(failures)} failure(s)")
-    sys.exit(1)
-print("ok")
+check.finish()

@@ -20,15 +20,12 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
+
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SUITE = os.path.join(BUILD, "tests", "suite_valgrind")
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
+check = fbtest.Checks()
 
 
 env = dict(os.environ)
@@ -111,7 +108,4 @@ with tempfile.TemporaryDirectory() as d:
             check(int(m["n"]) == tied and int(m["m"]) == c["rounds"],
                   f"{line!r}: tied {tied} of {c['rounds']}")
 
-if failures:
-    print(f"{len(failures)} failure(s)")
-    sys.exit(1)
-print("ok")
+check.finish()

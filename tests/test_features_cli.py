@@ -26,7 +26,7 @@ COMPARE = "/usr/share/benchmark/compare.py"
 # valgrind installed, and this build can count under it (not an ASan build,
 # built with <valgrind/callgrind.h>)
 VALGRIND = os.path.exists(SUITE) and fbtest.valgrind_ready([SUITE])
-failures = []
+check = fbtest.Checks()
 
 
 def env_for(extra=None):
@@ -39,16 +39,7 @@ def env_for(extra=None):
     return e
 
 
-def run(*args, extra=None):
-    p = subprocess.run([SUITE, *args], capture_output=True, text=True, env=env_for(extra),
-                       timeout=240)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
+run = fbtest.runner(SUITE, env=env_for, timeout=240)
 
 
 def close(a, b, rel=1e-9):
@@ -195,10 +186,10 @@ with tempfile.TemporaryDirectory() as tmp:
     for kind, msg in [("empty", "empty name"), ("dup", "duplicated name"), ("nan", "not a finite"),
                       ("inf", "not a finite"), ("flags", "unknown flags"), ("both", "do not go together"),
                       ("reserved", "reserved")]:
-        rc, out, err = run("-filter=Misuse", extra={"SUITE_FEATURES_BAD": kind})
+        rc, out, err = run("-filter=Misuse", env={"SUITE_FEATURES_BAD": kind})
         check(rc == 2 and msg in err and "femtobench: error:" in err and ":boom:" in out,
               f"bad counter {kind}: rc={rc} {err!r}")
-        rc, out, err = run("-filter=Misuse", "-isolate", extra={"SUITE_FEATURES_BAD": kind})
+        rc, out, err = run("-filter=Misuse", "-isolate", env={"SUITE_FEATURES_BAD": kind})
         check(rc == 2, f"bad counter {kind} under -isolate: rc={rc}")
     rc, out, err = run("-filter=Misuse")
     check(rc == 0, f"Misuse without a bad argument: rc={rc} {err}")
@@ -284,7 +275,7 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, out, err = run("-filter=Slow")
     check(rc == 0 and "left" not in err, f"not a terminal: no status line {err!r}")
 
-if failures:
-    print(f"{len(failures)} failure(s)", file=sys.stderr)
+if check.failures:
+    print(f"{len(check.failures)} failure(s)", file=sys.stderr)
     sys.exit(1)
 print("test_features_cli: ok")

@@ -23,6 +23,9 @@ import tempfile
 import time
 from datetime import datetime
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
+
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SUITE = os.path.join(BUILD, "tests", "suite_formats")
 DEMO = os.path.join(BUILD, "bench", "femtobench-demo")
@@ -41,14 +44,7 @@ CSV_HEADER = ["title", "name", "arg", "unit", "batch", "complexityN", "epochs", 
               "valgrind_branches_per_unit", "valgrind_branch_misses_per_unit", "total_s", "error", "relative", "ci_low", "ci_high", "marks",
               "passes", "passes_median_ns_per_unit", "between_passes_pct", "cpu_ns_per_unit"]
 NUMERIC = [k for k in CSV_HEADER[4:] if k not in ("error", "marks")]
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
-    return cond
+check = fbtest.Checks()
 
 
 def env():
@@ -63,10 +59,8 @@ def default_sigint():
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def run(prog, *args, timeout=120):
-    p = subprocess.run([prog, *args], capture_output=True, env=env(), timeout=timeout,
-                       preexec_fn=default_sigint)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+# run(prog, *args): a "\r" the program writes stays in its output
+run = fbtest.runner(newlines=False, preexec_fn=default_sigint)
 
 
 def near(a, b, rel=1e-9):
@@ -84,7 +78,7 @@ def read_csv(path):
 
 def read_json(path):
     with open(path, encoding="utf-8") as f:
-        return json.load(f, parse_constant=lambda c: failures.append(f"{path}: {c} in JSON"))
+        return json.load(f, parse_constant=lambda c: check.failures.append(f"{path}: {c} in JSON"))
 
 
 # ------------------------------------------------------------------ checks
@@ -472,8 +466,8 @@ if skip is None:
 for f in glob.glob(os.path.join(tmp, "*")) + glob.glob(os.path.join(tmp, ".*")):
     os.unlink(f)
 os.rmdir(tmp)
-if failures:
-    print(f"{len(failures)} check(s) failed", file=sys.stderr)
+if check.failures:
+    print(f"{len(check.failures)} check(s) failed", file=sys.stderr)
     sys.exit(1)
 if skip:
     print("SKIP (compare.py part only; everything else passed):", skip)

@@ -25,17 +25,13 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
+
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SUITE = os.path.join(BUILD, "tests", "suite_cli")
 COMPARE = "/usr/share/benchmark/compare.py"
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
-    return cond
+check = fbtest.Checks()
 
 
 def env(extra=None):
@@ -47,13 +43,11 @@ def env(extra=None):
     return e
 
 
-def run(*args, extra=None):
-    p = subprocess.run([SUITE, *args], capture_output=True, text=True, env=env(extra), timeout=120)
-    return p.returncode, p.stdout, p.stderr
+run = fbtest.runner(SUITE, env=env)
 
 
 def bad(args, *must, extra=None):
-    rc, out, err = run(*args, extra=extra)
+    rc, out, err = run(*args, env=extra)
     lines = err.strip().splitlines()
     check(rc == 2, f"{args}: exit {rc}, want 2: {err!r}")
     check(out == "", f"{args}: printed on stdout {out[:200]!r}")
@@ -246,10 +240,10 @@ check([b["name"] for b in same["benchmarks"]] == ["Alpha", "Beta"], "-gbench_row
 
 # names dashboards refuse: nothing written, exit 2; 1024 bytes is fine
 for kind in ("empty", "long"):
-    rc, out, err = run("-filter=BadName", "--benchmark_out=" + P(kind + ".json"), extra={"SUITE_CLI_BADNAME": kind})
+    rc, out, err = run("-filter=BadName", "--benchmark_out=" + P(kind + ".json"), env={"SUITE_CLI_BADNAME": kind})
     check(rc == 2 and "femtobench: error: BadName: a run's name" in err and not os.path.exists(P(kind + ".json")),
           f"bad name {kind}: {rc} {err!r}")
-rc, out, err = run("-filter=BadName", "--benchmark_out=" + P("max.json"), extra={"SUITE_CLI_BADNAME": "max"})
+rc, out, err = run("-filter=BadName", "--benchmark_out=" + P("max.json"), env={"SUITE_CLI_BADNAME": "max"})
 check(rc == 0 and [len(b["name"]) for b in json.load(open(P("max.json")))["benchmarks"]] == [1024],
       f"1024-byte name: {rc} {err[-300:]!r}")
 
@@ -298,8 +292,8 @@ if skip is None:
 for f in os.listdir(tmp):
     os.unlink(P(f))
 os.rmdir(tmp)
-if failures:
-    print(f"{len(failures)} check(s) failed", file=sys.stderr)
+if check.failures:
+    print(f"{len(check.failures)} check(s) failed", file=sys.stderr)
     sys.exit(1)
 if skip:
     print("SKIP (compare.py part only; everything else passed):", skip)

@@ -9,16 +9,12 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
+
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SUITE = os.path.join(BUILD, "tests", "suite_gbench_compat")
-failed = 0
-
-
-def check(cond, what):
-    global failed
-    if not cond:
-        failed += 1
-        print("FAIL:", what)
+check = fbtest.Checks()
 
 
 if not os.path.exists(SUITE):
@@ -149,7 +145,4 @@ if os.path.exists(AB) and os.path.exists(PLUGIN):
                   doc["summary"]["skipped"] == 1 and doc["summary"]["error"] == 0,
                   "femtobench-ab skip row: %s %s" % (rows.get("BM_Skip"), doc["summary"]))
 
-if failed:
-    print(failed, "check(s) failed")
-    sys.exit(1)
-print("ok")
+check.finish()

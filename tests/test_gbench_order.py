@@ -38,11 +38,7 @@ ORDER = (["BM_Zeta/3/threads:2", "BM_Zeta/3/threads:1", "BM_Zeta/1/threads:2",
          + ["BM_OneN/1/manual_time", "BM_OneN/2/manual_time", "BM_Runtime/z", "BM_Runtime/a/2", "BM_Runtime/a/1"])
 
 
-def run(*args, timeout=120):
-    env = dict(os.environ)
-    env.pop("FEMTOBENCH_CONFIG", None)
-    return subprocess.run([SUITE, *args], capture_output=True, text=True, timeout=timeout,
-                          env=env, errors="replace")
+run = fbtest.runner(SUITE)
 
 
 def strip(name):

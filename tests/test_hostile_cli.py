@@ -8,36 +8,23 @@ import io
 import json
 import os
 import resource
-import subprocess
 import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
+
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SUITE = os.path.join(BUILD, "tests", "suite_hostile")
-failures = []
+check = fbtest.Checks()
 # under AddressSanitizer: its shadow memory counts in a child's peak RSS,
 # and its SIGSEGV handler turns a crash into exit(1) unless told not to
 ASAN = b"__asan_init" in open(SUITE, "rb").read()
 NO_ASAN_SEGV = {"ASAN_OPTIONS": os.environ.get("ASAN_OPTIONS", "") + ":handle_segv=0"}
 
 
-def run(*args, hostile="", env=None, timeout=120, cwd=None):
-    e = dict(os.environ)
-    for k in ("FEMTOBENCH_CONFIG", "FEMTOBENCH_ENDLESS"):
-        e.pop(k, None)
-    e["FEMTOBENCH_SUPPRESS_WARNINGS"] = "1"
-    e["HOSTILE"] = hostile
-    e.update(env or {})
-    p = subprocess.run([os.path.abspath(SUITE), *args], capture_output=True, text=True, env=e,
-                       timeout=timeout, cwd=cwd, errors="replace")
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
+run = fbtest.runner(os.path.abspath(SUITE), hostile="")
 
 
 def bad(args, *must_contain, env=None):
@@ -160,4 +147,4 @@ with tempfile.TemporaryDirectory(prefix="fb_hostile_") as tmp:
     ga, gb = (json.load(open(os.path.join(tmp, m + ".gb.json"))) for m in ("in", "iso"))
     check(ga["benchmarks"] == gb["benchmarks"], "Google Benchmark JSON differs with -isolate")
 
-sys.exit(1 if failures else 0)
+sys.exit(1 if check.failures else 0)

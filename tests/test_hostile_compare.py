@@ -20,8 +20,7 @@ checks = fbtest.Checks()
 check = checks.check
 
 
-def run(*args, hostile="", env=None, timeout=60, cwd=None):
-    return fbtest.run_hostile(SUITE, args, hostile, env, timeout, cwd)
+run = fbtest.runner(SUITE, hostile="", timeout=60, hung=True)
 
 
 # The leader of a group (thread 0) that calls pthread_exit, before its run

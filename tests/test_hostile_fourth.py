@@ -20,8 +20,7 @@ checks = fbtest.Checks()
 check = checks.check
 
 
-def run(*args, hostile="", env=None, timeout=120, cwd=None, prog=SUITE):
-    return fbtest.run_hostile(prog, args, hostile, env, timeout, cwd)
+run = fbtest.runner(SUITE, hostile="", hung=True)
 
 
 def bad(args, *must_contain, env=None):

@@ -8,27 +8,15 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
+
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SUITE = os.path.abspath(os.path.join(BUILD, "tests", "suite_hostile_more"))
-failures = []
+check = fbtest.Checks()
 
 
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
-
-
-def run(*args, hostile="", env=None, timeout=60, cwd=None, prog=SUITE):
-    e = dict(os.environ)
-    for k in ("FEMTOBENCH_CONFIG", "FEMTOBENCH_ENDLESS", "LC_ALL", "LANG", "LC_NUMERIC"):
-        e.pop(k, None)
-    e["FEMTOBENCH_SUPPRESS_WARNINGS"] = "1"
-    e["HOSTILE"] = hostile
-    e.update(env or {})
-    p = subprocess.run([prog, *args], capture_output=True, text=True, env=e, timeout=timeout,
-                       cwd=cwd, errors="replace")
-    return p.returncode, p.stdout, p.stderr
+run = fbtest.runner(SUITE, hostile="", timeout=60)
 
 
 def bad(args, *must_contain, env=None, hostile=""):
@@ -245,7 +233,4 @@ if shutil.which("valgrind") and not ASAN:
 else:
     print("note: no valgrind (or an ASan build): the memcheck line was not tried")
 
-if failures:
-    print(f"{len(failures)} check(s) failed", file=sys.stderr)
-    sys.exit(1)
-print("ok")
+check.finish()

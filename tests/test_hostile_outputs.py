@@ -14,9 +14,12 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
+
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SUITE = os.path.abspath(os.path.join(BUILD, "tests", "suite_hostile"))
-failures = []
+check = fbtest.Checks()
 
 
 def env():
@@ -28,17 +31,8 @@ def env():
     return e
 
 
-def run(*args, cwd, **kw):
-    kw.setdefault("stdout", subprocess.PIPE)
-    kw.setdefault("stderr", subprocess.PIPE)
-    p = subprocess.run([SUITE, "-filter=Fine.*", *args], env=env(), cwd=cwd, timeout=120, **kw)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
+# HOSTILE=fake: deterministic and fast; the output in bytes
+run = fbtest.runner([SUITE, "-filter=Fine.*"], hostile="fake", text=False)
 
 
 def is_csv(text, what):
@@ -176,4 +170,4 @@ for root, dirs, files in os.walk(tmp, topdown=False):
         p = os.path.join(root, n)
         (os.rmdir if os.path.isdir(p) and not os.path.islink(p) else os.unlink)(p)
 os.rmdir(tmp)
-sys.exit(1 if failures else 0)
+sys.exit(1 if check.failures else 0)

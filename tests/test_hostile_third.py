@@ -10,31 +10,16 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
+
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SUITE = os.path.abspath(os.path.join(BUILD, "tests", "suite_hostile_third"))
 MORE = os.path.abspath(os.path.join(BUILD, "tests", "suite_hostile_more"))
-failures = []
+check = fbtest.Checks()
 
 
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
-
-
-def run(*args, hostile="", env=None, timeout=60, cwd=None, prog=SUITE):
-    e = dict(os.environ)
-    for k in ("FEMTOBENCH_CONFIG", "FEMTOBENCH_ENDLESS", "LC_ALL", "LANG", "LC_NUMERIC"):
-        e.pop(k, None)
-    e["FEMTOBENCH_SUPPRESS_WARNINGS"] = "1"
-    e["HOSTILE"] = hostile
-    e.update(env or {})
-    try:
-        p = subprocess.run([prog, *args], capture_output=True, text=True, env=e,
-                           timeout=timeout, cwd=cwd, errors="replace")
-    except subprocess.TimeoutExpired:
-        return None, "", f"hung: still running after {timeout} s"
-    return p.returncode, p.stdout, p.stderr
+run = fbtest.runner(SUITE, hostile="", timeout=60, hung=True)
 
 
 # A thread of a group that calls pthread_exit: an error row and a line
@@ -187,7 +172,4 @@ with tempfile.TemporaryDirectory() as d:
 rc, out, err = run("-filter=Fine", "-asymptote=10,100.25,1000.5")
 check(rc == 0 and "100.25 |" in out and "1,000.5 |" in out, f"fractional N: {out[:600]}")
 
-if failures:
-    print(f"{len(failures)} check(s) failed", file=sys.stderr)
-    sys.exit(1)
-print("ok")
+check.finish()

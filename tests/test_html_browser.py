@@ -33,6 +33,9 @@ import sys
 import tempfile
 import zlib
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
+
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 DEMO = os.path.join(BUILD, "bench", "femtobench-demo")
 SUITE = os.path.join(BUILD, "tests", "suite_html")
@@ -40,7 +43,7 @@ HOSTILE = ["<script>alert(1)</script>", "a\"b'&c", "</svg><img src=x onerror=ale
            "<b>title</b> & 'more'"]
 SHOT = os.path.join(BUILD, "femtobench-demo.png")
 WIDTH, HEIGHT = 1000, 1700
-failures = []
+check = fbtest.Checks()
 
 PROBE = """<script>
 function fbProbe() {
@@ -62,13 +65,6 @@ window.addEventListener('load', fbProbe);
 CANARY = '<img src="http://fb-canary.invalid/x.png" alt="">'
 CSP = re.compile(r'<meta http-equiv="Content-Security-Policy"[^>]*>\n?')
 INJECTED = "<script>document.body.setAttribute('data-ran', 'yes')</script>"
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
-    return cond
 
 
 def find_chromium():
@@ -339,11 +335,7 @@ def main():
                 shutil.copyfile(shot, os.environ["FB_REPORT_PNG"])
                 print(f"and to {os.environ['FB_REPORT_PNG']}")
 
-    if failures:
-        print(f"{len(failures)} check(s) failed", file=sys.stderr)
-        return 1
-    print("ok")
-    return 0
+    return check.done()
 
 
 if __name__ == "__main__":

@@ -11,11 +11,13 @@ Runs tests/suite_html.c's program and bench/femtobench-demo."""
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 from html import escape as html_escape
 from html.parser import HTMLParser
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
 
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SUITE = os.path.join(BUILD, "tests", "suite_html")
@@ -27,14 +29,7 @@ VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "met
 URL_ATTRS = {"src", "href", "xlink:href", "srcset", "action", "formaction", "poster", "data",
              "background", "ping", "manifest", "cite", "longdesc", "usemap", "codebase"}
 SI = {"p": 1e-12, "n": 1e-9, "\u00b5": 1e-6, "m": 1e-3, "": 1.0}
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
-    return cond
+check = fbtest.Checks()
 
 
 def env():
@@ -45,9 +40,8 @@ def env():
     return e
 
 
-def run(prog, *args):
-    p = subprocess.run([prog, *args], capture_output=True, env=env(), timeout=120)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+# run(prog, *args): a "\r" the program writes stays in its output
+run = fbtest.runner(newlines=False)
 
 
 def seconds(text):
@@ -295,11 +289,7 @@ def main():
         print(f"demo report: {size} bytes, {len(page.svgs)} charts, "
               f"{sum(len(s['dots']) for s in page.svgs)} dots")
 
-    if failures:
-        print(f"{len(failures)} check(s) failed", file=sys.stderr)
-        return 1
-    print("ok")
-    return 0
+    return check.done()
 
 
 if __name__ == "__main__":

@@ -16,16 +16,13 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
+
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 DEMO = os.path.join(BUILD, "bench", "femtobench-demo")
 SUITE = os.path.join(BUILD, "tests", "suite_hostile_more")
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
+check = fbtest.Checks()
 
 
 def env_for(extra=None):
@@ -176,7 +173,4 @@ for extra in ([], ["-isolate"], ["-timeout=60"]):
         check(p.returncode == 0 and names == [["one", "x"]],
               f"a comparison {extra}: exit {p.returncode}, comparisons {names}")
 
-if failures:
-    print(f"{len(failures)} check(s) failed", file=sys.stderr)
-    sys.exit(1)
-print("ok")
+check.finish()

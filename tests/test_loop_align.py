@@ -21,13 +21,7 @@ SRC = os.environ.get("FB_SOURCE_DIR", os.path.join(os.path.dirname(os.path.abspa
 CC = os.environ.get("FB_CC") or "cc"
 FLAGS = shlex.split(os.environ.get("FB_CFLAGS", "")) + shlex.split(os.environ.get("FB_LDFLAGS", ""))
 LIB = os.path.join(BUILD, "libfemtobench.a")
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
+check = fbtest.Checks()
 
 
 probe = subprocess.run([CC, *FLAGS, "-dM", "-E", "-x", "c", os.devnull],
@@ -65,7 +59,4 @@ with tempfile.TemporaryDirectory() as d:
         check(len(loop) == 1, f"{opt}: FB_RUN's loop moves with the code before it ({seen})")
         check(len(alt) == 1, f"{opt}: FB_ALTERNATIVE's loop moves with the code before it ({seen})")
 
-if failures:
-    print(f"{len(failures)} check(s) failed")
-    sys.exit(1)
-print("ok")
+check.finish()

@@ -10,16 +10,12 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
+
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SUITE = os.path.join(BUILD, "tests", "suite_nanobench_compat")
-failed = 0
-
-
-def check(cond, what):
-    global failed
-    if not cond:
-        failed += 1
-        print("FAIL:", what)
+check = fbtest.Checks()
 
 
 if not os.path.exists(SUITE):
@@ -68,7 +64,4 @@ check(out.get("retitled") == "1 third", "title() starts over: %s" % out.get("ret
 check(out.get("unset_context_throws") == "1",
       "render with an unset context variable: %s" % out.get("unset_context_throws"))
 
-if failed:
-    print(failed, "check(s) failed")
-    sys.exit(1)
-print("ok")
+check.finish()

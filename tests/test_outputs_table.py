@@ -24,6 +24,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
+
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SOURCE = os.environ.get("FB_SOURCE_DIR",
                         os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -32,25 +35,10 @@ MORE = os.path.abspath(os.path.join(T, "suite_hostile_more"))
 CLI = os.path.abspath(os.path.join(T, "suite_cli"))
 COMPARE = os.path.abspath(os.path.join(BUILD, "femtobench-compare"))
 AB = os.path.abspath(os.path.join(BUILD, "femtobench-ab"))
-failures = []
+check = fbtest.Checks()
 
 
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
-    return cond
-
-
-def run(prog, *args, env=None, cwd=None, timeout=300):
-    e = dict(os.environ)
-    for k in ("FEMTOBENCH_CONFIG", "FEMTOBENCH_ENDLESS", "LC_ALL", "LANG", "LC_NUMERIC"):
-        e.pop(k, None)
-    e["FEMTOBENCH_SUPPRESS_WARNINGS"] = "1"
-    e.update(env or {})
-    p = subprocess.run([prog, *args], capture_output=True, text=True, env=e, cwd=cwd,
-                       timeout=timeout, errors="replace")
-    return p.returncode, p.stdout, p.stderr
+run = fbtest.runner(timeout=300)  # run(prog, *args)
 
 
 def bad(prog, args, *must_contain, cwd=None):
@@ -203,7 +191,4 @@ else:
                       f"{os.listdir(elsewhere)} {err[-400:]}")
                 check("wrote 'r.json'" in err, f"femtobench-ab chdir: as given: {err[-300:]}")
 
-if failures:
-    print(f"{len(failures)} failure(s)", file=sys.stderr)
-    sys.exit(1)
-print("ok")
+check.finish()

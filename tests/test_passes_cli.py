@@ -19,18 +19,14 @@ import tempfile
 from html import escape as html_escape
 from html.parser import HTMLParser
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
+
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SUITE = os.path.join(BUILD, "tests", "suite_passes")
 COMPARE = os.path.join(BUILD, "femtobench-compare")
 GB_COMPARE = "/usr/share/benchmark/compare.py"
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
-    return cond
+check = fbtest.Checks()
 
 
 def env(extra=None):
@@ -43,9 +39,7 @@ def env(extra=None):
     return e
 
 
-def run(prog, *args, extra=None):
-    p = subprocess.run([prog, *args], capture_output=True, text=True, env=env(extra), timeout=240)
-    return p.returncode, p.stdout, p.stderr
+run = fbtest.runner(env=env, timeout=240)  # run(prog, *args)
 
 
 def verdicts(text):
@@ -185,7 +179,7 @@ def comparisons_over_passes(p):
         check(cp.returncode == 0 and "pair/two_pvalue" in cp.stdout,
               f"compare.py on the alternatives' passes: {cp.returncode} {cp.stdout[-800:]} {cp.stderr[-500:]}")
     rc, out, err = run(SUITE, "-repetitions=2", "-filter=Pair", "-output_json=" + p("broken.json"),
-                       extra={"SUITE_PASSES_BROKEN": "1"})
+                       env={"SUITE_PASSES_BROKEN": "1"})
     doc = json.load(open(p("broken.json"))) if os.path.exists(p("broken.json")) else {}
     check(rc == 1 and len(doc.get("comparisons", [])) == 2,
           f"a failing comparison in the passes fails the run: {rc} {err[-400:]}")
@@ -277,7 +271,7 @@ def answer_first(p):
     html, js = p("order.html"), p("order.json")
     rc, out, err = run(SUITE, "-repetitions=3", "-filter=Where|Work|Pair", "-baseline=" + p("a.json"),
                        "-output_html=" + html, "-output_json=" + js,
-                       extra={"FEMTOBENCH_SUPPRESS_WARNINGS": "0"})
+                       env={"FEMTOBENCH_SUPPRESS_WARNINGS": "0"})
     if not check(rc == 0, f"answer first: exit {rc}: {err}"):
         return
     warnings = json.load(open(js))["context"].get("warnings")
@@ -415,7 +409,7 @@ def main():
           f"one row per benchmark with passes: {v}\n{out}")
     check("> between processes (t interval, pooled spread): baseline 3, now 3" in out, out)
     rc, out, err = run(SUITE, "-repetitions=3", "-filter=Work", "-baseline=" + p("a.json"),
-                       "-fail_on_slower", extra={"SUITE_PASSES_SLOW": "1"})
+                       "-fail_on_slower", env={"SUITE_PASSES_SLOW": "1"})
     check(rc == 3 and verdicts(out).get("Work") == ["slower"], f"1000x slower: {rc}\n{out}")
     # one process a side: unsure below the floor, a 1000x change still found
     rc, out, err = run(SUITE, "-filter=Work", "-output_json=" + p("one.json"))
@@ -423,7 +417,7 @@ def main():
     check(verdicts(out).get("Work") == ["unsure"] and "> one process a side for 1 benchmark" in out,
           f"one process a side: {out}")
     rc, out, err = run(SUITE, "-filter=Work", "-baseline=" + p("one.json"), "-fail_on_slower",
-                       extra={"SUITE_PASSES_SLOW": "1"})
+                       env={"SUITE_PASSES_SLOW": "1"})
     check(rc == 3 and verdicts(out).get("Work") == ["slower"], f"one process, 1000x: {rc} {out}")
 
     # ---- a baseline that shares no benchmark: said, and -fail_on_slower fails
@@ -437,7 +431,7 @@ def main():
 
     # ---- a crash in a pass: an error row, exit 1, the other passes kept
     rc, out, err = run(SUITE, "-repetitions=2", "-filter=Crash", "-output_json=" + p("c.json"),
-                       extra={"SUITE_PASSES_CRASH": "1"})
+                       env={"SUITE_PASSES_CRASH": "1"})
     doc = json.load(open(p("c.json"))) if os.path.exists(p("c.json")) else {"results": []}
     errs = [(r["name"], r["error"]) for r in doc["results"] if r.get("error")]
     check(rc == 1 and len(errs) == 2 and errs[0][0] == "pass 1 of 2" and "crashed" in errs[0][1],
@@ -471,11 +465,7 @@ def main():
     rc, out, err = run(COMPARE, "-run", p("nonexistent"), SUITE, "-pairs=2")
     check(rc == 1 and "cannot run" in err, f"-run with a missing program: {rc} {err}")
 
-    if failures:
-        print(f"{len(failures)} failure(s)", file=sys.stderr)
-        return 1
-    print("ok")
-    return 0
+    return check.done()
 
 
 if __name__ == "__main__":

@@ -12,29 +12,21 @@ tests/data/platform_windows.json and platform_aarch64.json (written the
 same way: femtobench-demo -filter='SipHash/64|Sort|SHA256_32b')."""
 import json
 import os
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
 
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SRC = os.environ.get("FB_SOURCE_DIR", os.path.join(os.path.dirname(__file__), ".."))
 DEMO = os.path.join(BUILD, "bench", "femtobench-demo")
 COMPARE = os.path.join(BUILD, "femtobench-compare")
 FILTER = "SipHash/64|Sort|SHA256_32b"
-failures = []
+check = fbtest.Checks()
 
 
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
-
-
-def run(*args):
-    env = dict(os.environ)
-    env.pop("FEMTOBENCH_CONFIG", None)
-    env["FEMTOBENCH_SUPPRESS_WARNINGS"] = "1"
-    return subprocess.run(list(args), capture_output=True, text=True, env=env, timeout=300)
+run = fbtest.runner(timeout=300)  # run(prog, *args)
 
 
 # A result's keys written since the other platforms' files were recorded:
@@ -100,11 +92,7 @@ def main():
             for n in names:
                 check(f"`{n}`" in p.stdout, f"{label}: compare with this build: no row for {n}")
             check("error" not in p.stderr, f"{label}: compare with this build: {p.stderr}")
-    if failures:
-        print(f"{len(failures)} check(s) failed", file=sys.stderr)
-        return 1
-    print("ok")
-    return 0
+    return check.done()
 
 
 sys.exit(main())

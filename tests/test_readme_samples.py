@@ -27,6 +27,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
+
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SOURCE = os.environ.get("FB_SOURCE_DIR",
                         os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -34,15 +37,8 @@ LIB = os.path.join(BUILD, "libfemtobench.a")
 DEMO = os.path.join(BUILD, "bench", "femtobench-demo")
 CC = os.environ.get("FB_CC") or "cc"
 FLAGS = shlex.split(os.environ.get("FB_CFLAGS", "")) + shlex.split(os.environ.get("FB_LDFLAGS", ""))
-failures = []
+check = fbtest.Checks()
 checked = 0
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
-    return cond
 
 
 def env():
@@ -268,8 +264,8 @@ int main(void) {
         checked += 1
 
 print(f"{checked} README samples checked")
-if failures:
-    print(f"{len(failures)} check(s) failed", file=sys.stderr)
+if check.failures:
+    print(f"{len(check.failures)} check(s) failed", file=sys.stderr)
     sys.exit(1)
 if checked == 0:
     print("nothing was checked (no library, no demo)")

@@ -10,6 +10,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
+
 SOURCE = os.environ.get("FB_SOURCE_DIR", os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SELF = os.path.join(BUILD, "bench", "selfbench")
@@ -18,13 +21,7 @@ spec = importlib.util.spec_from_file_location("selfbench", os.path.join(SOURCE, 
 sb = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(sb)
 
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
+check = fbtest.Checks()
 
 
 def close(a, b, rel=1e-12, what=""):
@@ -226,7 +223,4 @@ if os.access(rss_prog, os.X_OK) and os.access(empty_prog, os.X_OK):
     check(0 < rss < (65536 if asan else 8192),
           "the empty program's peak RSS through the launcher: %r KiB" % rss)
 
-if failures:
-    print("%d failure(s)" % len(failures), file=sys.stderr)
-    sys.exit(1)
-print("ok")
+check.finish()

@@ -9,28 +9,18 @@ exit status 0. Every bad value is one error line, exit status 2, nothing
 on stdout. Runs tests/suite_shard.c."""
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
+
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SUITE = os.path.join(BUILD, "tests", "suite_shard")
-failures = []
+check = fbtest.Checks()
 
 
-def run(*args):
-    e = dict(os.environ)
-    e.pop("FEMTOBENCH_CONFIG", None)
-    e.pop("FEMTOBENCH_ENDLESS", None)
-    e["FEMTOBENCH_SUPPRESS_WARNINGS"] = "1"
-    p = subprocess.run([SUITE, *args], capture_output=True, text=True, env=e, timeout=300)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
+run = fbtest.runner(SUITE, timeout=300)
 
 
 def family(name):
@@ -139,7 +129,7 @@ if os.path.exists(DEMO):
 else:
     print(f"note: no {DEMO}: the demo's shards were not checked")
 
-if failures:
-    print(f"{len(failures)} failure(s)", file=sys.stderr)
+if check.failures:
+    print(f"{len(check.failures)} failure(s)", file=sys.stderr)
     sys.exit(1)
 print("test_shard_cli: all passed")

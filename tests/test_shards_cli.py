@@ -15,29 +15,20 @@ import os
 import platform
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
 
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SUITE = os.path.join(BUILD, "tests", "suite_cli")
 COMPARE = os.path.join(BUILD, "femtobench-compare")
 SHARDS = ["Alpha", "Beta", "Linear"]  # three disjoint -filter regexes
-failures = []
+check = fbtest.Checks()
 
 
-def run(prog, *args):
-    e = dict(os.environ)
-    e.pop("FEMTOBENCH_CONFIG", None)
-    e["FEMTOBENCH_SUPPRESS_WARNINGS"] = "1"
-    p = subprocess.run([prog, *args], capture_output=True, text=True, env=e, timeout=120)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
+run = fbtest.runner()  # run(prog, *args)
 
 
 def bad(prog, args, *must_contain):
@@ -288,8 +279,8 @@ def main():
     check(rc == 0 and "different machines" not in out and "differ in OS" not in out,
           f"a file without os/arch: {rc} {err}\n{out}")
 
-    if failures:
-        print(f"{len(failures)} failure(s); files kept in {tmp}", file=sys.stderr)
+    if check.failures:
+        print(f"{len(check.failures)} failure(s); files kept in {tmp}", file=sys.stderr)
         return 1
     shutil.rmtree(tmp)
     print("ok")

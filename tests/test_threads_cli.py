@@ -15,28 +15,16 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
+
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SUITE = os.path.join(BUILD, "tests", "suite_threads")
 COMPARE = "/usr/share/benchmark/compare.py"
-failures = []
+check = fbtest.Checks()
 
 
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
-    return cond
-
-
-def run(*args, extra=None):
-    e = dict(os.environ)
-    for k in ("FEMTOBENCH_CONFIG", "FEMTOBENCH_ENDLESS"):
-        e.pop(k, None)
-    e["FEMTOBENCH_SUPPRESS_WARNINGS"] = "1"
-    e["FEMTOBENCH_CONFIG"] = "epochs=3"
-    e.update(extra or {})
-    p = subprocess.run([SUITE, *args], capture_output=True, text=True, env=e, timeout=300)
-    return p.returncode, p.stdout, p.stderr
+run = fbtest.runner(SUITE, env={"FEMTOBENCH_CONFIG": "epochs=3"}, timeout=300)
 
 
 NAMES = ["Plain", "Shared/threads:1", "Shared/threads:2"]
@@ -152,7 +140,4 @@ try:
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 
-if failures:
-    print(f"{len(failures)} failure(s)")
-    sys.exit(1)
-print("ok")
+check.finish()

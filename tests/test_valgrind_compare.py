@@ -22,15 +22,12 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
+
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 SUITE = os.path.join(BUILD, "tests", "suite_valgrind")
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
+check = fbtest.Checks()
 
 
 def env_for():
@@ -153,7 +150,4 @@ with tempfile.TemporaryDirectory() as d:
           "HTML: a chart of the counts")
     check("instructions relative to ten" in text, "HTML: the comparison's forest plot is counted")
 
-if failures:
-    print(f"{len(failures)} failure(s)")
-    sys.exit(1)
-print("ok")
+check.finish()
