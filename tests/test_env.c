@@ -1,6 +1,7 @@
 /* Environment checks against fake /sys and /proc trees, the once-per-process
  * warning block, FEMTOBENCH_SUPPRESS_WARNINGS and FEMTOBENCH_CONFIG. */
 #include "check.h"
+#include "fake_sysfs.h"
 #include "internal.h"
 
 #include <dirent.h>
@@ -40,55 +41,17 @@ static void new_root(void) {
     }
 }
 
-static void rm_tree(const char *path) {
-    DIR *d = opendir(path);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d)) != NULL) {
-            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-            char sub[4096];
-            snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-            struct stat st;
-            if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
-                rm_tree(sub);
-            else
-                unlink(sub);
-        }
-        closedir(d);
-    }
-    rmdir(path);
-}
-
-/* Writes root_/rel with content, creating the directories on the way. */
-static void put(const char *rel, const char *content) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", root_, rel);
-    for (char *p = path + strlen(root_) + 1; *p; ++p)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(path, 0755);
-            *p = '/';
-        }
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        perror(path);
-        exit(1);
-    }
-    fputs(content, f);
-    fclose(f);
-}
-
 static void mkdirs(const char *rel) {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s/.keep", root_, rel);
-    put(path + strlen(root_) + 1, "");
+    fake_sysfs_put(root_, path + strlen(root_) + 1, "");
     unlink(path);
 }
 
 static void cpu_file(int cpu, const char *name, const char *content) {
     char rel[256];
     snprintf(rel, sizeof rel, "sys/devices/system/cpu/cpu%d/cpufreq/%s", cpu, name);
-    put(rel, content);
+    fake_sysfs_put(root_, rel, content);
 }
 
 static fb__env_report rep_;
@@ -125,17 +88,17 @@ static void test_empty_and_missing_roots(void) {
     mkdirs("sys/devices/system/cpu/cpu0/cpufreq");
     mkdirs("sys/bus/event_source/devices");
     mkdirs("sys/class/power_supply/BAT0");
-    put("proc/cpuinfo", "");
-    put("proc/loadavg", "");
-    put("proc/sys/kernel/perf_event_paranoid", "");
-    put("sys/devices/system/cpu/isolated", "\n");
-    put("sys/devices/system/cpu/intel_pstate/no_turbo", "");
-    put("sys/devices/system/cpu/cpufreq/boost", "");
+    fake_sysfs_put(root_, "proc/cpuinfo", "");
+    fake_sysfs_put(root_, "proc/loadavg", "");
+    fake_sysfs_put(root_, "proc/sys/kernel/perf_event_paranoid", "");
+    fake_sysfs_put(root_, "sys/devices/system/cpu/isolated", "\n");
+    fake_sysfs_put(root_, "sys/devices/system/cpu/intel_pstate/no_turbo", "");
+    fake_sysfs_put(root_, "sys/devices/system/cpu/cpufreq/boost", "");
     cpu_file(0, "scaling_governor", "\n");
     cpu_file(0, "scaling_min_freq", "");
     cpu_file(0, "scaling_max_freq", "");
     CHECK(check(-1)->count == 0);
-    rm_tree(root_);
+    fake_sysfs_remove(root_);
 }
 
 static void test_build(void) {
@@ -157,7 +120,7 @@ static void test_build(void) {
 #else
     CHECK(check(FB__CALLSITE)->count == 1);
 #endif
-    rm_tree(root_);
+    fake_sysfs_remove(root_);
 }
 
 #if FB_HAVE_SYSFS /* the machine checks; elsewhere only the build check exists */
@@ -182,7 +145,7 @@ static void test_frequency_scaling(void) {
     CHECK(check(-1)->count == 1 && find(&rep_, "scaling: CPU 5 between 1000 and 3000 MHz"));
     cpu_file(5, "scaling_max_freq", "fast");
     CHECK(check(-1)->count == 0);
-    rm_tree(root_);
+    fake_sysfs_remove(root_);
 }
 
 static void test_governor(void) {
@@ -203,7 +166,7 @@ static void test_governor(void) {
     /* an empty governor is unknown, not "''" (nanobench issue #53) */
     cpu_file(1, "scaling_governor", "");
     CHECK(check(-1)->count == 0);
-    rm_tree(root_);
+    fake_sysfs_remove(root_);
 
     /* many CPUs and governors: compact, truncated, never overflowing */
     new_root();
@@ -212,75 +175,78 @@ static void test_governor(void) {
     CHECK(check(-1)->count == 1);
     CHECK(find(&rep_, "'d' and others on") != NULL);
     CHECK(strlen(rep_.w[0].what) < sizeof rep_.w[0].what);
-    rm_tree(root_);
+    fake_sysfs_remove(root_);
 
     new_root();
     for (int c = 0; c < 64; ++c) cpu_file(c, "scaling_governor", "ondemand");
     CHECK(check(-1)->count == 1 && find(&rep_, "'ondemand' on CPUs 0-63 (want"));
-    rm_tree(root_);
+    fake_sysfs_remove(root_);
 }
 
 static void test_boost(void) {
     new_root();
-    put("sys/devices/system/cpu/intel_pstate/no_turbo", "0\n");
+    fake_sysfs_put(root_, "sys/devices/system/cpu/intel_pstate/no_turbo", "0\n");
     CHECK(check(-1)->count == 1);
     const fb__env_warning *w = find(&rep_, "turbo/boost enabled: intel_pstate/no_turbo = 0");
     CHECK(w != NULL);
     CHECK(w && strstr(w->fix, "intel_pstate/no_turbo") != NULL);
-    put("sys/devices/system/cpu/intel_pstate/no_turbo", "1\n");
+    fake_sysfs_put(root_, "sys/devices/system/cpu/intel_pstate/no_turbo", "1\n");
     CHECK(check(-1)->count == 0);
-    rm_tree(root_);
+    fake_sysfs_remove(root_);
 
     new_root();
-    put("sys/devices/system/cpu/cpufreq/boost", "1\n");
+    fake_sysfs_put(root_, "sys/devices/system/cpu/cpufreq/boost", "1\n");
     CHECK(check(-1)->count == 1 && find(&rep_, "turbo/boost enabled: cpufreq/boost = 1"));
     CHECK(strstr(rep_.w[0].fix, "/sys/devices/system/cpu/cpufreq/boost") != NULL);
-    put("sys/devices/system/cpu/cpufreq/boost", "0\n");
+    fake_sysfs_put(root_, "sys/devices/system/cpu/cpufreq/boost", "0\n");
     CHECK(check(-1)->count == 0);
-    rm_tree(root_);
+    fake_sysfs_remove(root_);
 
     /* AMD: the cpb_boost file of some kernels, the per-policy boost of newer
      * ones, and the pstate mode for context */
     new_root();
-    put("sys/devices/system/cpu/amd_pstate/status", "active\n");
+    fake_sysfs_put(root_, "sys/devices/system/cpu/amd_pstate/status", "active\n");
     CHECK(check(-1)->count == 0); /* the mode alone says nothing */
-    put("sys/devices/system/cpu/amd_pstate/cpb_boost", "enabled\n");
+    fake_sysfs_put(root_, "sys/devices/system/cpu/amd_pstate/cpb_boost", "enabled\n");
     CHECK(check(-1)->count == 1 &&
           find(&rep_, "turbo/boost enabled: amd_pstate/cpb_boost = enabled (amd-pstate active)"));
-    put("sys/devices/system/cpu/amd_pstate/cpb_boost", "disabled\n");
+    fake_sysfs_put(root_, "sys/devices/system/cpu/amd_pstate/cpb_boost", "disabled\n");
     CHECK(check(-1)->count == 0);
-    put("sys/devices/system/cpu/amd_pstate/cpb_boost", "1\n");
+    fake_sysfs_put(root_, "sys/devices/system/cpu/amd_pstate/cpb_boost", "1\n");
     CHECK(check(-1)->count == 1);
-    put("sys/devices/system/cpu/amd_pstate/cpb_boost", "0\n");
+    fake_sysfs_put(root_, "sys/devices/system/cpu/amd_pstate/cpb_boost", "0\n");
     for (int c = 0; c < 4; ++c) cpu_file(c, "boost", c < 2 ? "1\n" : "0\n");
     CHECK(check(-1)->count == 1);
     CHECK(find(&rep_, "turbo/boost enabled: per-CPU boost = 1 on CPUs 0-1 (amd-pstate active)") !=
           NULL);
-    put("sys/devices/system/cpu/cpufreq/boost", "1\n");
+    fake_sysfs_put(root_, "sys/devices/system/cpu/cpufreq/boost", "1\n");
     CHECK(check(-1)->count == 1); /* still one warning, both sources named */
     CHECK(find(&rep_, "cpufreq/boost = 1, per-CPU boost = 1 on CPUs 0-1") != NULL);
-    put("sys/devices/system/cpu/amd_pstate/status", "disable\n");
-    put("sys/devices/system/cpu/cpufreq/boost", "0\n");
+    fake_sysfs_put(root_, "sys/devices/system/cpu/amd_pstate/status", "disable\n");
+    fake_sysfs_put(root_, "sys/devices/system/cpu/cpufreq/boost", "0\n");
     cpu_file(0, "boost", "0");
     cpu_file(1, "boost", "0");
     CHECK(check(-1)->count == 0);
-    rm_tree(root_);
+    fake_sysfs_remove(root_);
 }
 
 static void test_hypervisor(void) {
     new_root();
-    put("proc/cpuinfo", "processor\t: 0\nvendor_id\t: GenuineIntel\n"
-                        "flags\t\t: fpu vme de pse tsc msr hypervisor lahf_lm\n\n"
-                        "processor\t: 1\nflags\t\t: fpu\n");
+    fake_sysfs_put(root_, "proc/cpuinfo",
+                   "processor\t: 0\nvendor_id\t: GenuineIntel\n"
+                   "flags\t\t: fpu vme de pse tsc msr hypervisor lahf_lm\n\n"
+                   "processor\t: 1\nflags\t\t: fpu\n");
     CHECK(check(-1)->count == 1 && find(&rep_, "virtual machine"));
     check_all_have_fixes(&rep_);
-    put("proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu vme hypervisorx xhypervisor\n");
+    fake_sysfs_put(root_, "proc/cpuinfo",
+                   "processor\t: 0\nflags\t\t: fpu vme hypervisorx xhypervisor\n");
     CHECK(check(-1)->count == 0);
-    put("proc/cpuinfo", "processor\t: 0\nFeatures\t: fp asimd evtstrm\n"); /* arm64 */
+    fake_sysfs_put(root_, "proc/cpuinfo",
+                   "processor\t: 0\nFeatures\t: fp asimd evtstrm\n"); /* arm64 */
     CHECK(check(-1)->count == 0);
-    put("sys/hypervisor/type", "xen\n");
+    fake_sysfs_put(root_, "sys/hypervisor/type", "xen\n");
     CHECK(check(-1)->count == 1 && find(&rep_, "virtual machine"));
-    rm_tree(root_);
+    fake_sysfs_remove(root_);
 }
 
 static void test_counters(void) {
@@ -295,44 +261,46 @@ static void test_counters(void) {
     check_all_have_fixes(&rep_);
     mkdirs("sys/bus/event_source/devices/cpu");
     CHECK(check(-1)->count == 0);
-    rm_tree(root_);
+    fake_sysfs_remove(root_);
 
     /* another architecture's (or hybrid Intel's) core PMU name counts too */
     new_root();
     mkdirs("sys/bus/event_source/devices/software");
     mkdirs("sys/bus/event_source/devices/armv8_pmuv3_0");
     CHECK(check(-1)->count == 0);
-    rm_tree(root_);
+    fake_sysfs_remove(root_);
     new_root();
     mkdirs("sys/bus/event_source/devices/cpu_core");
     mkdirs("sys/bus/event_source/devices/cpu_atom");
     mkdirs("sys/bus/event_source/devices/uncore_imc_0");
     CHECK(check(-1)->count == 0);
-    rm_tree(root_);
+    fake_sysfs_remove(root_);
 
     new_root();
-    put("proc/sys/kernel/perf_event_paranoid", "3\n");
+    fake_sysfs_put(root_, "proc/sys/kernel/perf_event_paranoid", "3\n");
     CHECK(check(-1)->count == 1 && find(&rep_, "perf_event_paranoid = 3"));
     check_all_have_fixes(&rep_);
-    put("proc/thread-self/status", "Name:\tx\nCapEff:\t0000000000000000\n");
+    fake_sysfs_put(root_, "proc/thread-self/status", "Name:\tx\nCapEff:\t0000000000000000\n");
     CHECK(check(-1)->count == 1);
-    put("proc/thread-self/status", "Name:\tx\nCapEff:\t0000004000000000\n"); /* CAP_PERFMON */
+    fake_sysfs_put(root_, "proc/thread-self/status",
+                   "Name:\tx\nCapEff:\t0000004000000000\n"); /* CAP_PERFMON */
     CHECK(check(-1)->count == 0);
-    put("proc/thread-self/status", "Name:\tx\nCapEff:\t0000000000200000\n"); /* CAP_SYS_ADMIN */
+    fake_sysfs_put(root_, "proc/thread-self/status",
+                   "Name:\tx\nCapEff:\t0000000000200000\n"); /* CAP_SYS_ADMIN */
     CHECK(check(-1)->count == 0);
-    put("proc/sys/kernel/perf_event_paranoid", "2\n");
-    put("proc/thread-self/status", "CapEff:\t0000000000000000\n");
+    fake_sysfs_put(root_, "proc/sys/kernel/perf_event_paranoid", "2\n");
+    fake_sysfs_put(root_, "proc/thread-self/status", "CapEff:\t0000000000000000\n");
     CHECK(check(-1)->count == 0);
-    put("proc/sys/kernel/perf_event_paranoid", "-1\n");
+    fake_sysfs_put(root_, "proc/sys/kernel/perf_event_paranoid", "-1\n");
     CHECK(check(-1)->count == 0);
-    rm_tree(root_);
+    fake_sysfs_remove(root_);
 #endif
 }
 
 static void test_load(void) {
     new_root();
-    put("sys/devices/system/cpu/online", "0-3\n");
-    put("proc/loadavg", "4.50 3.00 2.00 5/300 1234\n");
+    fake_sysfs_put(root_, "sys/devices/system/cpu/online", "0-3\n");
+    fake_sysfs_put(root_, "proc/loadavg", "4.50 3.00 2.00 5/300 1234\n");
     CHECK(check(-1)->count == 1);
     const fb__env_warning *w = find(&rep_, "high system load");
     if (w)
@@ -340,34 +308,35 @@ static void test_load(void) {
     else
         CHECK(w != NULL);
     check_all_have_fixes(&rep_);
-    put("proc/loadavg", "4.00 9.00 9.00 1/300 1234\n"); /* equal is fine */
+    fake_sysfs_put(root_, "proc/loadavg", "4.00 9.00 9.00 1/300 1234\n"); /* equal is fine */
     CHECK(check(-1)->count == 0);
-    put("proc/loadavg", "0.25 0.10 0.05 1/300 1234\n");
+    fake_sysfs_put(root_, "proc/loadavg", "0.25 0.10 0.05 1/300 1234\n");
     CHECK(check(-1)->count == 0);
-    put("proc/loadavg", "lots\n");
+    fake_sysfs_put(root_, "proc/loadavg", "lots\n");
     CHECK(check(-1)->count == 0);
     /* without the online list: the cpuN directories */
-    put("proc/loadavg", "2.5 0 0 1/1 1\n");
-    put("sys/devices/system/cpu/online", "garbage");
+    fake_sysfs_put(root_, "proc/loadavg", "2.5 0 0 1/1 1\n");
+    fake_sysfs_put(root_, "sys/devices/system/cpu/online", "garbage");
     mkdirs("sys/devices/system/cpu/cpu0");
     mkdirs("sys/devices/system/cpu/cpu1");
     mkdirs("sys/devices/system/cpu/cpufreq"); /* not a CPU */
     CHECK(check(-1)->count == 1 && find(&rep_, "2.50 over the last minute on 2 CPUs"));
     mkdirs("sys/devices/system/cpu/cpu2");
     CHECK(check(-1)->count == 0);
-    rm_tree(root_);
+    fake_sysfs_remove(root_);
     /* no CPU count at all: unknown */
     new_root();
-    put("proc/loadavg", "99.0 0 0 1/1 1\n");
+    fake_sysfs_put(root_, "proc/loadavg", "99.0 0 0 1/1 1\n");
     CHECK(check(-1)->count == 0);
-    rm_tree(root_);
+    fake_sysfs_remove(root_);
 }
 
 static void test_isolated(void) {
     new_root();
-    put("sys/devices/system/cpu/isolated", "2-3\n");
+    fake_sysfs_put(root_, "sys/devices/system/cpu/isolated", "2-3\n");
     CHECK(check(-1)->count == 0); /* affinity unknown */
-    put("proc/thread-self/status", "Name:\tx\nCpus_allowed:\tf\nCpus_allowed_list:\t0-3\n");
+    fake_sysfs_put(root_, "proc/thread-self/status",
+                   "Name:\tx\nCpus_allowed:\tf\nCpus_allowed_list:\t0-3\n");
     CHECK(check(-1)->count == 1);
     const fb__env_warning *w = find(&rep_, "not pinned");
     if (w) {
@@ -377,25 +346,27 @@ static void test_isolated(void) {
     } else {
         CHECK(w != NULL);
     }
-    put("proc/thread-self/status", "Cpus_allowed_list:\t3\n");
+    fake_sysfs_put(root_, "proc/thread-self/status", "Cpus_allowed_list:\t3\n");
     CHECK(check(-1)->count == 0);
-    put("proc/thread-self/status", "Cpus_allowed_list:\t2-3\n");
+    fake_sysfs_put(root_, "proc/thread-self/status", "Cpus_allowed_list:\t2-3\n");
     CHECK(check(-1)->count == 0);
-    put("proc/thread-self/status", "Cpus_allowed_list:\t0-1\n"); /* outside the isolated set */
+    fake_sysfs_put(root_, "proc/thread-self/status",
+                   "Cpus_allowed_list:\t0-1\n"); /* outside the isolated set */
     CHECK(check(-1)->count == 1);
     { /* a list too long to read whole is unknown, not cut short */
         static char status[6000];
         size_t n = (size_t)snprintf(status, sizeof status, "Cpus_allowed_list:\t0");
         while (n < 5000) n += (size_t)snprintf(status + n, sizeof status - n, ",%zu", n);
         snprintf(status + n, sizeof status - n, "\nCapEff:\t0\n");
-        put("proc/thread-self/status", status);
+        fake_sysfs_put(root_, "proc/thread-self/status", status);
         CHECK(check(-1)->count == 0);
-        put("proc/thread-self/status", "Cpus_allowed_list:\t0-1"); /* no newline at the end */
+        fake_sysfs_put(root_, "proc/thread-self/status",
+                       "Cpus_allowed_list:\t0-1"); /* no newline at the end */
         CHECK(check(-1)->count == 1);
     }
     /* sets across 64-CPU words, up to the last CPU a set holds */
-    put("sys/devices/system/cpu/isolated", "63-64,8191\n");
-    put("proc/thread-self/status", "Cpus_allowed_list:\t0,127-129,8191\n");
+    fake_sysfs_put(root_, "sys/devices/system/cpu/isolated", "63-64,8191\n");
+    fake_sysfs_put(root_, "proc/thread-self/status", "Cpus_allowed_list:\t0,127-129,8191\n");
     CHECK(check(-1)->count == 1);
     w = find(&rep_, "not pinned");
     if (w) {
@@ -405,34 +376,35 @@ static void test_isolated(void) {
     } else {
         CHECK(w != NULL);
     }
-    put("proc/thread-self/status", "Cpus_allowed_list:\t64,8191\n"); /* inside the set */
+    fake_sysfs_put(root_, "proc/thread-self/status",
+                   "Cpus_allowed_list:\t64,8191\n"); /* inside the set */
     CHECK(check(-1)->count == 0);
-    put("sys/devices/system/cpu/isolated", "\n");
+    fake_sysfs_put(root_, "sys/devices/system/cpu/isolated", "\n");
     CHECK(check(-1)->count == 0);
-    put("sys/devices/system/cpu/isolated", "2-x\n");
+    fake_sysfs_put(root_, "sys/devices/system/cpu/isolated", "2-x\n");
     CHECK(check(-1)->count == 0);
-    rm_tree(root_);
+    fake_sysfs_remove(root_);
     /* older kernels: no thread-self, the process's status */
     new_root();
-    put("sys/devices/system/cpu/isolated", "1\n");
-    put("proc/self/status", "Cpus_allowed_list:\t0-1\n");
+    fake_sysfs_put(root_, "sys/devices/system/cpu/isolated", "1\n");
+    fake_sysfs_put(root_, "proc/self/status", "Cpus_allowed_list:\t0-1\n");
     CHECK(check(-1)->count == 1 && find(&rep_, "isolated CPU 1 exist"));
-    rm_tree(root_);
+    fake_sysfs_remove(root_);
 }
 
 static void test_battery(void) {
     new_root();
-    put("sys/class/power_supply/AC/type", "Mains\n");
-    put("sys/class/power_supply/AC/online", "0\n");
-    put("sys/class/power_supply/BAT0/type", "Battery\n");
-    put("sys/class/power_supply/BAT0/status", "Discharging\n");
+    fake_sysfs_put(root_, "sys/class/power_supply/AC/type", "Mains\n");
+    fake_sysfs_put(root_, "sys/class/power_supply/AC/online", "0\n");
+    fake_sysfs_put(root_, "sys/class/power_supply/BAT0/type", "Battery\n");
+    fake_sysfs_put(root_, "sys/class/power_supply/BAT0/status", "Discharging\n");
     CHECK(check(-1)->count == 1 && find(&rep_, "on battery (BAT0 discharging)"));
     check_all_have_fixes(&rep_);
-    put("sys/class/power_supply/BAT0/status", "Charging\n");
+    fake_sysfs_put(root_, "sys/class/power_supply/BAT0/status", "Charging\n");
     CHECK(check(-1)->count == 0);
-    put("sys/class/power_supply/BAT0/status", "Full\n");
+    fake_sysfs_put(root_, "sys/class/power_supply/BAT0/status", "Full\n");
     CHECK(check(-1)->count == 0);
-    rm_tree(root_);
+    fake_sysfs_remove(root_);
 }
 
 static void test_everything_at_once(void) {
@@ -442,23 +414,23 @@ static void test_everything_at_once(void) {
         cpu_file(c, "scaling_max_freq", "4200000");
         cpu_file(c, "scaling_governor", "powersave");
     }
-    put("sys/devices/system/cpu/online", "0-1");
-    put("sys/devices/system/cpu/intel_pstate/no_turbo", "0");
-    put("proc/cpuinfo", "flags\t: hypervisor\n");
-    put("proc/loadavg", "7.0 1 1 1/1 1");
-    put("sys/devices/system/cpu/isolated", "1");
-    put("proc/thread-self/status", "Cpus_allowed_list:\t0-1\nCapEff:\t0\n");
-    put("sys/class/power_supply/BAT1/type", "Battery");
-    put("sys/class/power_supply/BAT1/status", "Discharging");
+    fake_sysfs_put(root_, "sys/devices/system/cpu/online", "0-1");
+    fake_sysfs_put(root_, "sys/devices/system/cpu/intel_pstate/no_turbo", "0");
+    fake_sysfs_put(root_, "proc/cpuinfo", "flags\t: hypervisor\n");
+    fake_sysfs_put(root_, "proc/loadavg", "7.0 1 1 1/1 1");
+    fake_sysfs_put(root_, "sys/devices/system/cpu/isolated", "1");
+    fake_sysfs_put(root_, "proc/thread-self/status", "Cpus_allowed_list:\t0-1\nCapEff:\t0\n");
+    fake_sysfs_put(root_, "sys/class/power_supply/BAT1/type", "Battery");
+    fake_sysfs_put(root_, "sys/class/power_supply/BAT1/status", "Discharging");
     size_t expect = 8;
 #if FB_HAVE_PERF_EVENTS
     mkdirs("sys/bus/event_source/devices/software");
-    put("proc/sys/kernel/perf_event_paranoid", "4");
+    fake_sysfs_put(root_, "proc/sys/kernel/perf_event_paranoid", "4");
     expect += 2;
 #endif
     CHECK(check(1)->count == expect);
     check_all_have_fixes(&rep_);
-    rm_tree(root_);
+    fake_sysfs_remove(root_);
     /* the real machine: anything, but no crash and well-formed */
     fb__env_check("/", FB__CALLSITE, &rep_);
     CHECK(rep_.count <= FB__ENV_MAX_WARNINGS);

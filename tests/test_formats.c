@@ -7,6 +7,7 @@
  * intended change of a format (or of stats.c / complexity.c), regenerate
  * them with `FB_UPDATE_GOLDEN=1 build/tests/test_formats` and review the diff. */
 #include "check.h"
+#include "fake_sysfs.h"
 #include "internal.h"
 #include "numfmt.h"
 #include "report_gbench.h"
@@ -728,59 +729,28 @@ static void test_text(void) {
 
 /* -------------------------------------------------------------- sysinfo */
 
-static void mkfile(const char *root, const char *rel, const char *text) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s%s", root, rel);
-    /* mkdir -p of the parent */
-    for (char *p = path + strlen(root) + 1; *p; ++p)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(path, 0755);
-            *p = '/';
-        }
-    write_file(path, text);
-}
-
-static void rm_rf(const char *path) {
-    struct stat st;
-    if (lstat(path, &st) != 0) return;
-    if (S_ISDIR(st.st_mode)) {
-        chmod(path, 0755);
-        DIR *d = opendir(path);
-        struct dirent *e;
-        while (d && (e = readdir(d))) {
-            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-            char sub[2048];
-            snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-            rm_rf(sub);
-        }
-        if (d) closedir(d);
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
-
 static void test_sysinfo(const char *tmp) {
     char root[1024];
     snprintf(root, sizeof root, "%s/root", tmp);
     mkdir(root, 0755);
-    mkfile(root, "/proc/cpuinfo",
-           "processor\t: 0\nvendor_id\t: X\nmodel name\t: Fake CPU \"9000\" @ 2.00GHz\ncpu "
-           "MHz\t\t: 1999.999\n\n"
-           "processor\t: 1\nmodel name\t: Fake CPU \"9000\" @ 2.00GHz\ncpu MHz\t\t: 2000.000\n\n");
-    mkfile(root, "/proc/loadavg", "0.52 1.25 10.00 1/123 4567\n");
-    mkfile(root, "/sys/devices/system/cpu/cpu0/cache/index0/type", "Data\n");
-    mkfile(root, "/sys/devices/system/cpu/cpu0/cache/index0/level", "1\n");
-    mkfile(root, "/sys/devices/system/cpu/cpu0/cache/index0/size", "48K\n");
-    mkfile(root, "/sys/devices/system/cpu/cpu0/cache/index0/shared_cpu_list", "0-1\n");
-    mkfile(root, "/sys/devices/system/cpu/cpu0/cache/index1/type", "Unified\n");
-    mkfile(root, "/sys/devices/system/cpu/cpu0/cache/index1/level", "3\n");
-    mkfile(root, "/sys/devices/system/cpu/cpu0/cache/index1/size", "32M\n");
-    mkfile(root, "/sys/devices/system/cpu/cpu0/cache/index1/shared_cpu_list", "0-7,16-23,30\n");
-    mkfile(root, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "performance\n");
-    mkfile(root, "/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor", "powersave\n");
-    mkfile(root, "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", "3600000\n");
+    fake_sysfs_put(
+        root, "/proc/cpuinfo",
+        "processor\t: 0\nvendor_id\t: X\nmodel name\t: Fake CPU \"9000\" @ 2.00GHz\ncpu "
+        "MHz\t\t: 1999.999\n\n"
+        "processor\t: 1\nmodel name\t: Fake CPU \"9000\" @ 2.00GHz\ncpu MHz\t\t: 2000.000\n\n");
+    fake_sysfs_put(root, "/proc/loadavg", "0.52 1.25 10.00 1/123 4567\n");
+    fake_sysfs_put(root, "/sys/devices/system/cpu/cpu0/cache/index0/type", "Data\n");
+    fake_sysfs_put(root, "/sys/devices/system/cpu/cpu0/cache/index0/level", "1\n");
+    fake_sysfs_put(root, "/sys/devices/system/cpu/cpu0/cache/index0/size", "48K\n");
+    fake_sysfs_put(root, "/sys/devices/system/cpu/cpu0/cache/index0/shared_cpu_list", "0-1\n");
+    fake_sysfs_put(root, "/sys/devices/system/cpu/cpu0/cache/index1/type", "Unified\n");
+    fake_sysfs_put(root, "/sys/devices/system/cpu/cpu0/cache/index1/level", "3\n");
+    fake_sysfs_put(root, "/sys/devices/system/cpu/cpu0/cache/index1/size", "32M\n");
+    fake_sysfs_put(root, "/sys/devices/system/cpu/cpu0/cache/index1/shared_cpu_list",
+                   "0-7,16-23,30\n");
+    fake_sysfs_put(root, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "performance\n");
+    fake_sysfs_put(root, "/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor", "powersave\n");
+    fake_sysfs_put(root, "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", "3600000\n");
     fb__sysinfo si;
     fb__sysinfo_read(root, &si);
     CHECK_STR(si.cpu_model, "Fake CPU \"9000\" @ 2.00GHz");
@@ -1056,6 +1026,6 @@ int main(void) {
     test_empty_and_args();
     test_sysinfo(tmp);
     test_outfile(tmp);
-    rm_rf(tmp);
+    fake_sysfs_remove(tmp);
     return CHECK_DONE();
 }

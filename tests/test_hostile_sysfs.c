@@ -5,6 +5,7 @@
  * crash nor hit undefined behaviour (CI runs this under UBSan with
  * -fno-sanitize-recover), and what they report must stay sane. */
 #include "check.h"
+#include "fake_sysfs.h"
 #include "internal.h"
 
 #include <dirent.h>
@@ -19,43 +20,6 @@ int main(void) {
 #else
 
 static char root_[64];
-
-static void put(const char *rel, const char *content) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", root_, rel);
-    for (char *p = path + strlen(root_) + 1; *p; ++p)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(path, 0755);
-            *p = '/';
-        }
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        perror(path);
-        exit(1);
-    }
-    fputs(content, f);
-    fclose(f);
-}
-
-static void rm_tree(const char *path) {
-    DIR *d = opendir(path);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d)) != NULL) {
-            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-            char sub[4096];
-            snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-            struct stat st;
-            if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
-                rm_tree(sub);
-            else
-                unlink(sub);
-        }
-        closedir(d);
-    }
-    rmdir(path);
-}
 
 /* Every file the checks read (CPU 0 and CPU 1 where per CPU). */
 static const char *const files_[] = {
@@ -119,7 +83,7 @@ static const char *const sane_[][2] = {
 #define N_SANE (sizeof sane_ / sizeof sane_[0])
 
 static void sane_tree(void) {
-    for (size_t i = 0; i < N_SANE; ++i) put(sane_[i][0], sane_[i][1]);
+    for (size_t i = 0; i < N_SANE; ++i) fake_sysfs_put(root_, sane_[i][0], sane_[i][1]);
 }
 
 /* The sane content of rel ("" when it has none). */
@@ -169,7 +133,7 @@ static const char *odd_values(size_t i) {
 
 /* Reads the tree with rel holding value, then puts the sane tree back. */
 static void one(const char *rel, const char *value) {
-    put(rel, value);
+    fake_sysfs_put(root_, rel, value);
     fb__env_report rep;
     memset(&rep, 0, sizeof rep);
     fb__env_check(root_, FB__CALLSITE, &rep);
@@ -195,7 +159,7 @@ static void one(const char *rel, const char *value) {
     CHECK(fb__write_gbench_json_with(b, f, &si) == FB_OK);
     fb_bench_free(b);
     fclose(f);
-    put(rel, sane_value(rel));
+    fake_sysfs_put(root_, rel, sane_value(rel));
 }
 
 int main(void) {
@@ -210,14 +174,14 @@ int main(void) {
     char path[4096];
     snprintf(path, sizeof path, "%s/proc/loadavg", root_);
     unlink(path);
-    put("sys/devices/system/cpu/cpu99999999999999999999/x", "1");
-    put("sys/devices/system/cpu/cpu-5/x", "1");
-    put("proc/loadavg/x", "1");
+    fake_sysfs_put(root_, "sys/devices/system/cpu/cpu99999999999999999999/x", "1");
+    fake_sysfs_put(root_, "sys/devices/system/cpu/cpu-5/x", "1");
+    fake_sysfs_put(root_, "proc/loadavg/x", "1");
     fb__env_report rep;
     fb__env_check(root_, -1, &rep);
     fb__sysinfo si;
     fb__sysinfo_read(root_, &si);
-    rm_tree(root_);
+    fake_sysfs_remove(root_);
     printf("%zu odd files read\n", n);
     return CHECK_DONE();
 }
