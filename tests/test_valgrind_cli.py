@@ -60,7 +60,7 @@ bad(["-valgrind", "-sanity_check"], "-sanity_check")
 bad(["-valgrind", "-min_time=5"], "-min_time")
 bad(["-valgrind"], "FEMTOBENCH_ENDLESS", env={"FEMTOBENCH_ENDLESS": "Add1"})
 with tempfile.TemporaryDirectory() as empty:
-    rc, out, err = run(*["-valgrind"], env={"PATH": empty})
+    rc, out, err = run("-valgrind", env={"PATH": empty})
     if "built without" not in err:  # no valgrind in PATH: what to install
         bad(["-valgrind"], "no 'valgrind' program in PATH", "apt-get install valgrind",
             env={"PATH": empty})
@@ -71,7 +71,7 @@ if os.path.exists(SUITE) and b"__asan_init" in open(SUITE, "rb").read():
 if not shutil.which("valgrind"):
     print("SKIP: no valgrind in PATH (Debian: apt-get install valgrind)")
     sys.exit(1 if check.failures else 77)
-rc, out, err = run(*["-valgrind", "-list"])
+rc, out, err = run("-valgrind", "-list")
 if rc == 2 and "built without" in err:
     print("SKIP: femtobench was built without <valgrind/callgrind.h>")
     sys.exit(1 if check.failures else 77)
@@ -84,7 +84,7 @@ def counted(args, env=None, prog=SUITE, cwd=None):
     """Runs with -output_json to a file; returns (rc, stdout, stderr, results by name)."""
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "r.json")
-        rc, out, err = run(*[*args, f"-output_json={path}"], env=env, prog=prog, cwd=cwd)
+        rc, out, err = run(*args, f"-output_json={path}", env=env, prog=prog, cwd=cwd)
         doc = json.load(open(path)) if os.path.exists(path) else {"results": []}
     return rc, out, err, {r["name"]: r for r in doc["results"]}
 
@@ -190,8 +190,8 @@ check(a10.get("per_iteration", {}).get("branches") == 1,
 
 # ------------------------------------------------------------------ outputs
 with tempfile.TemporaryDirectory() as d:
-    rc, out, err = run(*["-valgrind", "-filter=Add1|Add2|Add64Batch8",
-                        f"-output_csv={d}/r.csv", f"-output_gbench={d}/g1.json"])
+    rc, out, err = run("-valgrind", "-filter=Add1|Add2|Add64Batch8",
+                       f"-output_csv={d}/r.csv", f"-output_gbench={d}/g1.json")
     check(rc == 0, f"outputs: exit status {rc}: {err}")
     rows = {r["name"]: r for r in csv.DictReader(io.open(f"{d}/r.csv", newline=""))}
     check(float(rows["Add1"]["valgrind_instructions_per_unit"]) == ins.get(1),
@@ -215,7 +215,7 @@ with tempfile.TemporaryDirectory() as d:
     has_scipy = subprocess.run([sys.executable, "-c", "import scipy"],
                                capture_output=True).returncode == 0
     if os.path.exists(compare) and has_scipy:
-        run(*["-valgrind", "-filter=Add1|Add2|Add64Batch8", f"-output_gbench={d}/g2.json"])
+        run("-valgrind", "-filter=Add1|Add2|Add64Batch8", f"-output_gbench={d}/g2.json")
         p = subprocess.run([sys.executable, compare, "benchmarks", f"{d}/g1.json",
                             f"{d}/g2.json"], capture_output=True, text=True, timeout=120)
         check(p.returncode == 0 and "Add64Batch8" in p.stdout,
@@ -269,9 +269,9 @@ with tempfile.TemporaryDirectory() as d:
 COMPARE = os.path.join(BUILD, "femtobench-compare")
 with tempfile.TemporaryDirectory() as d:
     base = os.path.join(d, "base.json")
-    rc, out, err = run(*["-valgrind", "-filter=Add10|Add11", f"-output_json={base}"])
+    rc, out, err = run("-valgrind", "-filter=Add10|Add11", f"-output_json={base}")
     check(rc == 0, f"-valgrind baseline run: exit {rc}: {err}")
-    rc, out, err = run(*["-valgrind", "-filter=Add10|Add11", f"-baseline={base}", "-fail_on_slower"])
+    rc, out, err = run("-valgrind", "-filter=Add10|Add11", f"-baseline={base}", "-fail_on_slower")
     rows = [l for l in out.splitlines()
             if re.search(r"\| (same|slower|faster|unsure|new|gone) +\| `Add1[01]`$", l)]
     check(rc == 0 and len(rows) == 2 and all("| same " in l and "exact" in l for l in rows),
@@ -293,14 +293,14 @@ with tempfile.TemporaryDirectory() as d:
     broken = os.path.join(d, "broken.json")
     json.dump(doc, open(broken, "w"))
     bad(["-filter=Add10", f"-baseline={broken}"], "instructions_spread")
-    rc, out, err = run(*["-valgrind", "-filter=Add10|Add11", f"-baseline={older}", "-fail_on_slower"])
+    rc, out, err = run("-valgrind", "-filter=Add10|Add11", f"-baseline={older}", "-fail_on_slower")
     slower = [l for l in out.splitlines() if re.search(r"\| slower +\| `Add10`$", l)]
     same = [l for l in out.splitlines() if re.search(r"\| same +\| `Add11`$", l)]
     check(rc == 3 and len(slower) == 1 and len(same) == 1,
           f"one instruction per op more is slower, exit 3: exit {rc}: {out}")
     # the same gate with each benchmark in a child: the counts come back with the results
-    rc, out, err = run(*["-valgrind", "-isolate", "-filter=Add10|Add11", f"-baseline={older}",
-                        "-fail_on_slower"])
+    rc, out, err = run("-valgrind", "-isolate", "-filter=Add10|Add11", f"-baseline={older}",
+                       "-fail_on_slower")
     slower = [l for l in out.splitlines() if re.search(r"\| slower +\| `Add10`$", l)]
     check(rc == 3 and len(slower) == 1, f"-valgrind -isolate: slower, exit 3: exit {rc}: {out}")
     if os.path.exists(COMPARE):

@@ -40,14 +40,14 @@ if b"__asan_init" in open(DEMO, "rb").read():
 if not shutil.which("valgrind"):
     print("SKIP: no valgrind in PATH (Debian: apt-get install valgrind)")
     sys.exit(77)
-rc, out, err = run(*["-valgrind", "-list"])
+rc, out, err = run("-valgrind", "-list")
 if rc == 2 and "built without" in err:
     print("SKIP: femtobench was built without <valgrind/callgrind.h>")
     sys.exit(77)
 
 with tempfile.TemporaryDirectory() as d:
     first, html = os.path.join(d, "first.json"), os.path.join(d, "r.html")
-    rc, out, err = run(*["-valgrind", f"-output_json={first}", f"-output_html={html}"])
+    rc, out, err = run("-valgrind", f"-output_json={first}", f"-output_html={html}")
     check(rc == 0, f"femtobench-demo -valgrind: exit status {rc}: {err}")
     doc = json.load(open(first)) if os.path.exists(first) else {"results": []}
     res = doc["results"]
@@ -88,7 +88,7 @@ with tempfile.TemporaryDirectory() as d:
           "the counted chart of a group spanning over 100x has a log axis")
 
     # the same build again, against the first run: no verdict
-    rc, out, err = run(*["-valgrind", f"-baseline={first}", "-fail_on_slower"])
+    rc, out, err = run("-valgrind", f"-baseline={first}", "-fail_on_slower")
     check(rc == 0, f"against itself: exit status {rc}: {out[-3000:]} {err}")
     summary = re.search(r"(\d+) faster, (\d+) slower, (\d+) same", out)
     check(summary and summary.group(1) == "0" and summary.group(2) == "0",
