@@ -55,7 +55,4 @@ with tempfile.TemporaryDirectory(prefix="fb_ab_html_") as tmp:
         hb.check("Time and CPU time" in r["text"] and "84 ns" in r["text"],
                  "the CPU time is not in the page's text")
 
-if hb.failures:
-    print(f"{len(hb.failures)} failure(s)", file=sys.stderr)
-    sys.exit(1)
-print("ok")
+hb.check.finish()
