@@ -15,36 +15,32 @@ sign test's interval spans both kinds of round: `unsure`, never a side). No wall
 the fake clock's."""
 import json
 import os
-import subprocess
+import shutil
 import sys
 import tempfile
-import shutil
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fbtest  # noqa: E402
 
 BUILD = os.environ.get("FB_BUILD_DIR", "build")
 AB = os.path.join(BUILD, "femtobench-ab")
 ORDER = os.path.join(BUILD, "tests", "ab_order.so")
-failures = []
 
 if not os.path.exists(AB) or not os.path.exists(ORDER):
     print("femtobench-ab or its order plugin was not built (no dlopen on this platform)")
     sys.exit(77)
 
+check = fbtest.Checks()
 
-def run(*args):
-    e = dict(os.environ)
-    e.pop("FEMTOBENCH_CONFIG", None)
+
+def order_env(extra):
+    """clean_env without a record's address a caller's shell may hold"""
+    e = fbtest.clean_env(extra)
     e.pop("AB_ORDER_STATE", None)
-    e["FEMTOBENCH_SUPPRESS_WARNINGS"] = "1"
-    r = subprocess.run([AB, *args], capture_output=True, text=True, env=e, timeout=300)
-    return r.returncode, r.stdout, r.stderr
+    return e
 
 
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
-    return cond
-
+run = fbtest.runner(AB, env=order_env, timeout=300)
 
 tmp = tempfile.mkdtemp(prefix="fb_ab_order_")
 try:
@@ -76,7 +72,4 @@ try:
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 
-if failures:
-    print(f"{len(failures)} failure(s)", file=sys.stderr)
-    sys.exit(1)
-print("ok")
+check.finish()
