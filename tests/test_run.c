@@ -354,6 +354,33 @@ static void test_job_configure(void) {
     fb__opts_free(&o);
 }
 
+/* The configuration by value says which keys the user set (the code, the
+ * command line, FEMTOBENCH_CONFIG), and gives the epoch's one target. */
+static void test_config_set_and_target(void) {
+    fb_bench *b = fb_bench_new();
+    CHECK(b != NULL);
+    if (!b) return;
+    fb__config c;
+    CHECK(fb__bench_config(b, &c) == FB_OK);
+    CHECK(!fb__config_set_by_user(&c, FB__K_EPOCHS));
+    CHECK(!fb__config_set_by_user(&c, FB__K_MAX_TOTAL_TIME));
+    /* the defaults: 1 ns resolution x 1000 is under min_epoch_time */
+    double lo = c.num[FB__K_MIN_EPOCH_TIME], hi = c.num[FB__K_MAX_EPOCH_TIME];
+    CHECK(fb__config_epoch_target(&c, 1e-9) == (1e-9 * c.num[FB__K_CLOCK_RESOLUTION_MULTIPLE] > lo
+                                                    ? 1e-9 * c.num[FB__K_CLOCK_RESOLUTION_MULTIPLE]
+                                                    : lo));
+    CHECK(fb__config_epoch_target(&c, 1e3) == hi); /* a coarse clock: capped */
+    fb__config_free(&c);
+    fb_set_epochs(b, 7); /* the code */
+    CHECK(fb__config_parse("max_total_time=2s", &b->layers[FB__LAYER_ENV], NULL) == 0); /* env */
+    CHECK(fb__bench_config(b, &c) == FB_OK);
+    CHECK(fb__config_set_by_user(&c, FB__K_EPOCHS));
+    CHECK(fb__config_set_by_user(&c, FB__K_MAX_TOTAL_TIME));
+    CHECK(!fb__config_set_by_user(&c, FB__K_WARMUP));
+    fb__config_free(&c);
+    fb_bench_free(b);
+}
+
 /* A longer run is more epochs, not longer ones: the runner's -min_time
  * (and fb_set_min_time) keeps each epoch at the usual target and records
  * epochs until they hold the time asked for, also when the benchmark sets
@@ -529,6 +556,7 @@ int main(void) {
     test_time_unit_and_getters();
     test_min_time_with_own_epochs();
     test_job_configure();
+    test_config_set_and_target();
     test_time_unit();
     test_rng();
     return CHECK_DONE();

@@ -24,6 +24,8 @@ void fb__cfg_set(fb_bench *b, int layer, fb__key k, double v) {
 int fb__bench_config(const fb_bench *b, fb__config *out) {
     fb__config c = b->cfg;
     for (int k = 0; k < FB__K_COUNT; ++k) c.num[k] = fb__cfg(b, (fb__key)k);
+    c.set = 0;
+    for (int layer = 0; layer < FB__LAYERS; ++layer) c.set |= b->layers[layer].set;
     return fb__config_copy(out, &c);
 }
 

@@ -59,6 +59,15 @@ double fb__layers_get(const fb__layer *layers, fb__key k) {
     return fb__keys[k].def;
 }
 
+bool fb__config_set_by_user(const fb__config *c, fb__key k) { return (c->set >> k) & 1u; }
+
+double fb__config_epoch_target(const fb__config *c, double resolution_s) {
+    double target = resolution_s * c->num[FB__K_CLOCK_RESOLUTION_MULTIPLE];
+    if (target > c->num[FB__K_MAX_EPOCH_TIME]) target = c->num[FB__K_MAX_EPOCH_TIME];
+    if (target < c->num[FB__K_MIN_EPOCH_TIME]) target = c->num[FB__K_MIN_EPOCH_TIME];
+    return target;
+}
+
 int fb__config_copy(fb__config *dst, const fb__config *src) {
     fb__config c = *src;
     c.title = fb__strdup(src->title);

@@ -86,7 +86,11 @@ typedef struct fb__config {
      * over the epochs; 0 = none */
     double total_iterations;
     double num[FB__K_COUNT]; /* resolved numeric keys */
-    unsigned pass;           /* the runner's -repetitions pass (0-based) */
+    /* bit k (1u << k): num[k] was set by the user (the code, the command
+     * line or FEMTOBENCH_CONFIG), not a default; what explicit epochs and
+     * an explicit time budget are told by */
+    unsigned set;
+    unsigned pass; /* the runner's -repetitions pass (0-based) */
     /* all arguments of a family's instance (args[0] == arg), FB_MAX_ARGS
      * at most: several for FB_BENCHMARK_PRODUCT (src/registry/product.c) */
     size_t n_args;
@@ -99,6 +103,14 @@ typedef struct fb__config {
     unsigned family_id;
     int family_model;
 } fb__config;
+
+/* Whether key k of c was set by the user (fb__config.set). */
+FB__PRIVATE bool fb__config_set_by_user(const fb__config *c, fb__key k);
+
+/* The one home of an epoch's target length: clock_resolution_multiple
+ * resolutions of the clock (resolution_s), within min_epoch_time and
+ * max_epoch_time. A run and a comparison plan with it. */
+FB__PRIVATE double fb__config_epoch_target(const fb__config *c, double resolution_s);
 
 /* Deep copy (FB_OK or FB_ENOMEM, dst untouched on failure) and release. */
 FB__PRIVATE int fb__config_copy(fb__config *dst, const fb__config *src);

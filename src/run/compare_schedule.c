@@ -217,7 +217,6 @@ static void fb__cmp_start_calibration(struct fb__cmp_state *s) {
 /* After the first pass: checks the alternatives and prepares everything,
  * so that no epoch allocates. */
 void fb__cmp_setup(struct fb__cmp_state *s) {
-    fb_bench *b = s->ep.b;
     fb__epoch *e = &s->ep;
     double *cfg = e->config.num;
     char msg[256];
@@ -256,9 +255,7 @@ void fb__cmp_setup(struct fb__cmp_state *s) {
     /* what the epoch hook fixed replaces the configuration */
     if (e->hook_iters) cfg[FB__K_EPOCH_ITERATIONS] = (double)e->hook_iters;
     s->confidence = 1.0 - FB__CMP_ALPHA / (double)(s->k - 1);
-    bool epochs_set = false;
-    for (int layer = 0; layer < FB__LAYERS; ++layer)
-        if (b->layers[layer].set & (1u << FB__K_EPOCHS)) epochs_set = true;
+    bool epochs_set = fb__config_set_by_user(&e->config, FB__K_EPOCHS);
     size_t rounds =
         epochs_set && cfg[FB__K_EPOCHS] >= 1 ? (size_t)cfg[FB__K_EPOCHS] : FB__CMP_DEFAULT_ROUNDS;
     /* enough rounds for an interval; whole blocks (a complete Latin
@@ -277,10 +274,7 @@ void fb__cmp_setup(struct fb__cmp_state *s) {
         s->whole_blocks = false;
         if (s->rounds_min > s->rounds_max) s->rounds_min = s->rounds_max;
     }
-    double target = s->ep.clock_info.resolution_s * cfg[FB__K_CLOCK_RESOLUTION_MULTIPLE];
-    if (target > cfg[FB__K_MAX_EPOCH_TIME]) target = cfg[FB__K_MAX_EPOCH_TIME];
-    if (target < cfg[FB__K_MIN_EPOCH_TIME]) target = cfg[FB__K_MIN_EPOCH_TIME];
-    s->target_s = target;
+    s->target_s = fb__config_epoch_target(&s->ep.config, s->ep.clock_info.resolution_s);
     /* no time budget with an exact iteration count (the user sized the
      * epochs); fb__cmp_start_measure sets it after calibration */
     s->budget_s = INFINITY;

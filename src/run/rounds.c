@@ -24,14 +24,11 @@
 /* Explicit epochs raise the budget to what they need, up to this cap. */
 #define FB__EXPLICIT_BUDGET_CAP_S 60.0
 
-void fb__rounds_begin(fb__rounds *s, const fb__layer *layers, const fb__config *c, double budget_s,
-                      bool automatic) {
+void fb__rounds_begin(fb__rounds *s, const fb__config *c, double budget_s, bool automatic) {
     memset(s, 0, sizeof *s);
     s->asked = c->num[FB__K_EPOCHS] >= 1 ? (size_t)c->num[FB__K_EPOCHS] : 1;
-    for (int layer = 0; layer < FB__LAYERS; ++layer) {
-        if (layers[layer].set & (1u << FB__K_EPOCHS)) s->epochs_explicit = true;
-        if (layers[layer].set & (1u << FB__K_MAX_TOTAL_TIME)) s->budget_explicit = true;
-    }
+    s->epochs_explicit = fb__config_set_by_user(c, FB__K_EPOCHS);
+    s->budget_explicit = fb__config_set_by_user(c, FB__K_MAX_TOTAL_TIME);
     s->budget_s = budget_s;
     /* explicit epochs are run: the budget grows with them (fb__rounds_rebudget) */
     if (s->epochs_explicit && !s->budget_explicit && s->budget_s < FB__EXPLICIT_BUDGET_CAP_S)

@@ -43,8 +43,8 @@ typedef struct fb__rounds_progress {
 /* At the start of a run: `layers` say which keys were set explicitly,
  * `budget_s` is the default budget, `automatic` whether the run chooses its
  * epochs itself (no epoch_iterations, no -min_time). */
-FB__PRIVATE void fb__rounds_begin(fb__rounds *s, const fb__layer *layers, const fb__config *c,
-                                  double budget_s, bool automatic);
+FB__PRIVATE void fb__rounds_begin(fb__rounds *s, const fb__config *c, double budget_s,
+                                  bool automatic);
 /* A longer run is more epochs, not longer ones: at least min_time_s of
  * undisturbed epochs of the usual length, the budget raised to 1.5 x that
  * (src/run/run_plan.c calls it when min_time is set). */

@@ -102,9 +102,7 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
     /* min_time (fb_set_min_time, or the runner's -min_time): more epochs
      * of the usual length (src/run/rounds.c), never longer ones */
     double min_time_s = e->hook_epochs ? 0 : cfg[FB__K_MIN_TIME]; /* a scheduler's are fixed */
-    double target = e->clock_info.resolution_s * cfg[FB__K_CLOCK_RESOLUTION_MULTIPLE];
-    if (target > cfg[FB__K_MAX_EPOCH_TIME]) target = cfg[FB__K_MAX_EPOCH_TIME];
-    if (target < cfg[FB__K_MIN_EPOCH_TIME]) target = cfg[FB__K_MIN_EPOCH_TIME];
+    double target = fb__config_epoch_target(&e->config, e->clock_info.resolution_s);
     /* a group of threads: waking the threads at the barrier costs tens of
      * microseconds, and a thread that waits for a core a whole time slice;
      * epochs long against both keep that out of the time per iteration
@@ -121,13 +119,10 @@ fb__loop fb__loop_begin(fb_bench *b, const char *name, int callsite) {
     /* a run fixed exactly (its epochs and each epoch's iterations both
      * set, at any layer) runs as fixed: min_time adds no epoch to it, as
      * Google Benchmark's Iterations(n) wins over its --benchmark_min_time */
-    bool epochs_set = false;
-    for (int layer = 0; layer < FB__LAYERS; ++layer)
-        epochs_set = epochs_set || (b->layers[layer].set & (1u << FB__K_EPOCHS));
+    bool epochs_set = fb__config_set_by_user(&e->config, FB__K_EPOCHS);
     if (r->exact_iters && (epochs_set || e->hook_epochs)) min_time_s = 0;
     /* explicit epochs, lengthening (src/run/rounds.c) */
-    fb__rounds_begin(&r->rounds, b->layers, &e->config, r->budget_s,
-                     !r->exact_iters && !(min_time_s > 0));
+    fb__rounds_begin(&r->rounds, &e->config, r->budget_s, !r->exact_iters && !(min_time_s > 0));
     fb__rounds_min_time(&r->rounds, min_time_s);
     /* epochs fixed by the hook: exactly those, none replaced */
     if (e->hook_epochs) fb__rounds_fix(&r->rounds, e->hook_epochs);
