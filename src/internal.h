@@ -44,7 +44,7 @@
 #include "group.h"
 #include "bench.h"
 #include "bench_state.h"
-#include "compare.h"
+#include "compare_stats.h"
 #include "epoch.h"
 #include "run.h"
 #include "compare_state.h"

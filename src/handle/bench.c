@@ -7,7 +7,7 @@
 #include "misuse.h"
 #include "context.h"
 
-#include "compare.h" /* comparisons: release, the live table's sink */
+#include "compare_stats.h" /* comparisons: release, the live table's sink */
 #include "process.h"
 #include "text.h"
 

@@ -6,7 +6,7 @@
 #include "misuse.h"
 #include "label.h"
 
-#include "compare.h" /* comparisons: release */
+#include "compare_stats.h" /* comparisons: release */
 #include "text.h"
 
 #include <stdlib.h>

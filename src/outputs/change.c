@@ -21,8 +21,8 @@
 #include "change.h"
 
 #include "numfmt.h"
-#include "compare.h" /* the sign-test interval of paired rounds */
-#include "stats.h"   /* fb__dbl_cmp */
+#include "compare_stats.h" /* the sign-test interval of paired rounds */
+#include "stats.h"         /* fb__dbl_cmp */
 
 #include <errno.h>
 #include <math.h>

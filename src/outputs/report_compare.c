@@ -2,7 +2,7 @@
  * `95% CI` in front, and a summary under it; the live table's comparison
  * sink, and fb_write_markdown (results, then comparisons). Reads finished
  * comparisons, never measures. */
-#include "compare.h"
+#include "compare_stats.h"
 
 #include "bench.h"
 #include "marks.h" /* FB__RESOLVED_MULTIPLE */

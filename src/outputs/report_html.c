@@ -16,7 +16,7 @@
 #include "svg.h"
 
 #include "bench.h"
-#include "compare.h" /* a comparison counted or timed */
+#include "compare_stats.h" /* a comparison counted or timed */
 #include "change.h"
 
 #include "json.h"

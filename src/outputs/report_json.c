@@ -5,8 +5,8 @@
 #include "report.h"
 
 #include "bench.h"
-#include "compare.h" /* a comparison counted or timed */
-#include "context.h" /* -context: "custom" in "context" */
+#include "compare_stats.h" /* a comparison counted or timed */
+#include "context.h"       /* -context: "custom" in "context" */
 #include "json.h"
 #include "ucounter.h" /* "user_counters" */
 #include "passes.h"   /* -repetitions: the value over passes */

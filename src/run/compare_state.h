@@ -13,7 +13,7 @@
 #define FB_COMPARE_STATE_H
 
 #include "base.h"
-#include "compare.h"
+#include "compare_stats.h"
 #include "epoch.h"
 
 #include <stdint.h>

@@ -20,7 +20,7 @@
 #include "group.h" /* a group's size and medians */
 
 #include "numfmt.h"
-#include "compare.h"
+#include "compare_stats.h"
 #include "disturb.h" /* FB__EPOCH_* */
 #include "process.h"
 #include "result.h"

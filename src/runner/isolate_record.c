@@ -27,7 +27,7 @@
  * The end record is 'D' and one byte, 1 when the run was interrupted. */
 #include "isolate_record.h"
 
-#include "compare.h"
+#include "compare_stats.h"
 #include "stats.h"
 
 #include <stdlib.h>

@@ -7,7 +7,7 @@
  * is stated against the runner-up with that pair's own interval.
  * src/run/compare.c measures and calls these; docs/compare.md explains every
  * rule. Nothing here measures or prints. */
-#include "compare.h"
+#include "compare_stats.h"
 
 #include "marks.h"    /* FB__RESOLVED_MULTIPLE */
 #include "settings.h" /* clock_resolution_multiple */

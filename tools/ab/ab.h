@@ -12,7 +12,7 @@
 #include "change.h"
 #include "cli_check.h"
 #include "clock.h"
-#include "compare.h"
+#include "compare_stats.h"
 #include "filter.h"
 #include "json.h"
 #include "numfmt.h"

@@ -2,8 +2,8 @@
  * effect, the two halves in time, the columns the change is the ratio of. */
 #include "ab_judge.h"
 
-#include "compare.h" /* fb__cmp_interval */
-#include "stats.h"   /* fb__median */
+#include "compare_stats.h" /* fb__cmp_interval */
+#include "stats.h"         /* fb__median */
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* The paired comparison: the scheduler that measures it (src/run/compare.c), the
  * immutable comparison with its statistics and accessors
  * (src/stats/compare_stats.c), and its markdown table (src/outputs/report_compare.c). */
-#ifndef FB_COMPARE_H
-#define FB_COMPARE_H
+#ifndef FB_COMPARE_STATS_H
+#define FB_COMPARE_STATS_H
 
 #include "base.h"
 #include "report.h"
