@@ -214,8 +214,11 @@ void fb__epoch_stop(fb__epoch *e, uint64_t n, fb__epoch_out *out) {
          * on its own (a voluntary context switch: a sleep, a lock, I/O), or
          * a thread of a group with more threads than CPUs, is off the CPU
          * by design: not counted as descheduled */
-        out->blocked = e->voluntary != e->voluntary_before;
-        bool blocked = out->blocked || (e->group && fb__group_oversubscribed(e->group));
+        bool blocked_own = e->voluntary != e->voluntary_before;
+        /* for a group's CPU span (src/run/group.h): whether the thread
+         * blocked on its own is known only from its voluntary switches */
+        out->blocked = blocked_own || e->voluntary == FB__DISTURB_UNKNOWN;
+        bool blocked = blocked_own || (e->group && fb__group_oversubscribed(e->group));
         if (!blocked && fb__disturb_off_cpu(out->elapsed_s, out->counts[FB_CPUTIME]))
             out->disturbed = true;
     }

@@ -96,7 +96,8 @@ typedef struct fb__epoch_out {
      * CPU time by more than the margin of src/stats/disturb.h */
     bool disturbed;
     /* the thread blocked on its own (a voluntary context switch: a sleep, a
-     * lock, I/O) during the epoch: its time off the CPU is the op's */
+     * lock, I/O) during the epoch, or it cannot be told (its voluntary
+     * switches unknown): its time off the CPU may be the op's */
     bool blocked;
     /* a group's epoch whose time is its threads' CPU span (src/run/group.h) */
     bool waited;
