@@ -5,7 +5,6 @@
  * crash nor hit undefined behaviour (CI runs this under UBSan with
  * -fno-sanitize-recover), and what they report must stay sane. */
 #include "check.h"
-#include "fake_sysfs.h"
 #include "internal.h"
 
 #include <dirent.h>
@@ -18,6 +17,7 @@ int main(void) {
     CHECK_SKIP("no /sys and /proc checks on this platform");
 }
 #else
+#include "fake_sysfs.h" /* POSIX: a fake /sys and /proc tree */
 
 static char root_[64];
 
