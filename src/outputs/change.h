@@ -181,17 +181,12 @@ typedef struct fb__change_row {
     fb__change change; /* its verdict is the row's */
     /* timed on both sides: the change of the CPU time, now.cpu_s /
      * old.cpu_s - 1 in % (NAN when a side has none), and whether a side's
-     * CPU time and wall time differ by FB__CHANGE_CPU_DIFF_PCT or more
+     * CPU time and wall time differ (fb__marks_cpu_differs)
      * (the thread was off the CPU: a busy machine, or an op that waits);
      * the verdict stays the wall time's */
     double cpu_change_pct;
     bool cpu_differs;
 } fb__change_row;
-
-/* The difference between a side's wall and CPU time, in % of the larger,
- * from which the change tables show the CPU time too (the main table's
- * rule, src/outputs/report_markdown.c). */
-#define FB__CHANGE_CPU_DIFF_PCT 5.0
 
 #define FB__CHANGE_NOTES 9 /* the context's fields that can differ, and two sides' files */
 struct fb__change_view {

@@ -12,6 +12,7 @@
  * process a side, widened by the floor between processes. The view's
  * sentences (contexts, method) are src/outputs/change_view_notes.c's. No I/O. */
 #include "change.h"
+#include "marks.h" /* the CPU-time rule */
 
 #include "stats.h" /* fb__median */
 #include "text.h"  /* fb__strdup */
@@ -235,12 +236,9 @@ static double fb__cv_t(fb__cv_tcache *c, unsigned df) {
     return c->t[df];
 }
 
-/* Whether a side's CPU time and wall time differ by FB__CHANGE_CPU_DIFF_PCT
- * of the larger or more. */
+/* Whether a side's CPU time and wall time differ (fb__marks_cpu_differs). */
 static bool fb__cv_cpu_differs(const fb__change_side *sd) {
-    double w = sd->value_s, c = sd->cpu_s;
-    if (!(w > 0) || !(c >= 0) || !isfinite(w) || !isfinite(c)) return false;
-    return fabs(w - c) >= FB__CHANGE_CPU_DIFF_PCT / 100.0 * fmax(w, c);
+    return fb__marks_cpu_differs(sd->value_s, sd->cpu_s);
 }
 
 /* A timed row's CPU change: the ratio of the two CPU values it shows. */

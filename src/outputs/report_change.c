@@ -12,6 +12,7 @@
  * and counted) and computes nothing. Cell text and names are escaped as in
  * the main table (fb__md_text, fb__md_code). */
 #include "report_change.h"
+#include "marks.h" /* the CPU-time rule */
 
 #include "bench.h"
 #include "report.h"
@@ -169,7 +170,7 @@ static void fb__rc_print_row(FILE *f, const fb__change_row *w) {
 static void fb__rc_cpu_rows(FILE *f, const fb__change_view *v) {
     if (!v->n_cpu) return;
     char pct[16];
-    fb__fmt_double(pct, sizeof pct, FB__CHANGE_CPU_DIFF_PCT, 0);
+    fb__fmt_double(pct, sizeof pct, FB__CPU_DIFF_PCT, 0);
     fprintf(f,
             "> CPU time (the thread's) of the rows whose wall and CPU time differ by %s%% or "
             "more on a side; the verdicts are the wall time's:\n",

@@ -4,6 +4,7 @@
  * it and the wall time differ, and the change chart (the table and chart
  * themselves are src/outputs/report_html_compare.c's). */
 #include "report_html.h"
+#include "marks.h" /* the CPU-time rule */
 #include "change.h"
 #include "svg.h"
 
@@ -57,7 +58,7 @@ static void fb__html_change_cpu(FILE *f, const fb__change_view *v) {
             "<p class=\"key\" id=\"change-cpu\">CPU time (the thread's) of the rows whose wall "
             "and CPU time differ by %.0f%% or more on a side; the verdicts are the wall "
             "time's:</p>\n<ul class=\"key\">\n",
-            FB__CHANGE_CPU_DIFF_PCT);
+            FB__CPU_DIFF_PCT);
     for (size_t i = 0; i < v->n; ++i) {
         const fb__change_row *w = &v->rows[i];
         if (!w->cpu_differs) continue;

@@ -5,6 +5,7 @@
  * time, a slow core, the marks of src/stats/marks.c, Callgrind's spread).
  * Reads results, never measures. */
 #include "report.h"
+#include "marks.h" /* the CPU-time rule */
 
 #include "numfmt.h"
 #include "text.h"
@@ -58,15 +59,11 @@ static void fb__md_put_label(FILE *f, const fb_result *r) {
     fputc(']', f);
 }
 
-/* The CPU time is shown beside the wall-clock median when they differ by
- * FB__MD_CPU_DIFF or more (either way): the time column is then not what
- * the thread spent running the op (waiting for a core, sleeping, I/O, or
- * time the CPU clock does not see). Within it they say the same. */
-#define FB__MD_CPU_DIFF 0.05
+/* The CPU time is shown beside the wall-clock median when they differ
+ * (fb__marks_cpu_differs: the time column is then not what the thread spent
+ * running the op). */
 static bool fb__md_cpu_differs(const fb_result *r, double cpu_per_unit) {
-    double wall = fb_result_median(r, FB_ELAPSED) / r->config.batch;
-    if (!isfinite(cpu_per_unit) || !(wall > 0)) return false;
-    return fabs(wall - cpu_per_unit) >= FB__MD_CPU_DIFF * fmax(wall, cpu_per_unit);
+    return fb__marks_cpu_differs(fb_result_median(r, FB_ELAPSED) / r->config.batch, cpu_per_unit);
 }
 
 void fb__md_name_cell(FILE *f, const fb_result *r, bool quiet) {

@@ -25,3 +25,8 @@ void fb__marks_compute(fb_result *r) {
     if (r->clock_resolution_s > 0 && median * iters < FB__RESOLVED_MULTIPLE * r->clock_resolution_s)
         r->unresolved = true;
 }
+
+bool fb__marks_cpu_differs(double time_s, double cpu_s) {
+    if (!(time_s > 0) || !(cpu_s >= 0) || !isfinite(time_s) || !isfinite(cpu_s)) return false;
+    return fabs(time_s - cpu_s) >= FB__CPU_DIFF_PCT / 100.0 * fmax(time_s, cpu_s);
+}

@@ -25,6 +25,15 @@
  * clock's step is more than 1% of each epoch. */
 #define FB__RESOLVED_MULTIPLE 100.0
 
+/* A time and the thread's CPU time over the same epochs differ when they
+ * are FB__CPU_DIFF_PCT of the larger apart or more: the time is then not
+ * what the thread spent running the op (waiting for a core, sleeping, I/O,
+ * time the CPU clock does not see). Within it they say the same. One rule
+ * for every output that shows the CPU time beside the time: the table, the
+ * change tables, femtobench-ab. */
+#define FB__CPU_DIFF_PCT 5.0
+FB__PRIVATE bool fb__marks_cpu_differs(double time_s, double cpu_s);
+
 /* Sets r->optimized_away and r->unresolved from its summary (call after the
  * summary is filled). */
 FB__PRIVATE void fb__marks_compute(fb_result *r);

@@ -26,6 +26,7 @@
 #include "text.h"
 #include "ab_judge.h" /* tools/ab/ab_judge.h */
 #include "machine.h"
+#include "marks.h" /* fb__marks_cpu_differs: the runner's rule */
 #include "valgrind.h"
 #include <dlfcn.h>
 #include <errno.h>
@@ -303,7 +304,6 @@ void fba_judge(fba_report *rep);
 const char *fba_verdict(const fba_row *r);
 void fba_summary(FILE *f, const fba_report *rep);
 bool fba_moment_text(const fba_row *r, char *buf, size_t len);
-bool fba_cpu_differs(double wall_s, double cpu_s);
 void fba_table(FILE *f, const fba_report *rep);
 int fba_write_md(void *ctx, FILE *f);
 int fba_write_json(void *ctx, FILE *f);

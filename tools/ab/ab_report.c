@@ -176,18 +176,11 @@ static void fba_time_in(FILE *f, double s, const char *unit) {
     }
 }
 
-/* The thread's CPU time beside a side's time when the two differ by 5% or
- * more (the runner's rule, src/outputs/report_markdown.c): " (CPU 0.9 µs)".
- * Within it they say the same and nothing is added. */
-#define FBA_CPU_DIFF 0.05
-bool fba_cpu_differs(double wall_s, double cpu_s) {
-    if (!(wall_s > 0) || !isfinite(wall_s) || !(cpu_s >= 0) || !isfinite(cpu_s)) return false;
-    return fabs(wall_s - cpu_s) >= FBA_CPU_DIFF * fmax(wall_s, cpu_s);
-}
-
+/* The thread's CPU time beside a side's time when the two differ (the
+ * runner's rule, fb__marks_cpu_differs): " (CPU 0.9 µs)". */
 static void fba_time_cpu(FILE *f, double wall_s, double cpu_s, const char *unit) {
     fba_time_in(f, wall_s, unit);
-    if (!fba_cpu_differs(wall_s, cpu_s)) return;
+    if (!fb__marks_cpu_differs(wall_s, cpu_s)) return;
     fputs(" (CPU ", f);
     if (cpu_s > 0)
         fba_time_in(f, cpu_s, unit);

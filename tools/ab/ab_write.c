@@ -181,7 +181,7 @@ static void fba_html_time(FILE *f, double s, const char *unit) {
 /* Each side's time beside its thread's CPU time over the same rounds: the
  * two agree unless the op waits (a sleep, I/O, a lock) or the rounds kept
  * were off the CPU; the table and markdown show the CPU time only where
- * they differ by 5% or more (fba_cpu_differs). */
+ * they differ (fb__marks_cpu_differs). */
 static void fba_html_cpu(FILE *f, const fba_report *rep) {
     fputs("<section class=\"change\">\n<h2>Time and CPU time</h2>\n<p class=\"sub\">", f);
     fba_html_text(f, "The thread's CPU time per unit over the same rounds; \"-\" where it was not "
