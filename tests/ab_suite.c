@@ -62,6 +62,9 @@
 #ifndef AB_PLACED
 #define AB_PLACED 0
 #endif
+#ifndef AB_STACKED
+#define AB_STACKED 0
+#endif
 
 /* the fake clock: 10 ns per unit of work done by an op; the fake thread
  * CPU clock advances cpu_step ns per unit (10: the op never leaves the CPU) */
@@ -161,6 +164,23 @@ FB_BENCHMARK(Placed) {
     ab_fake(b, &c);
     int units = ab_placed_units();
     FB_RUN(b, "Placed") { ab_work(&c, units); }
+}
+#endif
+
+#if AB_STACKED
+/* a local's address: where the stack lies (femtobench-ab moves it by a
+ * random 0-4 KiB in each block and side) */
+static int ab_stacked_units(void) {
+    volatile char here = 0;
+    uintptr_t at = (uintptr_t)&here;
+    return 20 + (int)((at >> 4) % 8);
+}
+
+FB_BENCHMARK(Stacked) {
+    ab_clock c = {0};
+    ab_fake(b, &c);
+    int units = ab_stacked_units();
+    FB_RUN(b, "Stacked") { ab_work(&c, units); }
 }
 #endif
 

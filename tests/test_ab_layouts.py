@@ -14,7 +14,10 @@ ratio of the columns shown; a comma list; two layouts (placement not
 measured, said); one file a side without variants: copies of it (-instances,
 8 by default; 1: one, said), in every output; sides with different counts (the fewer, said once after
 loading); a variant older than its plugin (refused: exit 2, one line); the
-markdown and HTML outputs name the placement."""
+markdown and HTML outputs name the placement; an iteration longer than the
+epoch gets one round a layout (8 at least) with layouts, 16 with one; each
+block moves the benchmark's stack (ab_stack: a run whose time follows a
+local's address reads more than one time over its layouts)."""
 import json
 import os
 import shutil
@@ -152,6 +155,28 @@ try:
         check(rc == 2 and out == "" and len(lines) == 1 and
               lines[0].startswith(f"femtobench: error: -instances={v}: not a whole number"),
               f"-instances={v}: {rc} {lines}")
+
+    # one iteration longer than -min_time over the rounds: fewer rounds of
+    # one iteration, down to one a layout (at least 8) where the layouts
+    # decide, and to 16 with one layout (the sign test's fewest); Steady's
+    # fake iteration is 200 ns, -min_time=0.001 is 1 us
+    for args, want in (([OLD, OLD], 8), ([ONE, ONE, "-instances=16"], 16),
+                       ([ONE, ONE, "-instances=1"], 16)):
+        rc, out, err = run(*args, "-filter=Steady", "-min_time=0.001", "-output_json=" + js)
+        b = json.load(open(js))["benchmarks"][0]
+        check(rc == 0 and b["rounds"] == want and b["iterations"] == 1 and b["verdict"] == "same",
+              f"long iterations {args[2:]}: {rc} rounds {b['rounds']} (want {want}) {err}")
+
+    # each block moves the benchmark's stack by a random 0-4 KiB on each side
+    # (docs/ab.md, "How it works"): Stacked's fake time follows a local's
+    # address, so its 4 layouts a side do not all read one time (all 8 alike
+    # by chance: 1 in 2 million; without the moves, always)
+    stack = os.path.join(T, "ab_stack.so")
+    rc, out, err = run(stack, stack, "-filter=Stacked", "-output_json=" + js)
+    b = json.load(open(js))["benchmarks"][0]
+    seen = {round(x[k] * 1e12) for x in b["by_layout"] for k in ("old_s", "new_s")}
+    check(rc == 0 and len(b["by_layout"]) == 4 and len(seen) > 1,
+          f"the stack moves from block to block: {rc} {b['by_layout']} {err}")
 
     # an empty name in a list
     rc, out, err = run(OLD + ",", OLD)

@@ -40,6 +40,12 @@ static void test_clock(void) {
     fb__clock_measure(NULL, NULL, &ci);
     CHECK(ci.resolution_s > 0 && ci.resolution_s < 1e-3);
     CHECK(ci.overhead_s > 0 && ci.overhead_s < 1e-3);
+    /* a hooked run's measure: the resolution and the CPU clock's read */
+    fb__clock_info paced;
+    fb__clock_measure_paced(&paced);
+    CHECK(paced.resolution_s > 0 && paced.resolution_s < 1e-3);
+    CHECK(paced.overhead_s == 0 && paced.empty_loop_s == 0);
+    CHECK((paced.cpu_overhead_s >= 0) == (ci.cpu_overhead_s >= 0));
 
     /* a 50 ms sleep: never measured shorter; longer by at most 1 s except
      * under an emulator (qemu's guest time is the host's), where the bound

@@ -24,7 +24,7 @@ and one plain run of the suite (the runner, for the cost). Prints a markdown
 table with the load, and each run's verdicts on stderr.
 
 usage: tools/ab_layout_check.py [--build build] [--runs 20] [--layouts 8]
-                                [--only aa,layout,d5,d10] [--single]
+                                [--only aa,layout,d5,d10] [--single] [--ab-args '-min_time=1.5']
 """
 import argparse
 import json
@@ -109,7 +109,10 @@ def main():
     ap.add_argument("--single", action="store_true",
                     help="also the files alone: 8 copies a side (femtobench-ab's default "
                          "for one file) and one copy (-instances=1)")
+    ap.add_argument("--ab-args", default="",
+                    help="more options for every femtobench-ab run, e.g. '-min_time=1.5'")
     args = ap.parse_args()
+    more = args.ab_args.split()
     bdir = os.path.abspath(args.build)
     out = tempfile.mkdtemp(prefix="ab_layout.")
     kinds = args.only.split(",")
@@ -131,7 +134,7 @@ def main():
                     o, n = pairs[k]
                     idx = 0 if m == "layouts" else 1
                     doc, wall = ab(bdir, files[o][idx], files[n][idx], out,
-                                   ["-instances=1"] if m == "one" else [])
+                                   (["-instances=1"] if m == "one" else []) + more)
                     loads.append(doc["context"]["load_before"])
                     s = stats[(m, k)]
                     s["wall"].append(wall)

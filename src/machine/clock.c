@@ -68,8 +68,7 @@ static double fb__clock_empty_loop_s(void) {
  * samples (on a fine clock this is the read cost; on a coarse one the tick).
  * Overhead: the cost of one read, from 20 runs of 64 back-to-back reads
  * (minimum run, so that interrupts do not count). Takes a few microseconds. */
-void fb__clock_measure(fb_clock_fn now_ns, void *ctx, fb__clock_info *out) {
-    if (!now_ns) now_ns = fb__clock_default;
+static double fb__clock_resolution_s(fb_clock_fn now_ns, void *ctx) {
     uint64_t best = UINT64_MAX;
     for (int i = 0; i < 20; ++i) {
         uint64_t t0 = now_ns(ctx), t1;
@@ -79,15 +78,27 @@ void fb__clock_measure(fb_clock_fn now_ns, void *ctx, fb__clock_info *out) {
         } while (t1 == t0 && ++spins < 1000000);
         if (t1 > t0 && t1 - t0 < best) best = t1 - t0;
     }
+    return best == UINT64_MAX ? 1e-6 : (double)best * 1e-9;
+}
+
+void fb__clock_measure(fb_clock_fn now_ns, void *ctx, fb__clock_info *out) {
+    if (!now_ns) now_ns = fb__clock_default;
+    out->resolution_s = fb__clock_resolution_s(now_ns, ctx);
     uint64_t best_run = UINT64_MAX;
     for (int i = 0; i < 20; ++i) {
         uint64_t t0 = now_ns(ctx), t1 = t0;
         for (int k = 0; k < 64; ++k) t1 = now_ns(ctx);
         if (t1 - t0 < best_run) best_run = t1 - t0;
     }
-    out->resolution_s = best == UINT64_MAX ? 1e-6 : (double)best * 1e-9;
     out->overhead_s = (double)best_run * 1e-9 / 64.0;
     /* only the process clock: a custom clock's time is not the loop's */
     out->empty_loop_s = now_ns == fb__clock_default ? fb__clock_empty_loop_s() : 0;
     out->cpu_overhead_s = now_ns == fb__clock_default ? fb__clock_cpu_overhead_s() : NAN;
+}
+
+void fb__clock_measure_paced(fb__clock_info *out) {
+    out->resolution_s = fb__clock_resolution_s(fb__clock_default, NULL);
+    out->overhead_s = 0;   /* not measured: a runner's marks */
+    out->empty_loop_s = 0; /* not measured: no "optimized away" mark */
+    out->cpu_overhead_s = fb__clock_cpu_overhead_s();
 }

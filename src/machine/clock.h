@@ -29,5 +29,11 @@ FB__PRIVATE uint64_t fb__clock_cpu_ns(void);
 /* Measures a clock (NULL: the monotonic clock). The process state measures
  * the process clock once with it; tests measure fake clocks. */
 FB__PRIVATE void fb__clock_measure(fb_clock_fn now_ns, void *ctx, fb__clock_info *out);
+/* What a run paced by a host's epoch hook uses of the process clock: its
+ * resolution (the calibration's epoch target) and the CPU clock's read cost
+ * (each epoch's CPU time); the read's own overhead and the empty loop,
+ * which only a runner's marks use, are 0. A tenth of the full measure's
+ * time, paid by every copy of the library femtobench-ab loads. */
+FB__PRIVATE void fb__clock_measure_paced(fb__clock_info *out);
 
 #endif

@@ -25,10 +25,10 @@
  *     the fixed iterations are its shared count, the fixed epochs its rounds
  *     (each round one epoch of every alternative, each paced).
  *   - While a hook is installed and fixed the epochs, the routine neither
- *     replaces disturbed epochs nor restarts a run for the core probe: it
- *     runs exactly the epochs asked for and reports each one's flag, so that
- *     the scheduler can leave out a round in which either side was
- *     disturbed.
+ *     replaces disturbed epochs nor runs the core probe: it runs exactly the
+ *     epochs asked for and reports each one's flag, so that the scheduler
+ *     can leave out a round in which either side was disturbed. (No hooked
+ *     run probes the core: the host judges its epochs itself.)
  *   - run_end is called once when the run is over (also after an error, and
  *     after a run_begin that skipped the run: every run_begin has one).
  *   - epoch_end_cpu (appended with plugin interface 4, src/runner/plugin.h),

@@ -12,9 +12,16 @@
 
 fb__clock_info fb__process_clock(void) {
     struct fb__process *st = fb__process_lock();
-    if (!st->clock_done) {
-        fb__clock_measure(NULL, NULL, &st->clock);
+    /* paced by a host's epoch hook: only what its runs use; a later run
+     * without the hook measures the whole */
+    bool paced = st->epoch_hook != NULL;
+    if (!st->clock_done || (st->clock_paced && !paced)) {
+        if (paced)
+            fb__clock_measure_paced(&st->clock);
+        else
+            fb__clock_measure(NULL, NULL, &st->clock);
         st->clock_done = true;
+        st->clock_paced = paced;
     }
     fb__clock_info c = st->clock;
     fb__process_unlock();
@@ -43,11 +50,14 @@ static void fb__process_moment_locked(struct fb__process *st) {
 
 void fb__process_first_run(FILE *diag, int callsite) {
     struct fb__process *st = fb__process_lock();
-    if (!st->first_run_done && st->vg.exact) {
+    if (!st->first_run_done && (st->vg.exact || st->epoch_hook)) {
         /* counted under Callgrind: the machine does not change the counts,
-         * so no machine checks and no warnings (docs/valgrind.md) */
+         * so no machine checks and no warnings (docs/valgrind.md). Paced
+         * by a host's epoch hook (femtobench-ab): the host checks the
+         * machine once and says it; each loaded copy would read the same
+         * files again, and nothing here prints */
         st->first_run_done = true;
-        fb__process_moment_locked(st);
+        if (!st->epoch_hook) fb__process_moment_locked(st);
         if (st->sys_done) st->sys.env = NULL; /* read before this run */
         st->env_printed = true;
         st->build_checked = true;

@@ -28,6 +28,7 @@ struct fb__process {
     int pass_fd;
     /* measured once */
     bool clock_done;
+    bool clock_paced; /* measured for a hooked run only (fb__clock_measure_paced) */
     fb__clock_info clock;
     bool first_run_done;
     bool build_checked; /* the unoptimized-build check, at the first run that knows it */

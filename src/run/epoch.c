@@ -132,6 +132,10 @@ bool fb__epoch_hook_begin(fb__epoch *e) {
     const fb__epoch_hook *h = fb__process_epoch_hook();
     if (!h) return true;
     e->hook = h;
+    /* the host schedules the epochs and judges them itself: no core probe
+     * (its two 25 us kernels a run would cost every block of a host's
+     * rounds, and a hooked run is never measured again) */
+    e->probe = NULL;
     uint64_t iters = 0;
     size_t epochs = 0;
     bool run = h->run_begin ? h->run_begin(h->ctx, e->name, &iters, &epochs) : true;
@@ -151,7 +155,7 @@ void fb__epoch_start(fb__epoch *e) {
      * this bench, so in a group of threads each thread's own */
     fb__manual_epoch_begin(e->b);
     if (e->hook && e->hook->epoch_begin) e->hook->epoch_begin(e->hook->ctx, e->index);
-    /* the probe before the first epoch: in this side's turn under a hook */
+    /* the probe before the first epoch (never under a hook) */
     if (e->probe && !e->probed) {
         e->probed = true;
         e->probe_before = e->probe(e->probe_ctx);

@@ -47,6 +47,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -62,11 +63,14 @@
  * is loaded this many times (each copy at its own address, with its own
  * data and heap), as many as femtobench_add_plugin's layouts */
 #define FBA_DEFAULT_INSTANCES 8
-#define FBA_DEFAULT_MIN_TIME_MS 2.0 /* measured time per side and benchmark */
+#define FBA_DEFAULT_MIN_TIME_MS 1.5 /* measured time per side and benchmark */
 #define FBA_DEFAULT_THRESHOLD_PCT 3.0
 #define FBA_MAX_ROUNDS 1000
-/* the fewest rounds of a benchmark whose one iteration outlasts an epoch */
+/* the fewest rounds of a benchmark whose one iteration outlasts an epoch:
+ * with one or two layouts (the sign test decides), and with layouts (the
+ * layouts decide: one round a layout, at least this many in all) */
 #define FBA_LONG_ROUNDS 16
+#define FBA_LONG_ROUNDS_LAYOUTS 8
 /* the epochs below which a block starts with a round not used (ab_pair.c) */
 #define FBA_WARM_EPOCH_S 100e-6
 /* the epochs of a paired run the host keeps: its rounds, and room for the
@@ -190,13 +194,15 @@ typedef struct fba_calib {
  * that is done (its run ended, or never started) no longer holds the other
  * up. */
 typedef struct fba_pair {
-    pthread_mutex_t lock;
-    pthread_cond_t turn;
+    /* bumped on every move of the slot and every side's end; a side waits
+     * on it (a futex) until its condition holds (tools/ab/ab_pair.c) */
+    _Atomic unsigned turn;
+    _Atomic size_t slot;
+    _Atomic bool done[2];
     const char *run; /* the run to measure; the benchmark's other runs are skipped */
     uint64_t iters;
     size_t rounds;
-    size_t slot;
-    bool done[2], started[2];
+    bool started[2];
     size_t got[2];
     double t[2][FBA_MAX_EPOCHS];
     double switches[2][FBA_MAX_EPOCHS]; /* 1 when the epoch was disturbed */
@@ -206,6 +212,7 @@ typedef struct fba_pair {
     char error[2][FBA_ERROR_MAX];
     const fba_side *side[2]; /* the old and the new layout this block pairs */
     size_t parity;           /* round k's first side: old when (k + parity) is even */
+    uint64_t shift_seed;     /* this block's stack and heap shifts (ab_pair.c) */
     const char *bench;
     double n; /* complexity N, 0 when unset */
 } fba_pair;

@@ -19,7 +19,7 @@
  * verdict.
  *
  * Each side may be several layouts of its code (docs/ab.md, "Code layout"):
- * the rounds then run in blocks, each layout in two passes, and the change
+ * the rounds then run in blocks, one a layout, and the change
  * is judged over the layouts (tools/ab/ab_judge.c). This file: main. Its
  * rooms are listed in tools/ab/ab.h. */
 #define _GNU_SOURCE /* sched_setaffinity, CPU_SET, sched_getcpu, strsignal */

@@ -1,11 +1,13 @@
-/* femtobench-ab: the paired rounds: blocks of each layout in two passes, two threads taking turns
- * through the epoch hook; one benchmark's rows (docs/ab.md; tools/ab/ab.h). */
+/* femtobench-ab: the paired rounds: a block a layout (two passes with one or two), two threads
+ * taking turns through the epoch hook; one benchmark's rows (docs/ab.md; tools/ab/ab.h). */
 #define _GNU_SOURCE /* sched_setaffinity, CPU_SET, sched_getcpu, strsignal */
 
 #include "ab.h"
 
+#include <alloca.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
@@ -16,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -36,13 +39,39 @@ static bool fba_pair_begin(void *ctx, const char *name, uint64_t *iters, size_t 
     return true;
 }
 
+/* FUTEX_WAIT and FUTEX_WAKE with FUTEX_PRIVATE_FLAG, the kernel's numbers
+ * (<linux/futex.h> is not in every C library's toolchain: musl-gcc's) */
+#define FBA_FUTEX_WAIT_PRIVATE 128
+#define FBA_FUTEX_WAKE_PRIVATE 129
+
+/* The turn between the two sides, both on one CPU: a side that waits
+ * sleeps on p->turn (a futex) until its condition holds, and a side that
+ * moves the slot or ends bumps it and wakes the other. A futex costs about
+ * half a condition variable's hand-off here (a mutex taken on both sides
+ * each time), and the sides hand over twice a round. */
+static void fba_turn_wait(fba_pair *p, unsigned seen) {
+    syscall(SYS_futex, &p->turn, FBA_FUTEX_WAIT_PRIVATE, seen, NULL, NULL, 0);
+}
+
+static void fba_turn_moved(fba_pair *p) {
+    atomic_fetch_add(&p->turn, 1u);
+    syscall(SYS_futex, &p->turn, FBA_FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+/* Waits until the slot reaches at least `slot` (exactly it when `exact`),
+ * or the other side is done. */
+static void fba_turn_until(fba_pair *p, int side, size_t slot, bool exact) {
+    for (;;) {
+        unsigned seen = atomic_load(&p->turn); /* before the test: a move after it wakes */
+        size_t now = atomic_load(&p->slot);
+        if ((exact ? now == slot : now >= slot) || atomic_load(&p->done[1 - side])) return;
+        fba_turn_wait(p, seen);
+    }
+}
+
 static void fba_pair_epoch_begin(void *ctx, size_t k) {
     fba_hand *h = ctx;
-    fba_pair *p = h->p;
-    pthread_mutex_lock(&p->lock);
-    while (p->slot != fba_slot(p, h->side, k) && !p->done[1 - h->side])
-        pthread_cond_wait(&p->turn, &p->lock);
-    pthread_mutex_unlock(&p->lock);
+    fba_turn_until(h->p, h->side, fba_slot(h->p, h->side, k), true);
 }
 
 static void fba_pair_epoch_end(void *ctx, size_t k, uint64_t iters, double elapsed_s,
@@ -54,14 +83,12 @@ static void fba_pair_epoch_end(void *ctx, size_t k, uint64_t iters, double elaps
         p->switches[h->side][k] = disturbed ? 1.0 : 0.0;
         p->got[h->side] = k + 1;
     }
-    pthread_mutex_lock(&p->lock);
-    if (p->slot == fba_slot(p, h->side, k)) ++p->slot;
-    pthread_cond_broadcast(&p->turn);
+    /* only the side whose slot it is moves it on */
+    if (atomic_load(&p->slot) == fba_slot(p, h->side, k)) atomic_fetch_add(&p->slot, 1);
+    fba_turn_moved(p);
     /* until this side's next slot; after the last epoch the other side has
      * run its last one by then too, or ends its run (done) */
-    size_t next = fba_slot(p, h->side, k + 1);
-    while (p->slot < next && !p->done[1 - h->side]) pthread_cond_wait(&p->turn, &p->lock);
-    pthread_mutex_unlock(&p->lock);
+    fba_turn_until(p, h->side, fba_slot(p, h->side, k + 1), false);
 }
 
 static void fba_pair_epoch_end_cpu(void *ctx, size_t k, uint64_t iters, double elapsed_s,
@@ -72,10 +99,8 @@ static void fba_pair_epoch_end_cpu(void *ctx, size_t k, uint64_t iters, double e
 }
 
 static void fba_pair_done(fba_pair *p, int side) {
-    pthread_mutex_lock(&p->lock);
-    p->done[side] = true;
-    pthread_cond_broadcast(&p->turn);
-    pthread_mutex_unlock(&p->lock);
+    atomic_store(&p->done[side], true);
+    fba_turn_moved(p);
 }
 
 static void fba_pair_end(void *ctx, const char *name) {
@@ -98,12 +123,33 @@ static void fba_pair_row(void *ctx, const fb__plugin_row *row) {
                     row->instructions);
 }
 
+/* splitmix64's finaliser: a block's seed to its shifts */
+static uint64_t fba_mix(uint64_t x) {
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
 static void *fba_pair_thread(void *arg) {
     fba_hand *h = arg;
     if (fba_is_group(h->p->bench))
         fba_unpin();
     else
         fba_pin();
+    /* where the benchmark's stack and its setup's heap data fall: moved in
+     * each block and side by another amount (16-byte steps within 4 KiB),
+     * so that what one process's addresses happen to do (a stack slot that
+     * aliases a buffer 4 KiB away, two buffers in one cache set) varies
+     * from layout to layout, as placement does, instead of holding for
+     * every layout of one side: Stabilizer's idea, for the stack and the
+     * heap. zlib's inflate of 16 KiB read +15% and -8% in two runs of
+     * the same pair before (8 copies a side) */
+    uint64_t r = fba_mix(h->p->shift_seed + (uint64_t)h->side);
+    size_t stack_shift = (size_t)(r & 0xffu) * 16u, heap_shift = (size_t)((r >> 8) & 0xffu) * 16u;
+    volatile char *stack_pad = alloca(stack_shift + 16u);
+    stack_pad[0] = 0;
+    void *heap_pad = malloc(heap_shift + 16u);
     fb__epoch_hook hook = {h,
                            fba_pair_begin,
                            fba_pair_epoch_begin,
@@ -117,6 +163,8 @@ static void *fba_pair_thread(void *arg) {
     else
         api->run(h->p->bench, h->p->n, &hook, fba_pair_result, h);
     fba_pair_done(h->p, h->side); /* also when the run never came */
+    free(heap_pad);
+    stack_pad[0] = 1; /* the pad lives as long as the run */
     return NULL;
 }
 
@@ -124,18 +172,24 @@ static void *fba_pair_thread(void *arg) {
  * (two threads taking turns through the hook). Fills p->t, p->switches,
  * p->got and p->error; ok[s]: side s's thread started. */
 static void fba_block(fba_pair *p, bool ok[2]) {
-    pthread_mutex_init(&p->lock, NULL);
-    pthread_cond_init(&p->turn, NULL);
+    atomic_init(&p->turn, 0u);
+    atomic_init(&p->slot, 0);
+    atomic_init(&p->done[0], false);
+    atomic_init(&p->done[1], false);
     fba_hand hands[2] = {{p, 0}, {p, 1}};
     pthread_t th[2];
-    for (int s = 0; s < 2; ++s) {
+    /* the side that goes first in the block's first round starts first:
+     * old in half the blocks, new in the other half, so that nothing that
+     * follows from the order (whose setup runs first, which of the C
+     * library's heap arenas each thread's allocations come from) is always
+     * the same side's */
+    for (int i = 0; i < 2; ++i) {
+        int s = (int)((p->parity + (size_t)i) % 2);
         ok[s] = pthread_create(&th[s], NULL, fba_pair_thread, &hands[s]) == 0;
         if (!ok[s]) fba_pair_done(p, s);
     }
     for (int s = 0; s < 2; ++s)
         if (ok[s]) pthread_join(th[s], NULL);
-    pthread_cond_destroy(&p->turn);
-    pthread_mutex_destroy(&p->lock);
 }
 
 /* Leaves out a layout's disturbed rounds (the paired comparison's rule,
@@ -170,19 +224,27 @@ static void fba_measure_pair(const fba_side *sides, const fba_opts *o, const cha
     (void)sides;
     size_t k_lay = o->layouts ? o->layouts : 1;
     /* -min_time spread over the rounds; when one iteration is longer than
-     * that, fewer rounds (down to FBA_LONG_ROUNDS) of one iteration each */
+     * that, fewer rounds of one iteration each: down to one a layout (at
+     * least FBA_LONG_ROUNDS_LAYOUTS) when placement is measured, whose
+     * interval comes from the layouts; else down to FBA_LONG_ROUNDS, the
+     * sign test's */
     double min_time_s = o->min_time_ms * 1e-3;
     size_t total = (size_t)o->rounds;
     if (per_iter_s * (double)total > min_time_s) {
         double fit = floor(min_time_s / per_iter_s);
-        size_t floor_rounds = o->rounds < FBA_LONG_ROUNDS ? (size_t)o->rounds : FBA_LONG_ROUNDS;
+        size_t floor_rounds = k_lay < FBA_MIN_RANDOM_LAYOUTS    ? FBA_LONG_ROUNDS
+                              : k_lay > FBA_LONG_ROUNDS_LAYOUTS ? k_lay
+                                                                : FBA_LONG_ROUNDS_LAYOUTS;
+        if (floor_rounds > (size_t)o->rounds) floor_rounds = (size_t)o->rounds;
         total = fit > (double)floor_rounds ? (size_t)fit : floor_rounds;
     }
-    /* two passes over the layouts (the halves in time), each layout's
-     * block at least two rounds (one old-first, one new-first); with too
-     * few rounds for that, one pass, and the halves in time are the first
-     * and the second half of the layouts */
-    size_t passes = k_lay >= FBA_MIN_RANDOM_LAYOUTS && total < 4 * k_lay ? 1 : 2;
+    /* with layouts, one pass over them, a block each: the halves in time
+     * are the first and the second half of the layouts (each half's
+     * interval is over its own layouts, placement included), and every
+     * block's fixed costs (two threads, each side's call of the benchmark
+     * function and its setup, the unused first round) come once a layout.
+     * With one or two layouts, two passes: the halves in time */
+    size_t passes = k_lay >= FBA_MIN_RANDOM_LAYOUTS ? 1 : 2;
     size_t blocks = k_lay * passes;
     /* the rounds spread over the blocks as evenly as they go (the first
      * blocks one more), at least one a block */
@@ -196,6 +258,8 @@ static void fba_measure_pair(const fba_side *sides, const fba_opts *o, const cha
         extra = 0;
     }
     double epoch_s = min_time_s / (double)total;
+    /* the unused first round of each block (below) is part of -min_time */
+    if (base >= 2 && epoch_s < FBA_WARM_EPOCH_S) epoch_s = min_time_s / (double)(total + blocks);
     double n = per_iter_s > 0 ? ceil(epoch_s / per_iter_s) : 1;
     uint64_t iters = n < 1 ? 1 : n > 1e10 ? (uint64_t)1e10 : (uint64_t)n;
     row->iterations = iters;
@@ -243,6 +307,8 @@ static void fba_measure_pair(const fba_side *sides, const fba_opts *o, const cha
             /* which side goes first: alternating from round to round,
              * and from block to block (half the layouts start old-first) */
             p->parity = (pass + l + got_l[l]) % 2;
+            /* a new seed each block: the clock's nanoseconds, mixed */
+            p->shift_seed = fba_mix(fb__clock_now_ns() + 2 * l);
             bool ok[2];
             fba_block(p, ok);
             for (int s = 0; s < 2; ++s) {
