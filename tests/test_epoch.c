@@ -461,8 +461,34 @@ static void test_hook_measures_the_clock_lightly(void) {
     CHECK(whole.resolution_s > 0 && whole.overhead_s > 0);
 }
 
+/* The first run under a hook checks nothing of the machine (the host did):
+ * no report, rather than an empty one that says all is well. A process
+ * reloaded (as a runner's child is) checks it at its first plain run. */
+static void test_hook_checks_no_machine(void) {
+    fake_clock c = {0, 100, 0, 0};
+    fake_hook h = {&c,  10,  3,   false, 0,   0,     "",    "", 0, 0,
+                   {0}, {0}, {0}, {0},   {0}, false, false, 0,  0};
+    fb__epoch_hook hook = make_hook(&h);
+    fb__process_reload();
+    fb__process_set_epoch_hook(&hook);
+    fb_bench *b = fake_bench(&c);
+    const fb_result *r = fb_run(b, "paced", fake_clock_op, &c);
+    fb__process_set_epoch_hook(NULL);
+    CHECK(r && fb_result_epochs(r) == 3 && fb__process_env_report() == NULL);
+    fb_bench_free(b);
+    fb__process_reload();
+    c = (fake_clock){0, 100, 0, 0};
+    b = fake_bench(&c);
+    fb_set_epochs(b, 3);
+    fb_set_epoch_iterations(b, 10);
+    r = fb_run(b, "plain", fake_clock_op, &c);
+    CHECK(r && fb__process_env_report() != NULL);
+    fb_bench_free(b);
+}
+
 int main(void) {
     test_hook_measures_the_clock_lightly();
+    test_hook_checks_no_machine();
     test_hook_fixes_iterations_and_epochs();
     test_hook_is_outside_setup_and_timing();
     test_hook_disturbed_epochs_reported_not_replaced();

@@ -275,6 +275,7 @@ void fb__process_reload(void) {
     pthread_mutex_lock(&fb__proc.lock);
     fb__process_read_env_locked();
     fb__proc.first_run_done = false;
+    fb__proc.env_checked = false;
     fb__proc.env_printed = false;
     fb__proc.sys_done = false;
     fb__proc.moment_done = false;

@@ -36,7 +36,7 @@ static void fb__process_sys_locked(struct fb__process *st) {
         memcpy(st->sys.load_avg, st->moment.load_avg, sizeof st->sys.load_avg);
         st->sys.n_load_avg = st->moment.n_load_avg;
     }
-    st->sys.env = st->first_run_done && !st->vg.exact ? &st->env : NULL;
+    st->sys.env = st->env_checked ? &st->env : NULL;
     st->sys_done = true;
 }
 
@@ -66,6 +66,7 @@ void fb__process_first_run(FILE *diag, int callsite) {
         /* the build is checked below: the first run may not know it (a
          * comparison through fb_compare, a child's record) */
         fb__env_check("/", -1, &st->env);
+        st->env_checked = true;
         st->first_run_done = true;
         fb__process_moment_locked(st);
         if (st->sys_done) st->sys.env = &st->env; /* read before this run */
@@ -95,7 +96,7 @@ void fb__process_first_run(FILE *diag, int callsite) {
 
 const fb__env_report *fb__process_env_report(void) {
     struct fb__process *st = fb__process_lock();
-    const fb__env_report *r = st->first_run_done && !st->vg.exact ? &st->env : NULL;
+    const fb__env_report *r = st->env_checked ? &st->env : NULL;
     fb__process_unlock();
     return r;
 }

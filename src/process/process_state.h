@@ -31,6 +31,9 @@ struct fb__process {
     bool clock_paced; /* measured for a hooked run only (fb__clock_measure_paced) */
     fb__clock_info clock;
     bool first_run_done;
+    /* the machine checked (env below): not under Callgrind's exact counts,
+     * nor in a run paced by a host's epoch hook */
+    bool env_checked;
     bool build_checked; /* the unoptimized-build check, at the first run that knows it */
     fb__env_report env;
     bool sys_done;
